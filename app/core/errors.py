@@ -1,0 +1,83 @@
+"""The one domain error hierarchy. Mapped to HTTP in app/rest/errors.py and to GraphQL
+`extensions.code` in app/graphql/errors.py — nowhere else.
+
+    DomainError
+    ├── BadRequest        400  malformed JSON, missing required field
+    ├── Unauthenticated   401  token missing, invalid, expired, revoked; one-time code needed
+    ├── Forbidden         403  visible resource, role lacks the action
+    ├── NotFound          404  missing, or invisible to the caller (no existence leak)
+    ├── Conflict          409  state does not allow the action (dataset not queued, schema in use)
+    ├── PayloadTooLarge   413  upload above the limit
+    ├── UnsupportedMedia  415  JSON route given another content type
+    ├── Invalid           422  present but invalid values, constraint conflicts, bad schemas
+    ├── TooManyRequests   429  throttled (carries retry_after seconds)
+    └── NotImplementedYet 501  documented path whose capability has not landed
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+
+class DomainError(Exception):
+    code: ClassVar[str] = "error"
+    status: ClassVar[int] = 500
+
+    def __init__(self, detail: str, *, errors: list[dict[str, Any]] | None = None) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.errors = errors
+
+
+class BadRequest(DomainError):
+    code = "bad_request"
+    status = 400
+
+
+class Unauthenticated(DomainError):
+    code = "unauthenticated"
+    status = 401
+
+
+class Forbidden(DomainError):
+    code = "forbidden"
+    status = 403
+
+
+class NotFound(DomainError):
+    code = "not_found"
+    status = 404
+
+
+class Conflict(DomainError):
+    code = "conflict"
+    status = 409
+
+
+class PayloadTooLarge(DomainError):
+    code = "payload_too_large"
+    status = 413
+
+
+class UnsupportedMedia(DomainError):
+    code = "unsupported_media_type"
+    status = 415
+
+
+class Invalid(DomainError):
+    code = "invalid"
+    status = 422
+
+
+class TooManyRequests(DomainError):
+    code = "too_many_requests"
+    status = 429
+
+    def __init__(self, detail: str, *, retry_after: int) -> None:
+        super().__init__(detail)
+        self.retry_after = retry_after
+
+
+class NotImplementedYet(DomainError):
+    code = "not_implemented"
+    status = 501

@@ -1,0 +1,174 @@
+"""The field model: the one tree every schema dialect (JSON Schema, XSD) is parsed into.
+
+The repr endpoint, the constraint-set validator and the generator all consume this tree, so a
+facet is interpreted in exactly one place (the parser) and honoured in exactly one place (the
+generator). Nothing here knows about HTTP, databases or files.
+
+Conventions
+- ``path`` is the dotted path of a node relative to the record root: ``address.postcode``.
+  Array items add no segment (the item node shares the array's path; the children of an
+  object item are ``line_items.sku``). XSD attributes use ``@name`` (``@id``), the simple
+  content of a complex type uses ``$`` — the same keys xmlschema's default converter uses, so
+  JSON output of an XSD record reads the way xmlschema decodes it.
+- A node with ``name == ""`` inside an OBJECT is an anonymous model group (an XSD
+  ``xs:choice``/``xs:sequence`` nested in a sequence, or a repeated group): its content is
+  spliced into the parent element, it is not a key of its own.
+- ``Kind.REF`` marks a recursion point: the subtree is ``FieldTree.definitions[node.ref]``.
+  Parsers inline every non-recursive reference and emit REF only where a cycle closes, so a
+  generator bounds recursion by counting REF expansions.
+- Bounds are kept exact: ``Decimal`` for numbers, ``int`` for integers, ISO strings for
+  dates/times. ``None`` means "no bound".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from enum import StrEnum
+from typing import Any
+
+
+class Kind(StrEnum):
+    OBJECT = "object"
+    ARRAY = "array"
+    CHOICE = "choice"  # oneOf / anyOf / XSD choice / union types: exactly one of `options`
+    STRING = "string"
+    INTEGER = "integer"
+    NUMBER = "number"
+    BOOLEAN = "boolean"
+    DATE = "date"
+    DATETIME = "datetime"
+    TIME = "time"
+    NULL = "null"
+    ANY = "any"  # unconstrained value (JSON `{}`/`true`, XSD anyType/anySimpleType)
+    REF = "ref"  # recursion point, see FieldTree.definitions
+
+
+SCALAR_KINDS = frozenset(
+    {Kind.STRING, Kind.INTEGER, Kind.NUMBER, Kind.BOOLEAN, Kind.DATE, Kind.DATETIME, Kind.TIME, Kind.NULL}
+)
+
+
+class ChoiceMode(StrEnum):
+    ONE_OF = "oneOf"  # exactly one option may match
+    ANY_OF = "anyOf"  # at least one option matches
+    XSD_CHOICE = "xsd_choice"  # XSD element choice
+    UNION = "union"  # JSON type list / XSD union member types
+
+
+@dataclass(slots=True)
+class XmlInfo:
+    """How a node appears in XML (XSD schemas only)."""
+
+    namespace: str | None = None  # namespace URI of the element/attribute when qualified
+    attribute: bool = False  # an XML attribute of the parent element
+    text: bool = False  # the simple content (text) of the parent element
+    all_group: bool = False  # OBJECT from xs:all (children in any order)
+    default: str | None = None  # XSD default value (lexical)
+    fixed: str | None = None  # XSD fixed value (lexical): the only allowed value
+    xsd_type: str | None = None  # qualified name of the declared type, for messages
+    abstract: bool = False
+    substitutes: list[str] = field(default_factory=list)  # substitution group members (names)
+
+
+@dataclass(slots=True)
+class Conditional:
+    """JSON Schema if/then/else attached to an OBJECT."""
+
+    if_: Node
+    then: Node | None = None
+    else_: Node | None = None
+
+
+@dataclass(eq=False, slots=True)
+class Node:
+    kind: Kind
+    name: str = ""
+    path: str = ""
+    required: bool = True  # for a child of an OBJECT: must be present
+    nullable: bool = False  # JSON null allowed / XSD nillable
+    description: str | None = None
+
+    # scalar facets
+    minimum: Decimal | int | str | None = None
+    maximum: Decimal | int | str | None = None
+    exclusive_minimum: bool = False
+    exclusive_maximum: bool = False
+    multiple_of: Decimal | None = None
+    total_digits: int | None = None
+    fraction_digits: int | None = None
+    min_length: int | None = None
+    max_length: int | None = None
+    # every listed pattern must match (allOf / XSD restriction chain); each is already in
+    # Python `re` syntax and fully anchored semantics are noted by `pattern_anchored`
+    patterns: list[str] = field(default_factory=list)
+    pattern_anchored: bool = False  # True for XSD (implicitly anchored), False for ECMA search
+    format: str | None = None  # JSON Schema format, or `xsd:<builtin>` for XSD-only lexical spaces
+    enum: list[Any] | None = None
+    const: Any = None
+    has_const: bool = False
+    default: Any = None
+
+    # OBJECT
+    children: list[Node] = field(default_factory=list)
+    additional_properties: bool = True
+    dependent_required: dict[str, list[str]] = field(default_factory=dict)
+    conditionals: list[Conditional] = field(default_factory=list)
+    min_properties: int | None = None
+    max_properties: int | None = None
+
+    # ARRAY
+    items: Node | None = None
+    prefix_items: list[Node] = field(default_factory=list)
+    min_items: int | None = None
+    max_items: int | None = None
+    unique_items: bool = False
+
+    # CHOICE
+    options: list[Node] = field(default_factory=list)
+    choice_mode: ChoiceMode | None = None
+
+    # REF
+    ref: str | None = None
+
+    xml: XmlInfo | None = None
+    # what the model could not express, in words, e.g. "patternProperties ignored"
+    unsupported: list[str] = field(default_factory=list)
+
+    def child(self, name: str) -> Node | None:
+        for c in self.children:
+            if c.name == name:
+                return c
+        return None
+
+    def walk(self):
+        """Yield this node and every node below it (REF targets are not followed)."""
+        yield self
+        for c in self.children:
+            yield from c.walk()
+        if self.items is not None:
+            yield from self.items.walk()
+        for p in self.prefix_items:
+            yield from p.walk()
+        for o in self.options:
+            yield from o.walk()
+
+
+@dataclass(slots=True)
+class FieldTree:
+    """The field model of one record root of one schema."""
+
+    root: Node
+    root_name: str
+    definitions: dict[str, Node] = field(default_factory=dict)
+
+    def find(self, path: str) -> Node | None:
+        """The first node whose path equals `path` (items share their array's path; the array wins)."""
+        for node in self.root.walk():
+            if node.path == path:
+                return node
+        for d in self.definitions.values():
+            for node in d.walk():
+                if node.path == path:
+                    return node
+        return None
