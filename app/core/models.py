@@ -1,0 +1,170 @@
+"""SQLModel tables. No relationships: nested data is loaded through per-request dataloaders,
+so no lazy load can ever fire on the request path."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Column, DateTime, Index, Integer, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Role(StrEnum):
+    TESTER = "Tester"
+    MANAGER = "Manager"
+    ADMIN = "Admin"
+    SUPERUSER = "SuperUser"
+
+    @property
+    def rank(self) -> int:
+        return _ROLE_RANK[self]
+
+
+_ROLE_RANK = {Role.TESTER: 1, Role.MANAGER: 2, Role.ADMIN: 3, Role.SUPERUSER: 4}
+
+
+class ProjectRole(StrEnum):
+    VIEW = "view"
+    EDIT = "edit"
+    OWNER = "owner"
+
+    @property
+    def rank(self) -> int:
+        return {"view": 1, "edit": 2, "owner": 3}[self.value]
+
+
+class Tenant(SQLModel, table=True):
+    __tablename__ = "tenant"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=100, unique=True)
+    is_active: bool = True
+    max_record_count: int = 10_000_000
+    max_concurrent_generations: int = 4
+    retention_days: int | None = None
+    created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
+
+
+class User(SQLModel, table=True):
+    __tablename__ = "user_account"
+    __table_args__ = (UniqueConstraint("tenant_id", "email", name="uq_user_tenant_email"),)
+    id: int | None = Field(default=None, primary_key=True)
+    tenant_id: int = Field(foreign_key="tenant.id", index=True)
+    username: str = Field(max_length=64, unique=True)
+    email: str | None = Field(default=None, max_length=254)
+    display_name: str | None = Field(default=None, max_length=100)
+    role: str = Field(default=Role.TESTER.value, max_length=16)
+    is_active: bool = True
+    password_hash: str | None = None
+    theme: str = "system"
+    locale: str = "en_US"
+    avatar_path: str | None = None
+    notification_prefs: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    two_factor_enabled: bool = False
+    # tokens issued before this instant are void (password change, logout everywhere)
+    tokens_valid_after: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+    created_by: int | None = None
+    created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
+    last_login_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+
+
+class RevokedToken(SQLModel, table=True):
+    __tablename__ = "revoked_token"
+    jti: str = Field(primary_key=True, max_length=64)
+    user_id: int = Field(index=True)
+    expires_at: datetime = Field(sa_type=DateTime(timezone=True), index=True)
+
+
+class ApiToken(SQLModel, table=True):
+    __tablename__ = "api_token"
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user_account.id", index=True)
+    tenant_id: int = Field(foreign_key="tenant.id", index=True)
+    name: str = Field(max_length=100)
+    token_hash: str = Field(max_length=64, unique=True)
+    token_prefix: str = Field(max_length=16)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
+    last_used_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+    expires_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+    revoked_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+
+
+class Invitation(SQLModel, table=True):
+    __tablename__ = "invitation"
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user_account.id", index=True)
+    tenant_id: int = Field(foreign_key="tenant.id", index=True)
+    token_hash: str = Field(max_length=64, unique=True)
+    created_by: int | None = None
+    created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
+    expires_at: datetime = Field(sa_type=DateTime(timezone=True))
+    used_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+
+
+class LoginThrottle(SQLModel, table=True):
+    """Failed-login counters per key ("user:<name>" / "ip:<address>")."""
+
+    __tablename__ = "login_throttle"
+    key: str = Field(primary_key=True, max_length=200)
+    failures: int = 0
+    window_start: datetime = Field(sa_type=DateTime(timezone=True))
+    locked_until: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+
+
+class Project(SQLModel, table=True):
+    __tablename__ = "project"
+    id: int | None = Field(default=None, primary_key=True)
+    tenant_id: int = Field(foreign_key="tenant.id", index=True)
+    name: str = Field(max_length=200)
+    description: str = ""
+    tags: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    created_by: int | None = Field(default=None, foreign_key="user_account.id")
+    created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
+
+
+class ProjectMember(SQLModel, table=True):
+    __tablename__ = "project_member"
+    project_id: int = Field(foreign_key="project.id", primary_key=True, ondelete="CASCADE")
+    user_id: int = Field(foreign_key="user_account.id", primary_key=True, index=True)
+    role: str = Field(default=ProjectRole.VIEW.value, max_length=8)
+    added_by: int | None = None
+    added_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
+
+
+class AuditLog(SQLModel, table=True):
+    """Append-only: the service layer inserts, nothing updates or deletes."""
+
+    __tablename__ = "audit_log"
+    __table_args__ = (Index("ix_audit_tenant_at", "tenant_id", "at"),)
+    id: int | None = Field(default=None, sa_column=Column(BigInteger().with_variant(Integer(), "sqlite"), primary_key=True, autoincrement=True))
+    at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
+    actor_id: int | None = Field(default=None, index=True)
+    actor_username: str | None = None
+    role: str | None = None
+    tenant_id: int | None = None
+    action: str = Field(max_length=64, index=True)
+    project_id: int | None = Field(default=None, index=True)
+    target_type: str | None = None
+    target_id: str | None = None
+    details: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    ip: str | None = None
+    success: bool = True
+
+
+class DomainEvent(SQLModel, table=True):
+    """Events recorded in the same transaction as the change that caused them (the outbox)."""
+
+    __tablename__ = "domain_event"
+    id: str = Field(primary_key=True, max_length=40)
+    type: str = Field(max_length=64, index=True)
+    tenant_id: int | None = Field(default=None, index=True)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
+    data: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))

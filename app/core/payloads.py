@@ -1,0 +1,93 @@
+"""Validated inputs of the service layer (the same models check REST bodies and GraphQL
+inputs). Strict: `"5"`, `true` and `1e12` are not integers; unknown keys are refused."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, EmailStr, Field, StringConstraints
+
+from app.core.models import ProjectRole, Role
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+Username = Annotated[str, StringConstraints(strip_whitespace=True, min_length=3, max_length=64, pattern=r"^[A-Za-z0-9_.@-]+$")]
+Password = Annotated[str, StringConstraints(min_length=8, max_length=256)]
+Tag = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=50)]
+Id = Annotated[int, Field(ge=1, le=2**31 - 1)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class ProjectCreate(Strict):
+    name: Name
+    description: Annotated[str, StringConstraints(max_length=5000)] = ""
+    tags: Annotated[list[Tag], Field(max_length=50)] = []
+    tenant_id: Id | None = Field(default=None, description="SuperUser only: create in another tenant")
+
+
+class ProjectUpdate(Strict):
+    name: Name | None = None
+    description: Annotated[str, StringConstraints(max_length=5000)] | None = None
+    tags: Annotated[list[Tag], Field(max_length=50)] | None = None
+
+
+class MemberAdd(Strict):
+    user_id: Id
+    role: ProjectRole = Field(default=ProjectRole.VIEW, strict=False)
+
+
+class MemberRemove(Strict):
+    user_id: Id
+
+
+class UserCreate(Strict):
+    username: Username
+    email: EmailStr | None = None
+    password: Password | None = Field(default=None, description="Omit to create an invitation instead")
+    role: Role = Field(default=Role.TESTER, strict=False)
+    display_name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=100)] | None = None
+    tenant_id: Id | None = Field(default=None, description="SuperUser only: create in another tenant")
+
+
+class UserInvite(Strict):
+    username: Username
+    email: EmailStr
+    role: Role = Field(default=Role.TESTER, strict=False)
+    display_name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=100)] | None = None
+
+
+class UserUpdate(Strict):
+    role: Role | None = Field(default=None, strict=False)
+    is_active: bool | None = None
+    display_name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=100)] | None = None
+    email: EmailStr | None = None
+
+
+class SetupPassword(Strict):
+    token: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+    password: Password
+
+
+class TenantCreate(Strict):
+    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+    admin_username: Username
+    admin_email: EmailStr
+    admin_password: Password
+
+
+class TenantUpdate(Strict):
+    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)] | None = None
+    is_active: bool | None = None
+    max_record_count: Annotated[int, Field(ge=1, le=1_000_000_000)] | None = None
+    max_concurrent_generations: Annotated[int, Field(ge=1, le=64)] | None = None
+    retention_days: Annotated[int, Field(ge=1, le=3650)] | None = None
+
+
+class ApiTokenCreate(Strict):
+    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+    expires_at: datetime | None = None
+
+    model_config = ConfigDict(extra="forbid", strict=False)  # ISO strings must parse to datetimes

@@ -1,0 +1,21 @@
+"""The tenancy-scoped access path: every query of a tenant-owned row lives in this package.
+
+A repository is built from `(session, principal)`; its queries carry the caller's tenant
+filter (none for a SuperUser, who crosses tenants) so a missing `tenant_id` filter cannot be
+written by accident. `tests/core/test_no_inline_queries.py` keeps `select(` out of other modules.
+"""
+
+from app.core.repositories.audit import AuditRepository
+from app.core.repositories.auth import AuthRepository
+from app.core.repositories.projects import ProjectRepository, VisibleProject
+from app.core.repositories.tenants import TenantRepository
+from app.core.repositories.users import UserRepository
+
+__all__ = [
+    "AuditRepository",
+    "AuthRepository",
+    "ProjectRepository",
+    "TenantRepository",
+    "UserRepository",
+    "VisibleProject",
+]

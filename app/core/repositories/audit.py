@@ -1,0 +1,46 @@
+"""Audit rows: Admins read their tenant's, a SuperUser reads all."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import func
+from sqlmodel import col, select
+
+from app.core.models import AuditLog
+from app.core.repositories.base import ScopedRepository, page
+
+
+class AuditRepository(ScopedRepository):
+    async def search(
+        self,
+        *,
+        action: str | None,
+        actor_id: int | None,
+        role: str | None,
+        project_id: int | None,
+        start: datetime | None,
+        end: datetime | None,
+        tenant_id: int | None,
+        limit: int,
+        offset: int,
+    ) -> tuple[list[AuditLog], int]:
+        stmt = select(AuditLog).where(self.tenant_clause(AuditLog.tenant_id))
+        if action:
+            # "project" matches project.create, project.delete, ...; an exact name matches itself
+            stmt = stmt.where((AuditLog.action == action) | col(AuditLog.action).startswith(action + "."))
+        if actor_id is not None:
+            stmt = stmt.where(AuditLog.actor_id == actor_id)
+        if role:
+            stmt = stmt.where(AuditLog.role == role)
+        if project_id is not None:
+            stmt = stmt.where(AuditLog.project_id == project_id)
+        if start is not None:
+            stmt = stmt.where(AuditLog.at >= start)
+        if end is not None:
+            stmt = stmt.where(AuditLog.at <= end)
+        if tenant_id is not None:
+            stmt = stmt.where(AuditLog.tenant_id == tenant_id)
+        total = (await self.session.exec(select(func.count()).select_from(stmt.subquery()))).one()
+        rows = (await self.session.exec(page(stmt.order_by(col(AuditLog.id).desc()), limit, offset))).all()
+        return list(rows), int(total)

@@ -1,0 +1,46 @@
+"""Queries that run before a principal exists (login, token resolution, invitations)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import delete
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.core.models import ApiToken, Invitation, LoginThrottle, RevokedToken, Tenant, User
+
+
+class AuthRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def user_by_username(self, username: str) -> User | None:
+        return (await self.session.exec(select(User).where(User.username == username))).first()
+
+    async def user_by_id(self, user_id: int) -> User | None:
+        return await self.session.get(User, user_id)
+
+    async def tenant(self, tenant_id: int) -> Tenant | None:
+        return await self.session.get(Tenant, tenant_id)
+
+    async def is_revoked(self, jti: str) -> bool:
+        return await self.session.get(RevokedToken, jti) is not None
+
+    async def api_token_by_hash(self, token_hash: str) -> ApiToken | None:
+        return (await self.session.exec(select(ApiToken).where(ApiToken.token_hash == token_hash))).first()
+
+    async def invitation_by_hash(self, token_hash: str) -> Invitation | None:
+        return (await self.session.exec(select(Invitation).where(Invitation.token_hash == token_hash))).first()
+
+    async def throttle(self, key: str) -> LoginThrottle | None:
+        return await self.session.get(LoginThrottle, key)
+
+    async def purge_expired_revocations(self, now: datetime) -> None:
+        await self.session.exec(delete(RevokedToken).where(RevokedToken.expires_at < now))  # type: ignore[call-overload]
+
+    async def tenant_count(self) -> int:
+        return len((await self.session.exec(select(Tenant.id).limit(1))).all())
+
+    async def tenant_by_name(self, name: str) -> Tenant | None:
+        return (await self.session.exec(select(Tenant).where(Tenant.name == name))).first()

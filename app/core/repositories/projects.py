@@ -1,0 +1,98 @@
+"""Projects and memberships, filtered by tenant AND by the caller's visibility."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import ColumnElement, delete, func, or_, true
+from sqlmodel import col, select
+
+from app.core.authz import effective_project_role
+from app.core.errors import NotFound
+from app.core.models import Project, ProjectMember, ProjectRole, Role
+from app.core.repositories.base import ScopedRepository, page
+
+
+@dataclass(frozen=True, slots=True)
+class VisibleProject:
+    project: Project
+    role: ProjectRole  # the caller's effective project role
+
+
+class ProjectRepository(ScopedRepository):
+    def _visible_clause(self) -> ColumnElement[bool]:
+        p = self.principal
+        if p.is_superuser:
+            return true()
+        tenant = Project.tenant_id == p.tenant_id
+        if p.role is Role.ADMIN:
+            return tenant
+        member = col(Project.id).in_(select(ProjectMember.project_id).where(ProjectMember.user_id == p.user_id))
+        if p.role is Role.MANAGER:
+            return tenant & or_(Project.created_by == p.user_id, member)
+        return tenant & member
+
+    async def get(self, project_id: int) -> VisibleProject:
+        """The project if the caller may see it, else NotFound (never Forbidden: no existence leak)."""
+        project = await self.session.get(Project, project_id)
+        if project is None:
+            raise NotFound(f"Project {project_id} was not found.")
+        membership = await self.session.get(ProjectMember, (project_id, self.principal.user_id))
+        role = effective_project_role(
+            self.principal,
+            project_tenant_id=project.tenant_id,
+            created_by=project.created_by,
+            membership=ProjectRole(membership.role) if membership else None,
+        )
+        if role is None:
+            raise NotFound(f"Project {project_id} was not found.")
+        return VisibleProject(project, role)
+
+    async def list(
+        self, *, tenant_id: int | None, tag: str | None, q: str | None, limit: int, offset: int
+    ) -> tuple[list[Project], int]:
+        stmt = select(Project).where(self._visible_clause())
+        if tenant_id is not None:
+            stmt = stmt.where(Project.tenant_id == tenant_id)
+        if q:
+            stmt = stmt.where(func.lower(Project.name).like(f"%{q.lower()}%"))
+        rows_stmt = stmt.order_by(col(Project.id))
+        if tag:
+            # JSON containment differs per dialect; tags lists are short, filter in Python
+            rows = [r for r in (await self.session.exec(rows_stmt)).all() if tag in (r.tags or [])]
+            return rows[offset : offset + limit], len(rows)
+        total = (await self.session.exec(select(func.count()).select_from(stmt.subquery()))).one()
+        rows = (await self.session.exec(page(rows_stmt, limit, offset))).all()
+        return list(rows), int(total)
+
+    async def visible_for_user(self, user_ids: Sequence[int]) -> dict[int, list[Project]]:
+        """Projects each user belongs to (or created), restricted to what the caller may see."""
+        stmt = (
+            select(ProjectMember.user_id, Project)
+            .join(Project, col(Project.id) == ProjectMember.project_id)
+            .where(col(ProjectMember.user_id).in_(user_ids), self._visible_clause())
+        )
+        created = select(Project).where(col(Project.created_by).in_(user_ids), self._visible_clause())
+        out: dict[int, dict[int, Project]] = {uid: {} for uid in user_ids}
+        for uid, project in (await self.session.exec(stmt)).all():
+            out[uid][project.id] = project  # type: ignore[index]
+        for project in (await self.session.exec(created)).all():
+            out[project.created_by][project.id] = project  # type: ignore[index]
+        return {uid: sorted(d.values(), key=lambda p: p.id or 0) for uid, d in out.items()}
+
+    async def members_of(self, project_ids: Sequence[int]) -> list[ProjectMember]:
+        """Members of projects the caller already resolved as visible (ids come from `get`/`list`)."""
+        stmt = (
+            select(ProjectMember)
+            .join(Project, col(Project.id) == ProjectMember.project_id)
+            .where(col(ProjectMember.project_id).in_(project_ids), self.tenant_clause(Project.tenant_id))
+            .order_by(col(ProjectMember.project_id), col(ProjectMember.added_at), col(ProjectMember.user_id))
+        )
+        return list((await self.session.exec(stmt)).all())
+
+    async def membership(self, project_id: int, user_id: int) -> ProjectMember | None:
+        return await self.session.get(ProjectMember, (project_id, user_id))
+
+    async def delete_memberships(self, project_id: int) -> None:
+        await self.session.exec(delete(ProjectMember).where(col(ProjectMember.project_id) == project_id))  # type: ignore[call-overload]

@@ -1,0 +1,1 @@
+"""Credentials: password hashing, JWT access tokens, opaque API tokens."""

@@ -1,0 +1,191 @@
+"""Login, token resolution, logout, API tokens, invitations and login throttling."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.core.clock import as_utc
+from app.core.errors import Invalid, NotFound, TooManyRequests, Unauthenticated
+from app.core.models import ApiToken, Invitation, LoginThrottle, RevokedToken, Role, User, utcnow
+from app.core.payloads import ApiTokenCreate, SetupPassword
+from app.core.principal import Principal, RequestMeta
+from app.core.repositories import AuthRepository, UserRepository
+from app.core.security import jwt_tokens, opaque_tokens
+from app.core.security.passwords import check_password_policy, hash_password_async, verify_password_async
+from app.core.services import audit
+from app.core.settings import Settings
+
+_BAD_CREDENTIALS = "Incorrect username or password."
+
+
+@dataclass(frozen=True, slots=True)
+class IssuedToken:
+    access_token: str
+    token_type: str
+    expires_in: int
+
+
+async def _check_throttle(repo: AuthRepository, keys: list[str]) -> None:
+    now = utcnow()
+    for key in keys:
+        row = await repo.throttle(key)
+        locked = as_utc(row.locked_until) if row else None
+        if locked and locked > now:
+            wait = int((locked - now).total_seconds()) + 1
+            raise TooManyRequests(f"Too many failed login attempts; try again in {wait} seconds.", retry_after=wait)
+
+
+async def _count_failure(session: AsyncSession, repo: AuthRepository, settings: Settings, key: str, limit: int) -> None:
+    now = utcnow()
+    row = await repo.throttle(key)
+    window = timedelta(seconds=settings.login_window_seconds)
+    if row is None:
+        row = LoginThrottle(key=key, failures=0, window_start=now)
+        session.add(row)
+    if now - (as_utc(row.window_start) or now) > window:
+        row.failures, row.window_start, row.locked_until = 0, now, None
+    row.failures += 1
+    if row.failures >= limit:
+        row.locked_until = now + timedelta(seconds=settings.login_lockout_seconds)
+
+
+async def login(
+    session: AsyncSession, meta: RequestMeta, settings: Settings, *, username: str, password: str
+) -> IssuedToken:
+    repo = AuthRepository(session)
+    user_key, ip_key = f"user:{username.lower()}", f"ip:{meta.ip or 'unknown'}"
+    await _check_throttle(repo, [user_key, ip_key])
+    user = await repo.user_by_username(username)
+    # verify even for unknown users so both paths take the same time
+    ok = await verify_password_async(password, user.password_hash if user else None)
+    tenant = await repo.tenant(user.tenant_id) if user else None
+    if not ok or user is None or not user.is_active or tenant is None or not tenant.is_active:
+        await _count_failure(session, repo, settings, user_key, settings.login_max_failures)
+        await _count_failure(session, repo, settings, ip_key, settings.login_max_failures * 4)
+        audit.record(
+            session, None, "auth.login", success=False, ip=meta.ip, actor_username=username[:64],
+            tenant_id=user.tenant_id if user else None, target_type="user",
+            target_id=user.id if user else None, details={"reason": "bad credentials or inactive"},
+        )
+        audit.keep_despite_error(session)
+        raise Unauthenticated(_BAD_CREDENTIALS)
+    assert user.id is not None
+    token, claims = jwt_tokens.issue(
+        secret=settings.signing_key(), user_id=user.id, tenant_id=user.tenant_id, role=user.role,
+        ttl=timedelta(hours=settings.token_ttl_hours),
+    )
+    throttle = await repo.throttle(user_key)
+    if throttle is not None:
+        await session.delete(throttle)
+    user.last_login_at = utcnow()
+    principal = Principal(user.id, user.tenant_id, user.username, Role(user.role), "jwt", claims.jti, ip=meta.ip)
+    audit.record(session, principal, "auth.login", target_type="user", target_id=user.id)
+    return IssuedToken(token, "bearer", settings.token_ttl_hours * 3600)
+
+
+async def authenticate(session: AsyncSession, settings: Settings, token: str, *, ip: str | None) -> Principal:
+    """Resolve a bearer token (JWT or `tdg_` API token) to a principal, reading the user fresh."""
+    repo = AuthRepository(session)
+    if opaque_tokens.looks_like_api_token(token):
+        row = await repo.api_token_by_hash(opaque_tokens.digest(token))
+        now = utcnow()
+        if row is None or row.revoked_at is not None:
+            raise Unauthenticated("The API token is invalid or revoked.")
+        expires = as_utc(row.expires_at)
+        if expires is not None and expires <= now:
+            raise Unauthenticated("The API token has expired.")
+        user = await repo.user_by_id(row.user_id)
+        # last_used_at at minute granularity: no write on every CI poll
+        last = as_utc(row.last_used_at)
+        if last is None or now - last > timedelta(minutes=1):
+            row.last_used_at = now
+        principal_via, jti, exp, token_id = "api_token", None, expires, row.id
+    else:
+        claims = jwt_tokens.decode(token, secret=settings.signing_key())
+        if await repo.is_revoked(claims.jti):
+            raise Unauthenticated("The access token has been revoked; log in again.")
+        user = await repo.user_by_id(claims.user_id)
+        valid_after = as_utc(user.tokens_valid_after) if user else None
+        if user is not None and valid_after is not None and claims.issued_at < valid_after.replace(microsecond=0):
+            raise Unauthenticated("The access token is no longer valid; log in again.")
+        principal_via, jti, exp, token_id = "jwt", claims.jti, claims.expires_at, None
+    if user is None or not user.is_active:
+        raise Unauthenticated("The account is inactive or no longer exists.")
+    tenant = await repo.tenant(user.tenant_id)
+    if tenant is None or not tenant.is_active:
+        raise Unauthenticated("The account's tenant is inactive.")
+    assert user.id is not None
+    return Principal(user.id, user.tenant_id, user.username, Role(user.role), principal_via, jti, exp, token_id, ip)
+
+
+async def logout(session: AsyncSession, principal: Principal) -> None:
+    if principal.via == "jwt" and principal.jti:
+        session.add(
+            RevokedToken(jti=principal.jti, user_id=principal.user_id, expires_at=principal.token_expires_at or utcnow())
+        )
+    audit.record(session, principal, "auth.logout", target_type="user", target_id=principal.user_id)
+    await AuthRepository(session).purge_expired_revocations(utcnow())
+
+
+async def create_api_token(session: AsyncSession, principal: Principal, data: ApiTokenCreate) -> tuple[ApiToken, str]:
+    expires = as_utc(data.expires_at)
+    if expires is not None and expires <= utcnow():
+        raise Invalid("expires_at must be in the future.")
+    secret = opaque_tokens.new_api_token()
+    row = ApiToken(
+        user_id=principal.user_id, tenant_id=principal.tenant_id, name=data.name,
+        token_hash=opaque_tokens.digest(secret), token_prefix=secret[:8], expires_at=expires,
+    )
+    session.add(row)
+    await session.flush()
+    audit.record(session, principal, "token.create", target_type="api_token", target_id=row.id, details={"name": data.name})
+    return row, secret
+
+
+async def list_api_tokens(session: AsyncSession, principal: Principal) -> list[ApiToken]:
+    return await UserRepository(session, principal).own_tokens()
+
+
+async def revoke_api_token(session: AsyncSession, principal: Principal, token_id: int) -> ApiToken:
+    row = await UserRepository(session, principal).own_token(token_id)
+    row.revoked_at = utcnow()
+    audit.record(session, principal, "token.revoke", target_type="api_token", target_id=row.id)
+    return row
+
+
+async def create_invitation(session: AsyncSession, principal: Principal | None, settings: Settings, user: User) -> str:
+    assert user.id is not None
+    secret = opaque_tokens.new_invitation_token()
+    session.add(
+        Invitation(
+            user_id=user.id, tenant_id=user.tenant_id, token_hash=opaque_tokens.digest(secret),
+            created_by=principal.user_id if principal else None,
+            expires_at=utcnow() + timedelta(hours=settings.invitation_ttl_hours),
+        )
+    )
+    return secret
+
+
+async def setup_password(session: AsyncSession, meta: RequestMeta, data: SetupPassword) -> User:
+    repo = AuthRepository(session)
+    invitation = await repo.invitation_by_hash(opaque_tokens.digest(data.token))
+    if invitation is None or invitation.used_at is not None:
+        raise NotFound("The invitation token is invalid or has already been used.")
+    if (as_utc(invitation.expires_at) or utcnow()) <= utcnow():
+        raise Invalid("The invitation has expired; ask for a new one.")
+    check_password_policy(data.password)
+    user = await repo.user_by_id(invitation.user_id)
+    if user is None:
+        raise NotFound("The invitation token is invalid or has already been used.")
+    user.password_hash = await hash_password_async(data.password)
+    user.is_active = True
+    user.updated_at = utcnow()
+    invitation.used_at = utcnow()
+    audit.record(
+        session, None, "user.setup_password", target_type="user", target_id=user.id, tenant_id=user.tenant_id,
+        actor_username=user.username, ip=meta.ip,
+    )
+    return user

@@ -1,0 +1,41 @@
+"""First start: tenant `default` and a SuperUser from the settings."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.core.models import Role, Tenant, User
+from app.core.repositories import AuthRepository
+from app.core.security.passwords import hash_password_async
+from app.core.settings import Settings
+
+log = logging.getLogger("tdg.bootstrap")
+
+
+async def ensure_bootstrap(session: AsyncSession, settings: Settings) -> bool:
+    """Create the default tenant and SuperUser when the database has no tenant. True if it did."""
+    repo = AuthRepository(session)
+    if await repo.tenant_count() > 0:
+        return False
+    password = settings.admin_password
+    generated = password is None
+    if password is None:
+        password = secrets.token_urlsafe(12)
+    tenant = Tenant(name="default")
+    session.add(tenant)
+    await session.flush()
+    assert tenant.id is not None
+    session.add(
+        User(tenant_id=tenant.id, username=settings.admin_username, role=Role.SUPERUSER.value,
+             password_hash=await hash_password_async(password), display_name="Administrator")
+    )
+    await session.commit()
+    if generated:
+        # printed once, on the first start only: the operator's way in
+        log.warning("Created SuperUser '%s' with generated password: %s", settings.admin_username, password)
+    else:
+        log.info("Created SuperUser '%s' from TDG_ADMIN_PASSWORD", settings.admin_username)
+    return True

@@ -1,0 +1,70 @@
+"""Tenants: listing, SuperUser creation (with the first Admin) and settings."""
+
+from __future__ import annotations
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.core.authz import Action, require
+from app.core.errors import Conflict, Invalid
+from app.core.models import Role, Tenant, User, utcnow
+from app.core.payloads import TenantCreate, TenantUpdate
+from app.core.principal import Principal
+from app.core.repositories import TenantRepository, UserRepository
+from app.core.security.passwords import check_password_policy, hash_password_async
+from app.core.services import audit
+
+
+async def list_visible(session: AsyncSession, principal: Principal, limit: int, offset: int) -> tuple[list[Tenant], int]:
+    return await TenantRepository(session, principal).list(limit, offset)
+
+
+async def current(session: AsyncSession, principal: Principal) -> Tenant:
+    return await TenantRepository(session, principal).get(principal.tenant_id)
+
+
+async def get(session: AsyncSession, principal: Principal, tenant_id: int) -> Tenant:
+    if tenant_id != principal.tenant_id:
+        require(principal, Action.TENANT_READ_ANY)
+    return await TenantRepository(session, principal).get(tenant_id)
+
+
+async def create(session: AsyncSession, principal: Principal, data: TenantCreate) -> tuple[Tenant, User]:
+    require(principal, Action.TENANT_CREATE)
+    tenants = TenantRepository(session, principal)
+    if await tenants.name_taken(data.name):
+        raise Conflict(f"A tenant named '{data.name}' already exists.")
+    if await UserRepository(session, principal).username_taken(data.admin_username):
+        raise Conflict(f"The username '{data.admin_username}' is already taken.")
+    check_password_policy(data.admin_password)
+    tenant = Tenant(name=data.name)
+    session.add(tenant)
+    await session.flush()
+    assert tenant.id is not None
+    admin = User(
+        tenant_id=tenant.id, username=data.admin_username, email=data.admin_email, role=Role.ADMIN.value,
+        password_hash=await hash_password_async(data.admin_password), created_by=principal.user_id,
+    )
+    session.add(admin)
+    await session.flush()
+    audit.record(session, principal, "tenant.create", target_type="tenant", target_id=tenant.id, tenant_id=tenant.id,
+                 details={"name": data.name, "admin_username": data.admin_username})
+    return tenant, admin
+
+
+async def update(session: AsyncSession, principal: Principal, tenant_id: int, data: TenantUpdate) -> Tenant:
+    require(principal, Action.TENANT_UPDATE)
+    tenants = TenantRepository(session, principal)
+    tenant = await tenants.get(tenant_id)
+    fields = data.model_dump(exclude_unset=True)
+    if not fields:
+        raise Invalid("Nothing to update: send at least one tenant setting.")
+    if "name" in fields and await tenants.name_taken(fields["name"], except_id=tenant.id):
+        raise Conflict(f"A tenant named '{fields['name']}' already exists.")
+    if fields.get("is_active") is False and tenant.id == principal.tenant_id:
+        raise Conflict("You may not deactivate your own tenant.")
+    for key, value in fields.items():
+        setattr(tenant, key, value)
+    tenant.updated_at = utcnow()
+    audit.record(session, principal, "tenant.update", target_type="tenant", target_id=tenant.id, tenant_id=tenant.id,
+                 details={k: v for k, v in fields.items()})
+    return tenant

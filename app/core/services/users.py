@@ -1,0 +1,150 @@
+"""Users: creation, invitations, search, role and activation changes (DESIGN §4 rules)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.core.authz import Action, can_grant, require
+from app.core.errors import Conflict, Forbidden, Invalid
+from app.core.models import Role, User, utcnow
+from app.core.payloads import UserCreate, UserInvite, UserUpdate
+from app.core.principal import Principal
+from app.core.repositories import TenantRepository, UserRepository
+from app.core.security.passwords import check_password_policy, hash_password_async
+from app.core.services import audit
+from app.core.services.auth import create_invitation
+from app.core.settings import Settings
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedUser:
+    user: User
+    invitation_token: str | None
+    invitation_url: str | None
+
+
+def _check_grant(principal: Principal, role: Role) -> None:
+    if not can_grant(principal, role):
+        raise Forbidden(f"Your role ({principal.role.value}) may not grant the role {role.value}.")
+
+
+async def _target_tenant(session: AsyncSession, principal: Principal, tenant_id: int | None) -> int:
+    if tenant_id is None or tenant_id == principal.tenant_id:
+        return principal.tenant_id
+    if not principal.is_superuser:
+        # only a SuperUser crosses tenants; for others the field is simply not applicable
+        raise Forbidden("Only a SuperUser may create users in another tenant.")
+    return (await TenantRepository(session, principal).get(tenant_id)).id or tenant_id
+
+
+async def _new_user(
+    session: AsyncSession, principal: Principal, settings: Settings, *, tenant_id: int, username: str,
+    email: str | None, role: Role, display_name: str | None, password: str | None, action: str,
+) -> CreatedUser:
+    users = UserRepository(session, principal)
+    if await users.username_taken(username):
+        raise Conflict(f"The username '{username}' is already taken.")
+    if email and await users.email_taken(tenant_id, email):
+        raise Conflict(f"The email address '{email}' is already used in this tenant.")
+    if password is not None:
+        check_password_policy(password)
+    user = User(
+        tenant_id=tenant_id, username=username, email=email, role=role.value, display_name=display_name,
+        is_active=password is not None,
+        password_hash=await hash_password_async(password) if password is not None else None,
+        created_by=principal.user_id,
+    )
+    session.add(user)
+    await session.flush()
+    token = url = None
+    if password is None:
+        token = await create_invitation(session, principal, settings, user)
+        url = f"{settings.public_url.rstrip('/')}/setup-password?token={token}"
+    audit.record(
+        session, principal, action, target_type="user", target_id=user.id, tenant_id=tenant_id,
+        details={"username": username, "role": role.value, "invited": password is None},
+    )
+    return CreatedUser(user, token, url)
+
+
+async def create(session: AsyncSession, principal: Principal, settings: Settings, data: UserCreate) -> CreatedUser:
+    require(principal, Action.USER_CREATE)
+    _check_grant(principal, data.role)
+    tenant_id = await _target_tenant(session, principal, data.tenant_id)
+    return await _new_user(
+        session, principal, settings, tenant_id=tenant_id, username=data.username, email=data.email,
+        role=data.role, display_name=data.display_name, password=data.password, action="user.create",
+    )
+
+
+async def invite(session: AsyncSession, principal: Principal, settings: Settings, data: UserInvite) -> CreatedUser:
+    require(principal, Action.USER_INVITE)
+    _check_grant(principal, data.role)
+    return await _new_user(
+        session, principal, settings, tenant_id=principal.tenant_id, username=data.username, email=data.email,
+        role=data.role, display_name=data.display_name, password=None, action="user.invite",
+    )
+
+
+async def get(session: AsyncSession, principal: Principal, user_id: int) -> User:
+    if user_id != principal.user_id and not principal.at_least(Role.MANAGER):
+        # 404 first for users outside the tenant, then 403 for a visible one
+        await UserRepository(session, principal).get(user_id)
+        require(principal, Action.USER_READ_OTHER)
+    return await UserRepository(session, principal).get(user_id)
+
+
+async def search(
+    session: AsyncSession, principal: Principal, *, q: str | None, role: Role | None, is_active: bool | None,
+    tenant_id: int | None, limit: int, offset: int,
+) -> tuple[list[User], int]:
+    require(principal, Action.USER_LIST)
+    return await UserRepository(session, principal).search(
+        q=q, role=role, is_active=is_active, tenant_id=tenant_id, limit=limit, offset=offset
+    )
+
+
+async def update(session: AsyncSession, principal: Principal, user_id: int, data: UserUpdate) -> User:
+    users = UserRepository(session, principal)
+    user = await users.get(user_id)
+    fields = data.model_dump(exclude_unset=True)
+    if not fields:
+        raise Invalid("Nothing to update: send at least one of role, is_active, display_name, email.")
+    if user.id == principal.user_id and "role" in fields and fields["role"] != user.role:
+        raise Forbidden("You may not change your own role.")
+    if user.id == principal.user_id and fields.get("is_active") is False:
+        raise Forbidden("You may not deactivate yourself.")
+    require(principal, Action.USER_UPDATE)
+    current = Role(user.role)
+    if current.rank > principal.role.rank:
+        raise Forbidden(f"Your role ({principal.role.value}) may not change a {current.value}.")
+    changes: dict[str, object] = {}
+    if data.role is not None and data.role is not current:
+        _check_grant(principal, data.role)
+        if current is Role.ADMIN and await users.active_admin_count(user.tenant_id) <= 1 and user.is_active:
+            raise Conflict("The last active Admin of a tenant cannot be demoted.")
+        changes["role"] = [current.value, data.role.value]
+        user.role = data.role.value
+    if data.is_active is not None and data.is_active != user.is_active:
+        if not data.is_active and current is Role.ADMIN and await users.active_admin_count(user.tenant_id) <= 1:
+            raise Conflict("The last active Admin of a tenant cannot be deactivated.")
+        if data.is_active and user.password_hash is None:
+            raise Conflict("This user has not set a password yet; they activate by accepting their invitation.")
+        changes["is_active"] = [user.is_active, data.is_active]
+        user.is_active = data.is_active
+    if "display_name" in fields:
+        user.display_name = data.display_name
+        changes["display_name"] = True
+    if data.email is not None and data.email != user.email:
+        if await users.email_taken(user.tenant_id, data.email, except_user=user.id):
+            raise Conflict(f"The email address '{data.email}' is already used in this tenant.")
+        user.email = data.email
+        changes["email"] = True
+    user.updated_at = utcnow()
+    audit.record(
+        session, principal, "user.update", target_type="user", target_id=user.id, tenant_id=user.tenant_id,
+        details=changes,
+    )
+    return user

@@ -1,0 +1,66 @@
+"""Service settings. The only module that reads the environment (prefix `TDG_`)."""
+
+from __future__ import annotations
+
+import secrets
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="TDG_", env_file=None, extra="ignore")
+
+    env: Literal["development", "production", "test"] = "development"
+    database_url: str = "sqlite:///./var/tdg.db"
+    data_dir: Path = Path("./var/data")
+    secret_key: str | None = Field(default=None, description="JWT signing key; generated under data_dir when unset")
+    admin_username: str = "admin"
+    admin_password: str | None = None
+    token_ttl_hours: int = Field(default=24, ge=1, le=24 * 365)
+    invitation_ttl_hours: int = Field(default=24 * 7, ge=1)
+    public_url: str = "http://127.0.0.1:8000"
+    # login throttling: failures per key within the window before 429
+    login_max_failures: int = Field(default=5, ge=1)
+    login_window_seconds: int = Field(default=300, ge=1)
+    login_lockout_seconds: int = Field(default=300, ge=1)
+    graphql_max_depth: int = 12
+    graphql_max_aliases: int = 30
+    graphql_max_tokens: int = 4000
+    graphql_introspection: bool = True
+    workers: int = Field(default=2, ge=1)
+    broker_url: str | None = None
+    webhook_allow_private: bool = False
+    max_record_count: int = 10_000_000
+
+    @field_validator("secret_key")
+    @classmethod
+    def _strong_secret(cls, value: str | None) -> str | None:
+        if value is not None and len(value.encode()) < 32:
+            raise ValueError("TDG_SECRET_KEY must be at least 32 bytes")
+        if value in {"changeme", "secret", "changethis"}:
+            raise ValueError("TDG_SECRET_KEY is a placeholder")
+        return value
+
+    @property
+    def is_production(self) -> bool:
+        return self.env == "production"
+
+    def signing_key(self) -> str:
+        """The configured secret, else one generated once and kept under the data dir."""
+        if self.secret_key:
+            return self.secret_key
+        path = self.data_dir / "secret_key"
+        if not path.exists():
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            path.write_text(secrets.token_urlsafe(48))
+            path.chmod(0o600)
+        return path.read_text().strip()
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()
