@@ -1,0 +1,914 @@
+"""JSON Schema (draft-04 .. 2020-12) -> field model.
+
+Loading checks the document against its draft's metaschema and resolves every ``$ref`` inside
+the document only (a ``referencing.Registry`` whose retrieval always refuses); building a
+`FieldTree` merges ``allOf``, turns ``anyOf``/``oneOf``/type lists into CHOICE nodes, and cuts
+recursion with REF nodes. ECMA-262 patterns are translated to Python ``re`` syntax here too.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+import jsonschema
+import orjson
+import referencing
+import referencing.exceptions
+import referencing.jsonschema
+from jsonschema_specifications import REGISTRY as METASCHEMA_REGISTRY
+
+from app.core.errors import Invalid
+from app.generation.fieldmodel import ChoiceMode, Conditional, FieldTree, Kind, Node
+from app.generation.record_validation import JsonSchemaRecordValidator, RecordValidator
+
+MAX_JSON_DEPTH = 128  # JSON nesting levels of the schema document
+MAX_TREE_DEPTH = 64  # schema levels inlined before a $ref is cut into a REF node
+NODE_BUDGET = 20_000  # past this many nodes every further $ref becomes a REF node
+UPLOAD_BASE_URI = "urn:tdg:upload"
+
+_DRAFTS: dict[str, tuple[str, type[Any], referencing.Specification[Any]]] = {
+    "json-schema.org/draft-04/schema": ("draft-04", jsonschema.Draft4Validator, referencing.jsonschema.DRAFT4),
+    "json-schema.org/draft-06/schema": ("draft-06", jsonschema.Draft6Validator, referencing.jsonschema.DRAFT6),
+    "json-schema.org/draft-07/schema": ("draft-07", jsonschema.Draft7Validator, referencing.jsonschema.DRAFT7),
+    "json-schema.org/draft/2019-09/schema": (
+        "2019-09", jsonschema.Draft201909Validator, referencing.jsonschema.DRAFT201909),
+    "json-schema.org/draft/2020-12/schema": (
+        "2020-12", jsonschema.Draft202012Validator, referencing.jsonschema.DRAFT202012),
+}
+_DEFAULT_DRAFT = "json-schema.org/draft/2020-12/schema"
+_LEGACY_DRAFTS = {"draft-04", "draft-06", "draft-07"}
+
+# keywords whose presence makes an object a JSON Schema rather than arbitrary JSON
+_SCHEMA_KEYWORDS = frozenset({
+    "$schema", "$ref", "$defs", "definitions", "type", "properties", "items", "prefixItems", "allOf",
+    "anyOf", "oneOf", "enum", "const", "required", "additionalProperties", "patternProperties", "not",
+    "if", "format", "pattern", "minimum", "maximum", "minLength", "maxLength", "$dynamicRef",
+})
+_OBJECT_KEYWORDS = ("properties", "required", "additionalProperties", "patternProperties", "minProperties",
+                    "maxProperties", "dependentRequired", "dependencies", "propertyNames",
+                    "unevaluatedProperties")
+_ARRAY_KEYWORDS = ("items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains", "additionalItems")
+_STRING_KEYWORDS = ("minLength", "maxLength", "pattern", "format")
+_NUMBER_KEYWORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+_UNSUPPORTED_KEYWORDS = {
+    "not": "'not' is ignored",
+    "patternProperties": "'patternProperties' is ignored (no pattern-named properties are generated)",
+    "propertyNames": "'propertyNames' is ignored",
+    "contains": "'contains' is ignored",
+    "minContains": "'minContains' is ignored",
+    "maxContains": "'maxContains' is ignored",
+    "unevaluatedItems": "'unevaluatedItems' is ignored",
+    "dependentSchemas": "'dependentSchemas' is ignored",
+}
+_DATE_FORMATS = {"date": Kind.DATE, "date-time": Kind.DATETIME, "time": Kind.TIME}
+_TYPE_KINDS = {
+    "string": Kind.STRING, "integer": Kind.INTEGER, "number": Kind.NUMBER, "boolean": Kind.BOOLEAN,
+    "object": Kind.OBJECT, "array": Kind.ARRAY, "null": Kind.NULL,
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# ECMA-262 -> Python `re`
+
+_ECMA_SPACE = "\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
+_OUTSIDE_CLASS = {
+    "d": "[0-9]", "D": "[^0-9]", "w": "[A-Za-z0-9_]", "W": "[^A-Za-z0-9_]",
+    "s": f"[{_ECMA_SPACE}]", "S": f"[^{_ECMA_SPACE}]",
+}
+# inside a class the negated shorthands stay Python's (Unicode-aware, so never wider than ECMA's)
+_INSIDE_CLASS = {"d": "0-9", "D": "\\D", "w": "A-Za-z0-9_", "W": "\\W", "s": _ECMA_SPACE, "S": "\\S"}
+_ECMA_LETTER_ESCAPES = set("dDwWsSbBfnrtv0cxukpP")
+
+
+def translate_ecma_pattern(pattern: str) -> str:
+    """Translate an ECMA-262 regex to an equivalent Python `re` pattern (search semantics kept).
+
+    Raises ValueError with a reason for constructs Python cannot express (\\p{...} escapes).
+    """
+    out: list[str] = []
+    i, n = 0, len(pattern)
+    in_class = False
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            if i + 1 >= n:
+                raise ValueError("the pattern ends with a lone backslash")
+            d = pattern[i + 1]
+            i += 2
+            table = _INSIDE_CLASS if in_class else _OUTSIDE_CLASS
+            if d in table:
+                out.append(table[d])
+            elif d in "pP":
+                raise ValueError("Unicode property escapes (\\p{...}) are not supported")
+            elif d == "c" and i < n and pattern[i].isascii() and pattern[i].isalpha():
+                out.append(f"\\x{ord(pattern[i]) % 32:02x}")
+                i += 1
+            elif d == "u" and i < n and pattern[i] == "{":
+                end = pattern.find("}", i)
+                if end < 0:
+                    raise ValueError("unterminated \\u{...} escape")
+                out.append(f"\\U{int(pattern[i + 1:end], 16):08x}")
+                i = end + 1
+            elif d == "k" and i < n and pattern[i] == "<":
+                end = pattern.find(">", i)
+                if end < 0:
+                    raise ValueError("unterminated \\k<name> back-reference")
+                out.append(f"(?P={pattern[i + 1:end]})")
+                i = end + 1
+            elif d == "0" and not (i < n and pattern[i].isdigit()):
+                out.append("\\x00")
+            elif d == "b" and in_class:
+                out.append("\\x08")
+            elif d.isascii() and d.isalpha() and d not in _ECMA_LETTER_ESCAPES:
+                out.append(d)  # ECMA identity escape (\a is "a", not BEL as in Python)
+            else:
+                out.append("\\" + d)
+            continue
+        if in_class:
+            if c == "]":
+                in_class = False
+                out.append("]")
+            elif c in "[&~|":
+                out.append("\\" + c)  # avoid Python's nested-set/set-operation syntax
+            else:
+                out.append(c)
+            i += 1
+            continue
+        if c == "[":
+            if pattern.startswith("[]", i):
+                out.append("(?!)")
+                i += 2
+            elif pattern.startswith("[^]", i):
+                out.append("[\\s\\S]")
+                i += 3
+            else:
+                in_class = True
+                out.append("[")
+                i += 1
+                if i < n and pattern[i] == "^":
+                    out.append("^")
+                    i += 1
+            continue
+        if c == ".":
+            out.append("[^\\n\\r\\u2028\\u2029]")
+        elif c == "$":
+            out.append("\\Z")  # ECMA `$` is end of input; Python's also matches before a final \n
+        elif c == "(" and pattern.startswith("(?<", i) and pattern[i + 3:i + 4] not in ("=", "!"):
+            out.append("(?P<")
+            i += 3
+            continue
+        else:
+            out.append(c)
+        i += 1
+    if in_class:
+        raise ValueError("unterminated character class")
+    translated = "".join(out)
+    import re
+
+    try:
+        re.compile(translated)
+    except re.error as exc:
+        raise ValueError(f"the pattern does not compile: {exc}") from None
+    return translated
+
+
+# ---------------------------------------------------------------------------------------------
+# loading
+
+
+class _RetrievalRefused(Exception):
+    pass
+
+
+def _refuse_retrieval(uri: str) -> referencing.Resource[Any]:
+    # jsonschema would fetch remote $refs by default; an upload may only reference itself
+    raise _RetrievalRefused(uri)
+
+
+def _parse_json(text: str) -> Any:
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        if "recursion" in str(exc).lower():
+            raise Invalid(f"The JSON document is nested deeper than {MAX_JSON_DEPTH} levels.") from None
+        first_error = exc
+    # orjson refuses a few valid documents (e.g. integers beyond 64 bits); the stdlib decides
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise Invalid(f"The JSON document is nested deeper than {MAX_JSON_DEPTH} levels.") from None
+    except ValueError as exc:
+        err = exc if isinstance(exc, json.JSONDecodeError) else first_error
+        raise Invalid(
+            f"The document is neither XML nor valid JSON (line {err.lineno}, column {err.colno})."
+        ) from None
+
+
+def _json_depth(doc: Any) -> int:
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > deepest:
+            deepest = depth
+            if deepest > MAX_JSON_DEPTH:
+                return deepest
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values() if isinstance(v, dict | list))
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value if isinstance(v, dict | list))
+    return deepest
+
+
+def _draft_key(uri: str) -> str | None:
+    key = uri.strip().split("://", 1)[-1].rstrip("#")
+    return key if key in _DRAFTS else None
+
+
+@dataclass
+class JsonSchemaDocument:
+    """A loaded, metaschema-checked JSON Schema whose references all resolve inside it."""
+
+    contents: dict[str, Any]
+    version: str
+    validator_cls: type[Any]
+    specification: referencing.Specification[Any]
+    registry: referencing.Registry[Any]
+    base_uri: str
+    roots: list[str] = field(default_factory=list)
+    default_root: str = "#"
+
+    def canonical_root(self, root: str) -> str | None:
+        if root in ("#", "", "/"):
+            return "#"
+        name = root.removeprefix("#").removeprefix("/")
+        return name if name in self.roots else None
+
+    def resolver(self) -> referencing._core.Resolver[Any]:
+        return self.registry.resolver(base_uri=self.base_uri)
+
+    def root_schema(self, root: str) -> tuple[Any, Any]:
+        """(contents, resolver) of a record root."""
+        if root == "#":
+            return self.contents, self.resolver()
+        resolved = self.resolver().lookup(f"#/{root}")
+        return resolved.contents, resolved.resolver
+
+    def field_tree(self, root: str) -> FieldTree:
+        contents, resolver = self.root_schema(root)
+        try:
+            return _TreeBuilder(self).build(root, contents, resolver)
+        except RecursionError:
+            raise Invalid("The schema is nested too deeply to be modelled.") from None
+
+    def record_validator(self, root: str) -> RecordValidator:
+        from jsonschema import FormatChecker
+
+        schema: Any = self.contents if root == "#" else {"$ref": f"{self.base_uri}#/{root}"}
+        validator = self.validator_cls(schema, registry=self.registry, format_checker=FormatChecker())
+        return JsonSchemaRecordValidator(validator)
+
+
+def load_json_schema(text: str) -> JsonSchemaDocument:
+    """Parse and check a JSON Schema document; Invalid when it is not one or references the outside."""
+    doc = _parse_json(text)
+    if not isinstance(doc, dict):
+        kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(doc), "a number")
+        raise Invalid(f"The JSON document is {kind}, not a JSON Schema object.")
+    if _json_depth(doc) > MAX_JSON_DEPTH:
+        raise Invalid(f"The JSON document is nested deeper than {MAX_JSON_DEPTH} levels.")
+    if not _SCHEMA_KEYWORDS.intersection(doc):
+        raise Invalid("The JSON document has no JSON Schema keywords ($schema, type, properties, ...).")
+    declared = doc.get("$schema", None)
+    if declared is None:
+        key = _DEFAULT_DRAFT
+    elif not isinstance(declared, str) or _draft_key(declared) is None:
+        shown = declared[:100] if isinstance(declared, str) else type(declared).__name__
+        raise Invalid(
+            f"Unsupported $schema {shown!r}; supported: draft-04, draft-06, draft-07, 2019-09, 2020-12."
+        )
+    else:
+        key = _draft_key(declared) or _DEFAULT_DRAFT
+    version, validator_cls, specification = _DRAFTS[key]
+    try:
+        _check_metaschema(doc, validator_cls, version)
+    except RecursionError:
+        raise Invalid("The schema is nested too deeply to be checked.") from None
+
+    resource = specification.create_resource(doc)
+    own_id = resource.id()
+    base_uri = own_id.rstrip("#") if own_id else UPLOAD_BASE_URI
+    registry = referencing.Registry(retrieve=_refuse_retrieval).with_resource(base_uri, resource)
+    registry = registry.combine(METASCHEMA_REGISTRY)
+    document = JsonSchemaDocument(doc, version, validator_cls, specification, registry, base_uri)
+    _check_references(document, resource)
+    document.roots = ["#", *_definition_roots(doc)]
+    return document
+
+
+def _check_metaschema(doc: dict[str, Any], validator_cls: type[Any], version: str) -> None:
+    validator = validator_cls(validator_cls.META_SCHEMA, format_checker=validator_cls.FORMAT_CHECKER)
+    error = jsonschema.exceptions.best_match(validator.iter_errors(doc))
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "(document root)"
+        raise Invalid(
+            f"The document is not a valid {version} JSON Schema: the value at '{where}' fails the "
+            f"metaschema's '{error.validator}' rule."
+        )
+
+
+def _lookup(resolver: Any, ref: str) -> Any:
+    try:
+        return resolver.lookup(ref)
+    except referencing.exceptions.Unretrievable:
+        raise Invalid(
+            f"$ref {ref[:200]!r} points outside the uploaded document; only references inside it are resolved."
+        ) from None
+    except referencing.exceptions.Unresolvable:
+        raise Invalid(f"$ref {ref[:200]!r} does not resolve inside the uploaded document.") from None
+
+
+def _check_references(document: JsonSchemaDocument, resource: referencing.Resource[Any]) -> None:
+    """Resolve every reference now, so nothing is ever fetched or found missing later."""
+    stack: list[tuple[referencing.Resource[Any], Any]] = [(resource, document.resolver())]
+    while stack:
+        res, resolver = stack.pop()
+        contents = res.contents
+        if isinstance(contents, dict):
+            for keyword in ("$ref", "$dynamicRef", "$recursiveRef"):
+                ref = contents.get(keyword)
+                if isinstance(ref, str):
+                    _lookup(resolver, ref)
+        for sub in res.subresources():
+            stack.append((sub, resolver.in_subresource(sub)))
+
+
+def _escape_pointer(name: str) -> str:
+    return name.replace("~", "~0").replace("/", "~1")
+
+
+def _definition_roots(doc: dict[str, Any]) -> list[str]:
+    roots: list[str] = []
+    for container in ("$defs", "definitions"):
+        defs = doc.get(container)
+        if not isinstance(defs, dict):
+            continue
+        for name, sub in defs.items():
+            if not isinstance(sub, dict):
+                continue
+            types = sub.get("type")
+            is_object = types == "object" or (isinstance(types, list) and "object" in types)
+            if is_object or "properties" in sub:
+                roots.append(f"{container}/{_escape_pointer(name)}")
+    return roots
+
+
+# ---------------------------------------------------------------------------------------------
+# building the field tree
+
+
+def _dec(value: Any) -> Decimal | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return None
+        return Decimal(repr(value))
+    return Decimal(value)
+
+
+def _decimal_lcm(a: Decimal, b: Decimal) -> Decimal:
+    exp = -min(a.as_tuple().exponent, b.as_tuple().exponent, 0)  # type: ignore[operator]
+    scale = Decimal(10) ** exp
+    ia, ib = int(a * scale), int(b * scale)
+    if ia <= 0 or ib <= 0:
+        return a
+    return Decimal(math.lcm(ia, ib)) / scale
+
+
+def _fits(value: Any, kind: Kind) -> bool:
+    if kind in (Kind.STRING, Kind.DATE, Kind.DATETIME, Kind.TIME):
+        return isinstance(value, str)
+    if kind is Kind.INTEGER:
+        return (isinstance(value, int) and not isinstance(value, bool)) or (
+            isinstance(value, float) and value.is_integer())
+    if kind is Kind.NUMBER:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if kind is Kind.BOOLEAN:
+        return isinstance(value, bool)
+    if kind is Kind.NULL:
+        return value is None
+    if kind is Kind.OBJECT:
+        return isinstance(value, dict)
+    if kind is Kind.ARRAY:
+        return isinstance(value, list)
+    return True
+
+
+def _value_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "object" if isinstance(value, dict) else "array"
+
+
+def _enum_key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def _intersect_types(a: set[str], b: set[str]) -> set[str]:
+    out = a & b
+    if "integer" in a and "number" in b:
+        out.add("integer")
+    if "integer" in b and "number" in a:
+        out.add("integer")
+    return out
+
+
+def _join(path: str, name: str) -> str:
+    return f"{path}.{name}" if path else name
+
+
+Part = tuple[Any, Any]  # (schema contents, resolver positioned at its base URI)
+
+
+class _TreeBuilder:
+    """Builds one FieldTree; per-build state tracks the $ref expansion stack and the node budget."""
+
+    def __init__(self, document: JsonSchemaDocument) -> None:
+        self.doc = document
+        self.legacy = document.version in _LEGACY_DRAFTS
+        self.draft4 = document.version == "draft-04"
+        self.id_keyword = "id" if self.draft4 else "$id"
+        self.node_count = 0
+        self.definitions: dict[str, Node] = {}
+        self.expanding: dict[int, str] = {}  # id(target contents) -> ref key, the current $ref stack
+        self.expanded: dict[str, Node] = {}  # first full expansion of every ref key
+        self.wanted: set[str] = set()  # keys some REF node points at
+        self.pending: list[tuple[str, Any, Any, str]] = []  # cut refs still to build: key, contents, resolver, path
+        self.key_of: dict[int, str] = {}
+        self.keys_used: set[str] = set()
+
+    # -- entry -----------------------------------------------------------------------------------
+    def build(self, root: str, contents: Any, resolver: Any) -> FieldTree:
+        key = "#" if root == "#" else f"#/{root}"
+        self.key_of[id(contents)] = key
+        self.keys_used.add(key)
+        self.expanding[id(contents)] = key
+        node = self._convert([(contents, resolver)], "", "", 0)
+        del self.expanding[id(contents)]
+        self.expanded.setdefault(key, node)
+        self._finish_definitions()
+        if key in self.wanted:
+            self.definitions.setdefault(key, node)
+        if self.node_count > NODE_BUDGET:
+            node.unsupported.append(
+                f"the tree exceeded {NODE_BUDGET} nodes; further $refs were cut into REF nodes"
+            )
+        return FieldTree(root=node, root_name=root, definitions=self.definitions)
+
+    def _finish_definitions(self) -> None:
+        while self.pending:
+            key, contents, resolver, path = self.pending.pop()
+            if key in self.definitions:
+                continue
+            if key in self.expanded:
+                self.definitions[key] = self.expanded[key]
+                continue
+            self.expanding[id(contents)] = key
+            node = self._convert([(contents, resolver)], path, "", 0)
+            del self.expanding[id(contents)]
+            self.expanded.setdefault(key, node)
+            self.definitions[key] = node
+
+    # -- references ------------------------------------------------------------------------------
+    def _ref_key(self, ref: str, ident: int) -> str:
+        """A readable, unique definitions key for the schema object `ident` first reached via `ref`."""
+        key = self.key_of.get(ident)
+        if key is not None:
+            return key
+        base = self.doc.base_uri
+        key = ref[len(base):] if ref.startswith(base + "#") else ref
+        if key in self.keys_used:
+            key = f"{key}@{len(self.keys_used)}"
+        self.key_of[ident] = key
+        self.keys_used.add(key)
+        return key
+
+    def _ref_node(self, ref: str, resolver: Any, path: str, name: str, depth: int) -> Node:
+        resolved = _lookup(resolver, ref)
+        target, target_resolver = resolved.contents, resolved.resolver
+        ident = id(target)
+        key = self._ref_key(ref, ident)
+        recursive = ident in self.expanding
+        if recursive or depth >= MAX_TREE_DEPTH or self.node_count > NODE_BUDGET:
+            key = self.expanding.get(ident, key)
+            self.wanted.add(key)
+            if key in self.expanded:
+                self.definitions.setdefault(key, self.expanded[key])
+            elif not recursive:
+                self.pending.append((key, target, target_resolver, path))
+            self.node_count += 1
+            return Node(Kind.REF, name=name, path=path, ref=key)
+        self.expanding[ident] = key
+        try:
+            node = self._convert([(target, target_resolver)], path, name, depth + 1)
+        finally:
+            del self.expanding[ident]
+        self.expanded.setdefault(key, node)
+        if key in self.wanted:
+            self.definitions.setdefault(key, node)
+        return node
+
+    def _enter(self, schema: dict[str, Any], resolver: Any) -> Any:
+        """The resolver for a subschema that declares its own base URI."""
+        if isinstance(schema.get(self.id_keyword), str):
+            return resolver.in_subresource(self.doc.specification.create_resource(schema))
+        return resolver
+
+    def _pure_ref(self, schema: Any) -> str | None:
+        if not isinstance(schema, dict):
+            return None
+        ref = schema.get("$ref")
+        if not isinstance(ref, str):
+            return None
+        if self.legacy:
+            return ref  # before 2019-09 the siblings of $ref are ignored
+        structural = set(schema) - {"$ref", "$defs", "definitions", "$schema", "$id", "$comment", "title",
+                                    "description", "$anchor", "examples", "default", "readOnly",
+                                    "writeOnly", "deprecated"}
+        return ref if not structural else None
+
+    # -- flattening ------------------------------------------------------------------------------
+    def _flatten(self, parts: list[Part], notes: list[str]) -> tuple[list[Part], bool]:
+        """Expand allOf and non-pure $refs into a flat conjunction of plain schemas."""
+        flat: list[Part] = []
+        impossible = False
+        inlining: set[int] = set()
+
+        def visit(schema: Any, resolver: Any) -> None:
+            nonlocal impossible
+            if schema is True or schema == {}:
+                return
+            if schema is False:
+                impossible = True
+                return
+            if not isinstance(schema, dict):
+                return
+            resolver = self._enter(schema, resolver)
+            ref = schema.get("$ref")
+            refs = [ref] if isinstance(ref, str) else []
+            for dyn in ("$dynamicRef", "$recursiveRef"):
+                if isinstance(schema.get(dyn), str):
+                    refs.append(schema[dyn])
+                    notes.append(f"'{dyn}' is resolved statically")
+            for r in refs:
+                resolved = _lookup(resolver, r)
+                ident = id(resolved.contents)
+                if ident in inlining or ident in self.expanding:
+                    notes.append(f"recursive $ref {r[:100]!r} inside allOf is not modelled")
+                    continue
+                inlining.add(ident)
+                visit(resolved.contents, resolved.resolver)
+                inlining.discard(ident)
+            if isinstance(ref, str) and self.legacy:
+                return
+            members = schema.get("allOf")
+            if isinstance(members, list):
+                for member in members:
+                    visit(member, resolver)
+            flat.append((schema, resolver))
+
+        for schema, resolver in parts:
+            visit(schema, resolver)
+        return flat, impossible
+
+    # -- conversion ------------------------------------------------------------------------------
+    def _convert(self, parts: list[Part], path: str, name: str, depth: int) -> Node:
+        self.node_count += 1
+        if len(parts) == 1:
+            ref = self._pure_ref(parts[0][0])
+            if ref is not None:
+                schema, resolver = parts[0]
+                node = self._ref_node(ref, self._enter(schema, resolver), path, name, depth)
+                self._annotate(node, [(schema, resolver)])
+                return node
+        notes: list[str] = []
+        flat, impossible = self._flatten(parts, notes)
+        if impossible:
+            node = Node(Kind.ANY, name=name, path=path)
+            node.unsupported.append("the schema is 'false' or contradictory: no value is valid")
+            return node
+        for index, (schema, resolver) in enumerate(flat):
+            for keyword, mode in (("oneOf", ChoiceMode.ONE_OF), ("anyOf", ChoiceMode.ANY_OF)):
+                options = schema.get(keyword)
+                if isinstance(options, list) and options:
+                    rest = {k: v for k, v in schema.items() if k != keyword}
+                    base = [*flat[:index], (rest, resolver), *flat[index + 1:]]
+                    node = self._choice(base, options, resolver, mode, path, name, depth)
+                    node.unsupported[:0] = notes
+                    return node
+        node = self._combine(flat, path, name, depth)
+        node.unsupported[:0] = notes
+        return node
+
+    def _choice(self, base: list[Part], options: list[Any], resolver: Any, mode: ChoiceMode, path: str,
+                name: str, depth: int) -> Node:
+        def is_null(option: Any) -> bool:
+            return isinstance(option, dict) and option.get("type") == "null" and len(option) == 1
+
+        non_null = [o for o in options if not is_null(o)]
+        if len(non_null) == 1 and len(non_null) < len(options):
+            node = self._convert([*base, (non_null[0], resolver)], path, name, depth + 1)
+            node.nullable = True
+            return node
+        converted = [self._convert([*base, (o, resolver)], path, "", depth + 1) for o in non_null]
+        node = Node(Kind.CHOICE, name=name, path=path, options=converted, choice_mode=mode,
+                    nullable=len(non_null) < len(options))
+        self._annotate(node, base)
+        return node
+
+    def _annotate(self, node: Node, parts: list[Part]) -> None:
+        for schema, _ in parts:
+            if not isinstance(schema, dict):
+                continue
+            if node.description is None:
+                text = schema.get("description") or schema.get("title")
+                if isinstance(text, str):
+                    node.description = text
+            if node.default is None and "default" in schema:
+                node.default = schema["default"]
+
+    def _combine(self, flat: list[Part], path: str, name: str, depth: int) -> Node:
+        types: set[str] | None = None
+        nullable_flag = False
+        enum: list[Any] | None = None
+        const: Any = None
+        has_const = False
+        for schema, _ in flat:
+            t = schema.get("type")
+            if isinstance(t, str | list):
+                tset = {t} if isinstance(t, str) else {x for x in t if isinstance(x, str)}
+                if schema.get("nullable") is True:
+                    tset.add("null")
+                types = tset if types is None else _intersect_types(types, tset)
+            elif schema.get("nullable") is True:
+                nullable_flag = True
+            if isinstance(schema.get("enum"), list):
+                values = schema["enum"]
+                if enum is None:
+                    enum = list(values)
+                else:
+                    keys = {_enum_key(v) for v in values}
+                    enum = [v for v in enum if _enum_key(v) in keys]
+            if "const" in schema and not (self.draft4):
+                if has_const and _enum_key(const) != _enum_key(schema["const"]):
+                    enum = []
+                const, has_const = schema["const"], True
+        if has_const:
+            enum = [v for v in (enum if enum is not None else [const]) if _enum_key(v) == _enum_key(const)]
+        if types is None:
+            types = self._infer_types(flat, enum)
+        nullable = nullable_flag or "null" in types or (enum is not None and None in enum)
+        concrete = sorted(t for t in types if t != "null")
+        if not concrete:
+            if types:
+                node = Node(Kind.NULL, name=name, path=path, nullable=True)
+            else:
+                node = Node(Kind.ANY, name=name, path=path)
+                node.unsupported.append("the combined 'type' keywords leave no valid type")
+            self._annotate(node, flat)
+            return node
+        if len(concrete) > 1:
+            options = [self._typed(flat, t, path, "", depth, enum, const, has_const) for t in concrete]
+            node = Node(Kind.CHOICE, name=name, path=path, options=options, choice_mode=ChoiceMode.UNION,
+                        nullable=nullable)
+            self._annotate(node, flat)
+            return node
+        node = self._typed(flat, concrete[0], path, name, depth, enum, const, has_const)
+        node.nullable = nullable
+        self._annotate(node, flat)
+        return node
+
+    def _infer_types(self, flat: list[Part], enum: list[Any] | None) -> set[str]:
+        present = {k for schema, _ in flat for k in schema}
+        if enum is not None:
+            kinds = {_value_kind(v) for v in enum} - {"null"}
+            if kinds == {"integer", "number"}:
+                kinds = {"number"}
+            return kinds | ({"null"} if None in enum else set()) if kinds else {"null"}
+        if present.intersection(_OBJECT_KEYWORDS) or "if" in present:
+            return {"object"}
+        if present.intersection(_ARRAY_KEYWORDS):
+            return {"array"}
+        if present.intersection(_STRING_KEYWORDS):
+            return {"string"}
+        if present.intersection(_NUMBER_KEYWORDS):
+            return {"number"}
+        return {"any"}
+
+    def _typed(self, flat: list[Part], type_name: str, path: str, name: str, depth: int,
+               enum: list[Any] | None, const: Any, has_const: bool) -> Node:
+        kind = _TYPE_KINDS.get(type_name, Kind.ANY)
+        node = Node(kind, name=name, path=path)
+        if kind is Kind.STRING:
+            self._string_facets(node, flat)
+        elif kind in (Kind.INTEGER, Kind.NUMBER):
+            self._number_facets(node, flat)
+        elif kind is Kind.OBJECT:
+            self._object(node, flat, depth)
+        elif kind is Kind.ARRAY:
+            self._array(node, flat, depth)
+        if enum is not None:
+            node.enum = [v for v in enum if v is not None and _fits(v, node.kind)]
+        if has_const and _fits(const, node.kind):
+            node.const, node.has_const = const, True
+        for schema, _ in flat:
+            for keyword, reason in _UNSUPPORTED_KEYWORDS.items():
+                if keyword in schema and reason not in node.unsupported:
+                    node.unsupported.append(reason)
+            if "dependencies" in schema and isinstance(schema["dependencies"], dict) and any(
+                    not isinstance(v, list) for v in schema["dependencies"].values()):
+                node.unsupported.append("schema-valued 'dependencies' are ignored")
+        return node
+
+    def _string_facets(self, node: Node, flat: list[Part]) -> None:
+        for schema, _ in flat:
+            v = schema.get("minLength")
+            if isinstance(v, int) and not isinstance(v, bool):
+                node.min_length = v if node.min_length is None else max(node.min_length, v)
+            v = schema.get("maxLength")
+            if isinstance(v, int) and not isinstance(v, bool):
+                node.max_length = v if node.max_length is None else min(node.max_length, v)
+            pattern = schema.get("pattern")
+            if isinstance(pattern, str):
+                try:
+                    translated = translate_ecma_pattern(pattern)
+                except ValueError as exc:
+                    node.unsupported.append(f"pattern {pattern[:100]!r} cannot be honoured: {exc}")
+                else:
+                    if translated not in node.patterns:
+                        node.patterns.append(translated)
+            fmt = schema.get("format")
+            if isinstance(fmt, str):
+                if node.format is None:
+                    node.format = fmt
+                elif node.format != fmt:
+                    node.unsupported.append(f"format {fmt!r} ignored: it conflicts with {node.format!r}")
+        if node.format in _DATE_FORMATS:
+            node.kind = _DATE_FORMATS[node.format]
+
+    def _number_facets(self, node: Node, flat: list[Part]) -> None:
+        lo: tuple[Decimal, bool] | None = None
+        hi: tuple[Decimal, bool] | None = None
+
+        def tighter_lo(cur: tuple[Decimal, bool] | None, new: tuple[Decimal, bool]) -> tuple[Decimal, bool]:
+            if cur is None or new[0] > cur[0] or (new[0] == cur[0] and new[1]):
+                return new
+            return cur
+
+        def tighter_hi(cur: tuple[Decimal, bool] | None, new: tuple[Decimal, bool]) -> tuple[Decimal, bool]:
+            if cur is None or new[0] < cur[0] or (new[0] == cur[0] and new[1]):
+                return new
+            return cur
+
+        for schema, _ in flat:
+            minimum, maximum = _dec(schema.get("minimum")), _dec(schema.get("maximum"))
+            ex_min, ex_max = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
+            if minimum is not None:
+                lo = tighter_lo(lo, (minimum, ex_min is True))
+            if maximum is not None:
+                hi = tighter_hi(hi, (maximum, ex_max is True))
+            if _dec(ex_min) is not None:
+                lo = tighter_lo(lo, (_dec(ex_min), True))  # type: ignore[arg-type]
+            if _dec(ex_max) is not None:
+                hi = tighter_hi(hi, (_dec(ex_max), True))  # type: ignore[arg-type]
+            step = _dec(schema.get("multipleOf"))
+            if step is not None and step > 0:
+                node.multiple_of = step if node.multiple_of is None else _decimal_lcm(node.multiple_of, step)
+            fmt = schema.get("format")
+            if isinstance(fmt, str) and node.format is None:
+                node.format = fmt
+        if node.kind is Kind.INTEGER:
+            if lo is not None:
+                node.minimum = math.floor(lo[0]) + 1 if lo[1] else math.ceil(lo[0])
+            if hi is not None:
+                node.maximum = math.ceil(hi[0]) - 1 if hi[1] else math.floor(hi[0])
+        else:
+            if lo is not None:
+                node.minimum, node.exclusive_minimum = lo
+            if hi is not None:
+                node.maximum, node.exclusive_maximum = hi
+
+    def _object(self, node: Node, flat: list[Part], depth: int) -> None:
+        properties: dict[str, list[Part]] = {}
+        required: list[str] = []
+        for schema, resolver in flat:
+            props = schema.get("properties")
+            if isinstance(props, dict):
+                for prop, sub in props.items():
+                    properties.setdefault(prop, []).append((sub, resolver))
+            req = schema.get("required")
+            if isinstance(req, list):
+                required.extend(r for r in req if isinstance(r, str) and r not in required)
+            additional = schema.get("additionalProperties")
+            if additional is False or schema.get("unevaluatedProperties") is False:
+                node.additional_properties = False
+            elif isinstance(additional, dict) and additional:
+                note = "an 'additionalProperties' schema is not modelled: no extra properties are generated"
+                if note not in node.unsupported:
+                    node.unsupported.append(note)
+            if isinstance(schema.get("unevaluatedProperties"), dict):
+                node.unsupported.append("an 'unevaluatedProperties' schema is ignored")
+            for keyword in ("dependentRequired", "dependencies"):
+                deps = schema.get(keyword)
+                if isinstance(deps, dict):
+                    for prop, needed in deps.items():
+                        if isinstance(needed, list):
+                            merged = node.dependent_required.setdefault(prop, [])
+                            merged.extend(x for x in needed if isinstance(x, str) and x not in merged)
+            for keyword, attr in (("minProperties", "min_properties"), ("maxProperties", "max_properties")):
+                v = schema.get(keyword)
+                if isinstance(v, int) and not isinstance(v, bool):
+                    cur = getattr(node, attr)
+                    pick = max if keyword == "minProperties" else min
+                    setattr(node, attr, v if cur is None else pick(cur, v))
+            if "if" in schema and self.doc.version not in ("draft-04", "draft-06"):
+                node.conditionals.append(self._conditional(schema, resolver, node.path, depth))
+        for prop in required:
+            if prop not in properties:
+                properties[prop] = [(True, None)]
+        for prop, contributions in properties.items():
+            child_path = _join(node.path, prop)
+            usable = [(s, r if r is not None else flat[0][1]) for s, r in contributions]
+            child = self._convert(usable, child_path, prop, depth + 1)
+            child.required = prop in required
+            node.children.append(child)
+
+    def _conditional(self, schema: dict[str, Any], resolver: Any, path: str, depth: int) -> Conditional:
+        def part(keyword: str) -> Node | None:
+            sub = schema.get(keyword)
+            if sub is None:
+                return None
+            return self._convert([(sub, resolver)], path, "", depth + 1)
+
+        return Conditional(if_=part("if") or Node(Kind.ANY, path=path), then=part("then"), else_=part("else"))
+
+    def _array(self, node: Node, flat: list[Part], depth: int) -> None:
+        item_parts: list[Part] = []
+        prefix_parts: list[list[Part]] = []
+        closed = False
+        for schema, resolver in flat:
+            prefix = schema.get("prefixItems") if not self.legacy and self.doc.version != "2019-09" else None
+            items = schema.get("items")
+            rest = schema.get("additionalItems") if self.legacy or self.doc.version == "2019-09" else None
+            if isinstance(items, list):
+                prefix, items, rest = items, rest, None
+            if isinstance(prefix, list):
+                for index, sub in enumerate(prefix):
+                    if index >= len(prefix_parts):
+                        prefix_parts.append([])
+                    prefix_parts[index].append((sub, resolver))
+            if items is False:
+                closed = True
+            elif isinstance(items, dict | bool):
+                item_parts.append((items, resolver))
+            for keyword, attr in (("minItems", "min_items"), ("maxItems", "max_items")):
+                v = schema.get(keyword)
+                if isinstance(v, int) and not isinstance(v, bool):
+                    cur = getattr(node, attr)
+                    pick = max if keyword == "minItems" else min
+                    setattr(node, attr, v if cur is None else pick(cur, v))
+            if schema.get("uniqueItems") is True:
+                node.unique_items = True
+        node.prefix_items = [self._convert(p, node.path, "", depth + 1) for p in prefix_parts]
+        if closed:
+            node.max_items = len(prefix_parts) if node.max_items is None else min(node.max_items,
+                                                                                  len(prefix_parts))
+        elif item_parts:
+            node.items = self._convert(item_parts, node.path, node.name, depth + 1)
+        elif not prefix_parts:
+            node.items = Node(Kind.ANY, name=node.name, path=node.path)
+
+
+def iter_ref_keys(tree: FieldTree) -> Iterator[str]:
+    """Every REF target named in a tree (for tests and diagnostics)."""
+    for start in [tree.root, *tree.definitions.values()]:
+        for node in start.walk():
+            if node.kind is Kind.REF and node.ref is not None:
+                yield node.ref
+
+
+__all__ = ["JsonSchemaDocument", "load_json_schema", "translate_ecma_pattern"]

@@ -1,0 +1,222 @@
+"""Turn uploaded schema bytes into a `LoadedSchema`: size and encoding checks, type detection
+from the content, safe zip extraction, then the dialect-specific loaders.
+
+Detection looks at the content only, never the file name:
+- bytes starting with the zip magic ``PK\\x03\\x04`` -> a zip of XSD files;
+- first non-blank character ``<`` -> XML, which must have ``xs:schema`` as its root;
+- anything else must be a JSON object that is a JSON Schema.
+
+Zip uploads: the main schema is the member named ``main.xsd`` (at any depth, the shallowest
+wins); otherwise the only ``.xsd`` member that no other member references through
+``schemaLocation``; otherwise the upload is rejected as ambiguous.
+"""
+
+from __future__ import annotations
+
+import io
+import posixpath
+import re
+import shutil
+import tempfile
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from app.core.errors import Invalid, PayloadTooLarge
+from app.generation.fieldmodel import FieldTree, Kind, Node
+from app.generation.record_validation import RecordValidator
+
+MAX_SCHEMA_BYTES = 10 * 1024 * 1024
+MAX_ZIP_MEMBERS = 200
+_ZIP_MAGIC = b"PK\x03\x04"
+_BOM = b"\xef\xbb\xbf"
+_SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+_SCHEMA_LOCATION = re.compile(rb"""schemaLocation\s*=\s*["']([^"']+)["']""")
+
+
+@dataclass
+class LoadedSchema:
+    """A parsed, validated schema upload; field trees are built lazily per record root."""
+
+    type: Literal["json_schema", "xsd"]
+    version: str
+    roots: list[str]
+    default_root: str
+    filename: str | None
+    # the dialect loader behind this schema (JsonSchemaDocument or XsdDocument)
+    document: object = field(repr=False, default=None)
+    _trees: dict[str, FieldTree] = field(default_factory=dict, repr=False)
+    _validators: dict[str, RecordValidator] = field(default_factory=dict, repr=False)
+
+    def resolve_root(self, root: str | None) -> str:
+        """The canonical root name for `root` (None -> default), or Invalid."""
+        if root is None:
+            return self.default_root
+        canonical = self.document.canonical_root(root)  # type: ignore[attr-defined]
+        if canonical is None:
+            raise Invalid(f"Unknown root {root!r}; the schema's roots are: {', '.join(self.roots[:20])}.")
+        return canonical
+
+    def field_tree(self, root: str | None = None) -> FieldTree:
+        name = self.resolve_root(root)
+        tree = self._trees.get(name)
+        if tree is None:
+            tree = self.document.field_tree(name)  # type: ignore[attr-defined]
+            self._trees[name] = tree
+        return tree
+
+    def record_validator(self, root: str | None = None) -> RecordValidator:
+        name = self.resolve_root(root)
+        validator = self._validators.get(name)
+        if validator is None:
+            validator = self.document.record_validator(name)  # type: ignore[attr-defined]
+            self._validators[name] = validator
+        return validator
+
+    @property
+    def field_count(self) -> int:
+        """Leaf (scalar) fields of the default root; REF targets are counted once."""
+        tree = self.field_tree()
+        nodes = [tree.root, *tree.definitions.values()]
+        return sum(_leaf_count(n) for n in nodes)
+
+
+def _leaf_count(node: Node) -> int:
+    count = 0
+    for n in node.walk():
+        if n.kind in (Kind.OBJECT, Kind.ARRAY, Kind.CHOICE, Kind.REF):
+            continue
+        count += 1
+    return count
+
+
+def sanitise_filename(filename: str | None) -> str | None:
+    """Basename only, safe characters only, at most 200 characters; None when nothing is left."""
+    if not filename:
+        return None
+    base = filename.replace("\\", "/").rsplit("/", 1)[-1]
+    base = _SAFE_NAME.sub("_", base).strip("._")[:200]
+    return base or None
+
+
+def decode_utf8(content: bytes, what: str = "The schema") -> str:
+    """Strict UTF-8 decoding (a leading BOM is dropped); Invalid names the first bad byte offset."""
+    if content.startswith(_BOM):
+        content = content[len(_BOM):]
+    try:
+        return content.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Invalid(f"{what} is not valid UTF-8 (invalid byte at offset {exc.start}).") from None
+
+
+def load_schema(content: bytes, filename: str | None = None) -> LoadedSchema:
+    """Parse an uploaded schema; raises PayloadTooLarge above 10 MiB and Invalid for anything else wrong."""
+    if len(content) > MAX_SCHEMA_BYTES:
+        raise PayloadTooLarge(f"The schema is {len(content)} bytes; the limit is {MAX_SCHEMA_BYTES} bytes.")
+    safe_name = sanitise_filename(filename)
+    if content.startswith(_ZIP_MAGIC):
+        return _load_zip(content, safe_name)
+    text = decode_utf8(content)
+    stripped = text.lstrip()
+    if not stripped:
+        raise Invalid("The schema file is empty.")
+    if stripped.startswith("<"):
+        from app.generation.xsd_model import load_xsd_text
+
+        document = load_xsd_text(text)
+        return _loaded("xsd", document, safe_name)
+    from app.generation.jsonschema_model import load_json_schema
+
+    document = load_json_schema(text)
+    return _loaded("json_schema", document, safe_name)
+
+
+def _loaded(kind: Literal["json_schema", "xsd"], document: object, filename: str | None) -> LoadedSchema:
+    return LoadedSchema(
+        type=kind,
+        version=document.version,  # type: ignore[attr-defined]
+        roots=list(document.roots),  # type: ignore[attr-defined]
+        default_root=document.default_root,  # type: ignore[attr-defined]
+        filename=filename,
+        document=document,
+    )
+
+
+def _load_zip(content: bytes, filename: str | None) -> LoadedSchema:
+    from app.generation.xsd_model import load_xsd_directory
+
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(content))
+        infos = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError):
+        raise Invalid("The upload looks like a zip archive but cannot be read.") from None
+    if len(infos) > MAX_ZIP_MEMBERS:
+        raise Invalid(f"The zip archive has {len(infos)} members; at most {MAX_ZIP_MEMBERS} are allowed.")
+    members: list[tuple[zipfile.ZipInfo, str]] = []
+    total = 0
+    for info in infos:
+        name = info.filename
+        if info.is_dir():
+            continue
+        normalised = posixpath.normpath(name.replace("\\", "/"))
+        if (
+            name.startswith(("/", "\\"))
+            or re.match(r"^[A-Za-z]:", name)
+            or normalised.startswith("..")
+            or "/../" in f"/{name.replace(chr(92), '/')}/"
+        ):
+            raise Invalid(f"The zip member {name!r} has an absolute or parent-relative path.")
+        if info.flag_bits & 0x1:
+            raise Invalid(f"The zip member {name!r} is encrypted.")
+        total += info.file_size
+        if total > MAX_SCHEMA_BYTES:
+            raise PayloadTooLarge(
+                f"The zip archive unpacks to more than {MAX_SCHEMA_BYTES} bytes; that is the limit."
+            )
+        members.append((info, normalised))
+    xsd_members = [n for _, n in members if n.lower().endswith(".xsd")]
+    if not xsd_members:
+        raise Invalid("The zip archive contains no .xsd file.")
+
+    workdir = Path(tempfile.mkdtemp(prefix="tdg-xsd-"))
+    try:
+        data: dict[str, bytes] = {}
+        for info, normalised in members:
+            # read in bounded chunks: the declared file_size of a hostile archive may lie
+            with archive.open(info) as src:
+                blob = src.read(MAX_SCHEMA_BYTES + 1)
+            total_read = sum(len(b) for b in data.values()) + len(blob)
+            if len(blob) > info.file_size or total_read > MAX_SCHEMA_BYTES:
+                raise PayloadTooLarge(
+                    f"The zip archive unpacks to more than {MAX_SCHEMA_BYTES} bytes; that is the limit."
+                )
+            data[normalised] = blob
+            target = workdir / normalised
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(blob)
+        main = _main_member(xsd_members, data)
+        document = load_xsd_directory(workdir, main, data)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return _loaded("xsd", document, filename)
+
+
+def _main_member(xsd_members: list[str], data: dict[str, bytes]) -> str:
+    named_main = sorted((m for m in xsd_members if posixpath.basename(m).lower() == "main.xsd"),
+                        key=lambda m: (m.count("/"), m))
+    if named_main:
+        return named_main[0]
+    referenced: set[str] = set()
+    for member, blob in data.items():
+        base = posixpath.dirname(member)
+        for loc in _SCHEMA_LOCATION.findall(blob):
+            target = posixpath.normpath(posixpath.join(base, loc.decode("utf-8", "replace")))
+            referenced.add(target)
+    candidates = [m for m in xsd_members if m not in referenced]
+    if len(candidates) == 1:
+        return candidates[0]
+    raise Invalid(
+        "The zip archive has no main.xsd and not exactly one .xsd file that no other file includes "
+        f"({len(candidates)} candidates); name the main schema main.xsd."
+    )
