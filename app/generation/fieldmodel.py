@@ -69,6 +69,7 @@ class XmlInfo:
     xsd_type: str | None = None  # qualified name of the declared type, for messages
     abstract: bool = False
     substitutes: list[str] = field(default_factory=list)  # substitution group members (names)
+    list_value: bool = False  # ARRAY from an XSD list type: items are one space-separated text
 
 
 @dataclass(slots=True)

@@ -77,7 +77,8 @@ class XsdRecordValidator(RecordValidator):
             return f"(root): not well-formed XML: {exc}"
         if resource.root.tag != self._element.name:
             return f"(root): the element is {resource.root.tag!r}, expected {self._element.name!r}"
-        for error in self._schema.iter_errors(resource, use_location_hints=False):
+        # the element's own validator also covers local (non-global) record elements
+        for error in self._element.iter_errors(resource.root):
             return _xml_message(error)
         return None
 
