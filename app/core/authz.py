@@ -37,31 +37,31 @@ class Action(StrEnum):
 
 
 MIN_ROLE: dict[Action, Role] = {
-    Action.PROJECT_CREATE: Role.MANAGER,
-    Action.PROJECT_DELETE: Role.ADMIN,
-    Action.USER_CREATE: Role.ADMIN,
-    Action.USER_INVITE: Role.MANAGER,
-    Action.USER_LIST: Role.MANAGER,
-    Action.USER_READ_OTHER: Role.MANAGER,
-    Action.USER_UPDATE: Role.ADMIN,
-    Action.AUDIT_READ: Role.ADMIN,
-    Action.TENANT_CREATE: Role.SUPERUSER,
-    Action.TENANT_READ_ANY: Role.SUPERUSER,
-    Action.TENANT_UPDATE: Role.SUPERUSER,
-    Action.PROJECT_READ: Role.TESTER,
-    Action.PROJECT_UPDATE: Role.TESTER,
-    Action.PROJECT_MANAGE_MEMBERS: Role.MANAGER,
-    Action.PROJECT_LINK_SCHEMA: Role.TESTER,
-    Action.DATASET_CREATE: Role.TESTER,
+    Action.PROJECT_CREATE: Role.Manager,
+    Action.PROJECT_DELETE: Role.Admin,
+    Action.USER_CREATE: Role.Admin,
+    Action.USER_INVITE: Role.Manager,
+    Action.USER_LIST: Role.Manager,
+    Action.USER_READ_OTHER: Role.Manager,
+    Action.USER_UPDATE: Role.Admin,
+    Action.AUDIT_READ: Role.Admin,
+    Action.TENANT_CREATE: Role.SuperUser,
+    Action.TENANT_READ_ANY: Role.SuperUser,
+    Action.TENANT_UPDATE: Role.SuperUser,
+    Action.PROJECT_READ: Role.Tester,
+    Action.PROJECT_UPDATE: Role.Tester,
+    Action.PROJECT_MANAGE_MEMBERS: Role.Manager,
+    Action.PROJECT_LINK_SCHEMA: Role.Tester,
+    Action.DATASET_CREATE: Role.Tester,
 }
 
 MIN_PROJECT_ROLE: dict[Action, ProjectRole] = {
-    Action.PROJECT_READ: ProjectRole.VIEW,
-    Action.PROJECT_UPDATE: ProjectRole.OWNER,
-    Action.PROJECT_MANAGE_MEMBERS: ProjectRole.OWNER,
-    Action.PROJECT_LINK_SCHEMA: ProjectRole.EDIT,
-    Action.DATASET_CREATE: ProjectRole.EDIT,
-    Action.PROJECT_DELETE: ProjectRole.OWNER,
+    Action.PROJECT_READ: ProjectRole.view,
+    Action.PROJECT_UPDATE: ProjectRole.owner,
+    Action.PROJECT_MANAGE_MEMBERS: ProjectRole.owner,
+    Action.PROJECT_LINK_SCHEMA: ProjectRole.edit,
+    Action.DATASET_CREATE: ProjectRole.edit,
+    Action.PROJECT_DELETE: ProjectRole.owner,
 }
 
 _ACTION_WORDS: dict[Action, str] = {
@@ -97,13 +97,13 @@ def effective_project_role(
     principal: Principal, *, project_tenant_id: int, created_by: int | None, membership: ProjectRole | None
 ) -> ProjectRole | None:
     if principal.is_superuser:
-        return ProjectRole.OWNER
+        return ProjectRole.owner
     if project_tenant_id != principal.tenant_id:
         return None
-    if principal.role is Role.ADMIN:
-        return ProjectRole.OWNER
-    if principal.role is Role.MANAGER and created_by == principal.user_id:
-        return ProjectRole.OWNER
+    if principal.role is Role.Admin:
+        return ProjectRole.owner
+    if principal.role is Role.Manager and created_by == principal.user_id:
+        return ProjectRole.owner
     return membership
 
 
@@ -119,7 +119,7 @@ def require_project(principal: Principal, project_role: ProjectRole, action: Act
 
 def can_grant(principal: Principal, role: Role) -> bool:
     """Nobody grants a role above their own; only a SuperUser grants SuperUser."""
-    if role is Role.SUPERUSER:
+    if role is Role.SuperUser:
         return principal.is_superuser
     return principal.role.rank >= role.rank
 

@@ -16,23 +16,24 @@ def utcnow() -> datetime:
 
 
 class Role(StrEnum):
-    TESTER = "Tester"
-    MANAGER = "Manager"
-    ADMIN = "Admin"
-    SUPERUSER = "SuperUser"
+    # member names equal the values so GraphQL enums and REST JSON share one vocabulary
+    Tester = "Tester"
+    Manager = "Manager"
+    Admin = "Admin"
+    SuperUser = "SuperUser"
 
     @property
     def rank(self) -> int:
         return _ROLE_RANK[self]
 
 
-_ROLE_RANK = {Role.TESTER: 1, Role.MANAGER: 2, Role.ADMIN: 3, Role.SUPERUSER: 4}
+_ROLE_RANK = {Role.Tester: 1, Role.Manager: 2, Role.Admin: 3, Role.SuperUser: 4}
 
 
 class ProjectRole(StrEnum):
-    VIEW = "view"
-    EDIT = "edit"
-    OWNER = "owner"
+    view = "view"
+    edit = "edit"
+    owner = "owner"
 
     @property
     def rank(self) -> int:
@@ -59,7 +60,7 @@ class User(SQLModel, table=True):
     username: str = Field(max_length=64, unique=True)
     email: str | None = Field(default=None, max_length=254)
     display_name: str | None = Field(default=None, max_length=100)
-    role: str = Field(default=Role.TESTER.value, max_length=16)
+    role: str = Field(default=Role.Tester.value, max_length=16)
     is_active: bool = True
     password_hash: str | None = None
     theme: str = "system"
@@ -134,7 +135,7 @@ class ProjectMember(SQLModel, table=True):
     __tablename__ = "project_member"
     project_id: int = Field(foreign_key="project.id", primary_key=True, ondelete="CASCADE")
     user_id: int = Field(foreign_key="user_account.id", primary_key=True, index=True)
-    role: str = Field(default=ProjectRole.VIEW.value, max_length=8)
+    role: str = Field(default=ProjectRole.view.value, max_length=8)
     added_by: int | None = None
     added_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
 

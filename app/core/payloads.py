@@ -36,7 +36,7 @@ class ProjectUpdate(Strict):
 
 class MemberAdd(Strict):
     user_id: Id
-    role: ProjectRole = Field(default=ProjectRole.VIEW, strict=False)
+    role: ProjectRole = Field(default=ProjectRole.view, strict=False)
 
 
 class MemberRemove(Strict):
@@ -47,7 +47,7 @@ class UserCreate(Strict):
     username: Username
     email: EmailStr | None = None
     password: Password | None = Field(default=None, description="Omit to create an invitation instead")
-    role: Role = Field(default=Role.TESTER, strict=False)
+    role: Role = Field(default=Role.Tester, strict=False)
     display_name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=100)] | None = None
     tenant_id: Id | None = Field(default=None, description="SuperUser only: create in another tenant")
 
@@ -55,7 +55,7 @@ class UserCreate(Strict):
 class UserInvite(Strict):
     username: Username
     email: EmailStr
-    role: Role = Field(default=Role.TESTER, strict=False)
+    role: Role = Field(default=Role.Tester, strict=False)
     display_name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=100)] | None = None
 
 
@@ -91,3 +91,9 @@ class ApiTokenCreate(Strict):
     expires_at: datetime | None = None
 
     model_config = ConfigDict(extra="forbid", strict=False)  # ISO strings must parse to datetimes
+
+
+class LoginForm(Strict):
+    username: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+    password: Annotated[str, StringConstraints(min_length=1, max_length=1000)]
+    otp: Annotated[str, StringConstraints(max_length=64)] | None = None

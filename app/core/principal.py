@@ -23,7 +23,7 @@ class Principal:
 
     @property
     def is_superuser(self) -> bool:
-        return self.role is Role.SUPERUSER
+        return self.role is Role.SuperUser
 
     def at_least(self, role: Role) -> bool:
         return self.role.rank >= role.rank

@@ -26,10 +26,10 @@ class ProjectRepository(ScopedRepository):
         if p.is_superuser:
             return true()
         tenant = Project.tenant_id == p.tenant_id
-        if p.role is Role.ADMIN:
+        if p.role is Role.Admin:
             return tenant
         member = col(Project.id).in_(select(ProjectMember.project_id).where(ProjectMember.user_id == p.user_id))
-        if p.role is Role.MANAGER:
+        if p.role is Role.Manager:
             return tenant & or_(Project.created_by == p.user_id, member)
         return tenant & member
 

@@ -65,7 +65,7 @@ class UserRepository(ScopedRepository):
 
     async def active_admin_count(self, tenant_id: int) -> int:
         stmt = select(func.count()).where(
-            User.tenant_id == tenant_id, User.role == Role.ADMIN.value, col(User.is_active).is_(True)
+            User.tenant_id == tenant_id, User.role == Role.Admin.value, col(User.is_active).is_(True)
         )
         return int((await self.session.exec(stmt)).one())
 

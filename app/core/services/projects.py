@@ -116,7 +116,7 @@ async def remove_member(session: AsyncSession, principal: Principal, project_id:
     member = await repo.membership(project_id, data.user_id)
     if member is None:
         raise NotFound(f"User {data.user_id} is not a member of project {project_id}.")
-    if member.user_id == principal.user_id and principal.role is Role.TESTER:
+    if member.user_id == principal.user_id and principal.role is Role.Tester:
         raise Conflict("You may not remove yourself.")
     await session.delete(member)
     audit.record(session, principal, "project.member_remove", target_type="user", target_id=data.user_id,

@@ -41,7 +41,7 @@ async def create(session: AsyncSession, principal: Principal, data: TenantCreate
     await session.flush()
     assert tenant.id is not None
     admin = User(
-        tenant_id=tenant.id, username=data.admin_username, email=data.admin_email, role=Role.ADMIN.value,
+        tenant_id=tenant.id, username=data.admin_username, email=data.admin_email, role=Role.Admin.value,
         password_hash=await hash_password_async(data.admin_password), created_by=principal.user_id,
     )
     session.add(admin)
@@ -55,7 +55,7 @@ async def update(session: AsyncSession, principal: Principal, tenant_id: int, da
     require(principal, Action.TENANT_UPDATE)
     tenants = TenantRepository(session, principal)
     tenant = await tenants.get(tenant_id)
-    fields = data.model_dump(exclude_unset=True)
+    fields = data.model_dump(exclude_unset=True, exclude_none=True)
     if not fields:
         raise Invalid("Nothing to update: send at least one tenant setting.")
     if "name" in fields and await tenants.name_taken(fields["name"], except_id=tenant.id):

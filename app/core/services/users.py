@@ -89,7 +89,7 @@ async def invite(session: AsyncSession, principal: Principal, settings: Settings
 
 
 async def get(session: AsyncSession, principal: Principal, user_id: int) -> User:
-    if user_id != principal.user_id and not principal.at_least(Role.MANAGER):
+    if user_id != principal.user_id and not principal.at_least(Role.Manager):
         # 404 first for users outside the tenant, then 403 for a visible one
         await UserRepository(session, principal).get(user_id)
         require(principal, Action.USER_READ_OTHER)
@@ -109,7 +109,7 @@ async def search(
 async def update(session: AsyncSession, principal: Principal, user_id: int, data: UserUpdate) -> User:
     users = UserRepository(session, principal)
     user = await users.get(user_id)
-    fields = data.model_dump(exclude_unset=True)
+    fields = data.model_dump(exclude_unset=True, exclude_none=True)
     if not fields:
         raise Invalid("Nothing to update: send at least one of role, is_active, display_name, email.")
     if user.id == principal.user_id and "role" in fields and fields["role"] != user.role:
@@ -123,12 +123,12 @@ async def update(session: AsyncSession, principal: Principal, user_id: int, data
     changes: dict[str, object] = {}
     if data.role is not None and data.role is not current:
         _check_grant(principal, data.role)
-        if current is Role.ADMIN and await users.active_admin_count(user.tenant_id) <= 1 and user.is_active:
+        if current is Role.Admin and await users.active_admin_count(user.tenant_id) <= 1 and user.is_active:
             raise Conflict("The last active Admin of a tenant cannot be demoted.")
         changes["role"] = [current.value, data.role.value]
         user.role = data.role.value
     if data.is_active is not None and data.is_active != user.is_active:
-        if not data.is_active and current is Role.ADMIN and await users.active_admin_count(user.tenant_id) <= 1:
+        if not data.is_active and current is Role.Admin and await users.active_admin_count(user.tenant_id) <= 1:
             raise Conflict("The last active Admin of a tenant cannot be deactivated.")
         if data.is_active and user.password_hash is None:
             raise Conflict("This user has not set a password yet; they activate by accepting their invitation.")

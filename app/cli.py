@@ -1,0 +1,69 @@
+"""The `tdg` command: serve, migrate, user administration, and offline generation."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import typer
+
+from app.core.settings import get_settings
+
+app = typer.Typer(help="Test Data Generation Service", no_args_is_help=True, add_completion=False)
+user_app = typer.Typer(help="Manage users from the shell.", no_args_is_help=True)
+app.add_typer(user_app, name="user")
+
+
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", help="Interface to bind"),
+    port: int = typer.Option(8000, help="Port to listen on"),
+    log_level: str = typer.Option("info", help="uvicorn log level"),
+) -> None:
+    """Run the service (migrations are applied at start-up)."""
+    import uvicorn
+
+    from app.main import create_app
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    uvicorn.run(create_app(), host=host, port=port, log_level=log_level, proxy_headers=False)
+
+
+@app.command()
+def migrate() -> None:
+    """Apply database migrations to TDG_DATABASE_URL."""
+    from app.core.migrate import upgrade
+
+    upgrade(get_settings().database_url)
+    typer.echo("Database is up to date.")
+
+
+@user_app.command("create")
+def user_create(
+    username: str = typer.Argument(..., help="Login name"),
+    password: str = typer.Option(..., prompt=True, hide_input=True, help="At least 8 characters"),
+    role: str = typer.Option("Tester", help="Tester, Manager, Admin or SuperUser"),
+    email: str | None = typer.Option(None, help="Email address"),
+    tenant: str = typer.Option("default", help="Tenant name"),
+) -> None:
+    """Create an active user in a tenant."""
+    from app.core.shell_admin import create_user
+
+    try:
+        user_id = asyncio.run(create_user(get_settings(), username=username, password=password, role=role,
+                                          email=email, tenant_name=tenant))
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(code=2) from None
+    typer.echo(f"Created user {username} (id {user_id}, role {role}, tenant {tenant}).")
+
+
+def _register_optional_commands() -> None:
+    try:
+        from app.generation.command import register
+    except ImportError:  # the engine's command lands with the generation package
+        return
+    register(app)
+
+
+_register_optional_commands()

@@ -1,0 +1,57 @@
+"""Domain errors -> GraphQL errors with `extensions.code` and `extensions.status`; anything
+unexpected is masked (logged with its traceback, never sent)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+
+from graphql import GraphQLError
+from pydantic import ValidationError
+from sqlalchemy.exc import IntegrityError
+from strawberry.extensions import SchemaExtension
+
+from app.core.errors import Conflict, DomainError
+from app.core.validation import from_pydantic
+
+log = logging.getLogger("tdg.graphql")
+
+
+def domain_error_of(error: GraphQLError) -> DomainError | None:
+    original = error.original_error
+    if isinstance(original, DomainError):
+        return original
+    if isinstance(original, ValidationError):
+        return from_pydantic(original)
+    if isinstance(original, IntegrityError):
+        return Conflict("The change conflicts with existing data.")
+    return None
+
+
+class DomainErrors(SchemaExtension):
+    async def on_operation(self) -> AsyncIterator[None]:  # type: ignore[override]
+        yield
+        result = self.execution_context.result
+        if result is None or not getattr(result, "errors", None):
+            return
+        result.errors = [self._format(e) for e in result.errors]
+
+    @staticmethod
+    def _format(error: GraphQLError) -> GraphQLError:
+        domain = domain_error_of(error)
+        if domain is not None:
+            extensions = {"code": domain.code, "status": domain.status}
+            if domain.errors:
+                extensions["errors"] = domain.errors
+            retry_after = getattr(domain, "retry_after", None)
+            if retry_after is not None:
+                extensions["retry_after"] = retry_after
+            return GraphQLError(domain.detail, error.nodes, error.source, error.positions, error.path,
+                                original_error=domain, extensions=extensions)
+        if error.original_error is None:
+            # parse / validation errors of the query document itself
+            return GraphQLError(error.message, error.nodes, error.source, error.positions, error.path,
+                                extensions={"code": "graphql_validation", "status": 400})
+        log.error("Unexpected error in GraphQL operation", exc_info=error.original_error)
+        return GraphQLError("Internal server error.", error.nodes, error.source, error.positions, error.path,
+                            extensions={"code": "internal", "status": 500})

@@ -1,0 +1,36 @@
+"""Per-request dataloaders: nested fields cost one query per level, not one per row."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+from strawberry.dataloader import DataLoader
+
+from app.core.models import Project, ProjectMember, User
+from app.core.principal import Principal
+from app.core.repositories import ProjectRepository, UserRepository
+
+
+class Loaders:
+    def __init__(self, session: AsyncSession, principal: Principal) -> None:
+        self._projects = ProjectRepository(session, principal)
+        self._users = UserRepository(session, principal)
+        self.members_by_project = DataLoader(self._load_members)
+        self.user_by_id = DataLoader(self._load_users)
+        self.projects_by_user = DataLoader(self._load_projects_by_user)
+
+    async def _load_members(self, project_ids: Sequence[int]) -> list[list[ProjectMember]]:
+        grouped: dict[int, list[ProjectMember]] = defaultdict(list)
+        for member in await self._projects.members_of(project_ids):
+            grouped[member.project_id].append(member)
+        return [grouped.get(pid, []) for pid in project_ids]
+
+    async def _load_users(self, user_ids: Sequence[int]) -> list[User | None]:
+        by_id = {u.id: u for u in await self._users.by_ids(user_ids)}
+        return [by_id.get(uid) for uid in user_ids]
+
+    async def _load_projects_by_user(self, user_ids: Sequence[int]) -> list[list[Project]]:
+        found = await self._projects.visible_for_user(user_ids)
+        return [found.get(uid, []) for uid in user_ids]

@@ -1,0 +1,128 @@
+"""Root mutations: convert input, call one service function, convert the result."""
+
+from __future__ import annotations
+
+import strawberry
+from strawberry.types import Info
+
+from app.core import payloads
+from app.core.services import auth, projects, tenants, users
+from app.graphql.context import Context
+from app.graphql.inputs import (
+    ApiTokenCreateInput,
+    MemberAddInput,
+    MemberRemoveInput,
+    ProjectCreateInput,
+    ProjectUpdateInput,
+    SetupPasswordInput,
+    TenantCreateInput,
+    TenantUpdateInput,
+    UserCreateInput,
+    UserInviteInput,
+    UserUpdateInput,
+    to_payload,
+)
+from app.graphql.types.common import DeleteResult, OkResult
+from app.graphql.types.projects import Project, ProjectSummary
+from app.graphql.types.tenants import Tenant, TenantCreated
+from app.graphql.types.users import ApiToken, ApiTokenCreated, TokenResponse, User, UserCreated
+
+
+def _created(c: users.CreatedUser) -> UserCreated:
+    base = User.from_row(c.user)
+    return UserCreated(**vars(base), invitation_token=c.invitation_token, invitation_url=c.invitation_url)
+
+
+@strawberry.type
+class Mutation:
+    @strawberry.mutation(description="Exchange username and password for a bearer token.")
+    async def login(self, info: Info[Context, None], username: str, password: str, otp: str | None = None) -> TokenResponse:
+        ctx = info.context
+        issued = await auth.login(ctx.session, ctx.meta, ctx.settings, username=username, password=password)
+        return TokenResponse(access_token=issued.access_token, token_type=issued.token_type, expires_in=issued.expires_in)
+
+    @strawberry.mutation(description="Revoke the token used for this request.")
+    async def logout(self, info: Info[Context, None]) -> OkResult:
+        ctx = info.context
+        await auth.logout(ctx.session, ctx.principal)
+        return OkResult(ok=True, detail="Logged out; this token no longer works.")
+
+    @strawberry.mutation
+    async def create_user(self, info: Info[Context, None], input: UserCreateInput) -> UserCreated:
+        ctx = info.context
+        data = to_payload(payloads.UserCreate, input)
+        return _created(await users.create(ctx.session, ctx.principal, ctx.settings, data))
+
+    @strawberry.mutation
+    async def invite_user(self, info: Info[Context, None], input: UserInviteInput) -> UserCreated:
+        ctx = info.context
+        data = to_payload(payloads.UserInvite, input)
+        return _created(await users.invite(ctx.session, ctx.principal, ctx.settings, data))
+
+    @strawberry.mutation
+    async def update_user(self, info: Info[Context, None], user_id: int, input: UserUpdateInput) -> User:
+        ctx = info.context
+        data = to_payload(payloads.UserUpdate, input)
+        return User.from_row(await users.update(ctx.session, ctx.principal, user_id, data))
+
+    @strawberry.mutation(description="Set a password from an invitation token (no authentication).")
+    async def setup_password(self, info: Info[Context, None], input: SetupPasswordInput) -> User:
+        ctx = info.context
+        return User.from_row(await auth.setup_password(ctx.session, ctx.meta, to_payload(payloads.SetupPassword, input)))
+
+    @strawberry.mutation
+    async def create_tenant(self, info: Info[Context, None], input: TenantCreateInput) -> TenantCreated:
+        ctx = info.context
+        tenant, admin = await tenants.create(ctx.session, ctx.principal, to_payload(payloads.TenantCreate, input))
+        assert admin.id is not None
+        return TenantCreated(**vars(Tenant.from_row(tenant)), admin_user_id=admin.id, admin_username=admin.username)
+
+    @strawberry.mutation
+    async def update_tenant(self, info: Info[Context, None], tenant_id: int, input: TenantUpdateInput) -> Tenant:
+        ctx = info.context
+        data = to_payload(payloads.TenantUpdate, input)
+        return Tenant.from_row(await tenants.update(ctx.session, ctx.principal, tenant_id, data))
+
+    @strawberry.mutation
+    async def create_project(self, info: Info[Context, None], input: ProjectCreateInput) -> ProjectSummary:
+        ctx = info.context
+        project = await projects.create(ctx.session, ctx.principal, to_payload(payloads.ProjectCreate, input))
+        return ProjectSummary.from_row(project)
+
+    @strawberry.mutation
+    async def update_project(self, info: Info[Context, None], project_id: int, input: ProjectUpdateInput) -> Project:
+        ctx = info.context
+        await projects.update(ctx.session, ctx.principal, project_id, to_payload(payloads.ProjectUpdate, input))
+        return Project.from_visible(await projects.get(ctx.session, ctx.principal, project_id))
+
+    @strawberry.mutation
+    async def delete_project(self, info: Info[Context, None], project_id: int) -> DeleteResult:
+        ctx = info.context
+        await projects.delete(ctx.session, ctx.principal, project_id)
+        return DeleteResult(deleted=True, id=project_id)
+
+    @strawberry.mutation
+    async def add_project_member(self, info: Info[Context, None], project_id: int, input: MemberAddInput) -> Project:
+        ctx = info.context
+        await projects.add_member(ctx.session, ctx.principal, project_id, to_payload(payloads.MemberAdd, input))
+        return Project.from_visible(await projects.get(ctx.session, ctx.principal, project_id))
+
+    @strawberry.mutation
+    async def remove_project_member(
+        self, info: Info[Context, None], project_id: int, input: MemberRemoveInput
+    ) -> Project:
+        ctx = info.context
+        await projects.remove_member(ctx.session, ctx.principal, project_id, to_payload(payloads.MemberRemove, input))
+        return Project.from_visible(await projects.get(ctx.session, ctx.principal, project_id))
+
+    @strawberry.mutation(description="Create an API token; the secret is in the response once.")
+    async def create_api_token(self, info: Info[Context, None], input: ApiTokenCreateInput) -> ApiTokenCreated:
+        ctx = info.context
+        row, secret = await auth.create_api_token(ctx.session, ctx.principal, to_payload(payloads.ApiTokenCreate, input))
+        return ApiTokenCreated(**vars(ApiToken.from_row(row)), token=secret)
+
+    @strawberry.mutation
+    async def revoke_api_token(self, info: Info[Context, None], token_id: int) -> DeleteResult:
+        ctx = info.context
+        await auth.revoke_api_token(ctx.session, ctx.principal, token_id)
+        return DeleteResult(deleted=True, id=token_id)

@@ -1,0 +1,99 @@
+"""Root query fields."""
+
+from __future__ import annotations
+
+import strawberry
+from strawberry.scalars import JSON
+from strawberry.types import Info
+
+from app.core import authz
+from app.core.authz import Action, require
+from app.core.models import Role
+from app.core.repositories import AuditRepository
+from app.core.services import auth, projects, tenants, users
+from app.graphql.context import Context
+from app.graphql.paging import DEFAULT_LIMIT, check_page, parse_instant
+from app.graphql.types.projects import Project, ProjectPage, ProjectSummary
+from app.graphql.types.tenants import AuditLogEntry, AuditLogPage, Tenant, TenantPage
+from app.graphql.types.users import ApiToken, User, UserPage
+
+
+@strawberry.type
+class Query:
+    @strawberry.field(description="The caller, with the projects they can see.")
+    async def me(self, info: Info[Context, None]) -> User:
+        ctx = info.context
+        return User.from_row(await users.get(ctx.session, ctx.principal, ctx.principal.user_id))
+
+    @strawberry.field(description="Users of the caller's tenant (Manager and up); SuperUsers see every tenant.")
+    async def users(
+        self, info: Info[Context, None], q: str | None = None, role: Role | None = None,
+        is_active: bool | None = None, tenant_id: int | None = None,
+        limit: int = DEFAULT_LIMIT, offset: int = 0,
+    ) -> UserPage:
+        ctx = info.context
+        limit, offset = check_page(limit, offset)
+        rows, total = await users.search(ctx.session, ctx.principal, q=q, role=role, is_active=is_active,
+                                         tenant_id=tenant_id, limit=limit, offset=offset)
+        return UserPage(items=[User.from_row(r) for r in rows], total=total)
+
+    @strawberry.field
+    async def user(self, info: Info[Context, None], user_id: int) -> User:
+        ctx = info.context
+        return User.from_row(await users.get(ctx.session, ctx.principal, user_id))
+
+    @strawberry.field(description="Projects the caller may see.")
+    async def projects(
+        self, info: Info[Context, None], q: str | None = None, tag: str | None = None,
+        tenant_id: int | None = None, limit: int = DEFAULT_LIMIT, offset: int = 0,
+    ) -> ProjectPage:
+        ctx = info.context
+        limit, offset = check_page(limit, offset)
+        rows, total = await projects.list_visible(ctx.session, ctx.principal, tenant_id=tenant_id, tag=tag, q=q,
+                                                  limit=limit, offset=offset)
+        return ProjectPage(items=[ProjectSummary.from_row(r) for r in rows], total=total)
+
+    @strawberry.field
+    async def project(self, info: Info[Context, None], project_id: int) -> Project:
+        ctx = info.context
+        return Project.from_visible(await projects.get(ctx.session, ctx.principal, project_id))
+
+    @strawberry.field(description="Tenants the caller may see: their own, or all for a SuperUser.")
+    async def tenants(self, info: Info[Context, None], limit: int = DEFAULT_LIMIT, offset: int = 0) -> TenantPage:
+        ctx = info.context
+        limit, offset = check_page(limit, offset)
+        rows, total = await tenants.list_visible(ctx.session, ctx.principal, limit, offset)
+        return TenantPage(items=[Tenant.from_row(r) for r in rows], total=total)
+
+    @strawberry.field(description="A tenant by id (SuperUser for other tenants); the caller's own when omitted.")
+    async def tenant(self, info: Info[Context, None], tenant_id: int | None = None) -> Tenant:
+        ctx = info.context
+        if tenant_id is None:
+            return Tenant.from_row(await tenants.current(ctx.session, ctx.principal))
+        return Tenant.from_row(await tenants.get(ctx.session, ctx.principal, tenant_id))
+
+    @strawberry.field(description="Audit records (Admin: own tenant; SuperUser: all), newest first.")
+    async def audit_logs(
+        self, info: Info[Context, None], action: str | None = None, actor_id: int | None = None,
+        role: str | None = None, project_id: int | None = None, start_date: str | None = None,
+        end_date: str | None = None, tenant_id: int | None = None,
+        limit: int = DEFAULT_LIMIT, offset: int = 0,
+    ) -> AuditLogPage:
+        ctx = info.context
+        require(ctx.principal, Action.AUDIT_READ)
+        limit, offset = check_page(limit, offset)
+        rows, total = await AuditRepository(ctx.session, ctx.principal).search(
+            action=action, actor_id=actor_id, role=role, project_id=project_id,
+            start=parse_instant(start_date, "start_date"), end=parse_instant(end_date, "end_date", end_of_day=True),
+            tenant_id=tenant_id, limit=limit, offset=offset,
+        )
+        return AuditLogPage(items=[AuditLogEntry.from_row(r) for r in rows], total=total)
+
+    @strawberry.field(description="The caller's active API tokens (secrets are never shown again).")
+    async def api_tokens(self, info: Info[Context, None]) -> list[ApiToken]:
+        ctx = info.context
+        return [ApiToken.from_row(r) for r in await auth.list_api_tokens(ctx.session, ctx.principal)]
+
+    @strawberry.field(description="The authorization table: minimum role (and project role) per action.")
+    def permissions(self) -> JSON:
+        return authz.permission_table()

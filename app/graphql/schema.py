@@ -1,0 +1,41 @@
+"""The Strawberry schema: the single API; REST is a facade over it."""
+
+from __future__ import annotations
+
+import strawberry
+from graphql import NoSchemaIntrospectionCustomRule
+from strawberry.extensions import (
+    AddValidationRules,
+    MaxAliasesLimiter,
+    MaxTokensLimiter,
+    ParserCache,
+    QueryDepthLimiter,
+    ValidationCache,
+)
+from strawberry.schema.config import StrawberryConfig
+
+from app.core.settings import Settings
+from app.graphql.errors import DomainErrors
+from app.graphql.mutations import Mutation
+from app.graphql.queries import Query
+from app.graphql.unit_of_work import UnitOfWork
+
+
+def build_schema(settings: Settings) -> strawberry.Schema:
+    extensions: list = [
+        QueryDepthLimiter(max_depth=settings.graphql_max_depth),
+        MaxAliasesLimiter(max_alias_count=settings.graphql_max_aliases),
+        MaxTokensLimiter(max_token_count=settings.graphql_max_tokens),
+        ParserCache(maxsize=512),
+        ValidationCache(maxsize=512),
+        UnitOfWork,
+        DomainErrors,
+    ]
+    if not settings.graphql_introspection or settings.is_production:
+        extensions.append(AddValidationRules([NoSchemaIntrospectionCustomRule]))
+    return strawberry.Schema(
+        query=Query,
+        mutation=Mutation,
+        config=StrawberryConfig(auto_camel_case=False),
+        extensions=extensions,
+    )

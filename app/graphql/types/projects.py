@@ -1,0 +1,92 @@
+"""Project and membership types."""
+
+from __future__ import annotations
+
+import strawberry
+from strawberry.scalars import JSON
+from strawberry.types import Info
+
+from app.core.clock import iso
+from app.core.models import Project as ProjectRow
+from app.core.models import ProjectMember as MemberRow
+from app.core.models import ProjectRole, Role
+from app.core.repositories import VisibleProject
+from app.graphql.context import Context
+
+
+@strawberry.type(description="The user side of a project membership.")
+class MemberUser:
+    id: int
+    username: str
+    display_name: str | None
+    email: str | None
+    role: Role
+
+
+@strawberry.type(description="A project member: a user and their project role.")
+class ProjectMember:
+    user_id: int
+    role: ProjectRole
+    added_at: str
+    added_by: int | None
+
+    @strawberry.field
+    async def user(self, info: Info[Context, None]) -> MemberUser | None:
+        row = await info.context.loaders.user_by_id.load(self.user_id)
+        if row is None:
+            return None
+        return MemberUser(id=self.user_id, username=row.username, display_name=row.display_name, email=row.email,
+                          role=Role(row.role))
+
+    @classmethod
+    def from_row(cls, row: MemberRow) -> ProjectMember:
+        return cls(user_id=row.user_id, role=ProjectRole(row.role), added_at=iso(row.added_at) or "",
+                   added_by=row.added_by)
+
+
+@strawberry.type(description="A project as listed.")
+class ProjectSummary:
+    project_id: int
+    name: str
+    description: str
+    tags: list[str]
+    tenant_id: int
+    created_by: int | None
+    created_at: str
+    updated_at: str
+
+    @classmethod
+    def from_row(cls, row: ProjectRow) -> ProjectSummary:
+        assert row.id is not None
+        return cls(project_id=row.id, name=row.name, description=row.description, tags=list(row.tags or []),
+                   tenant_id=row.tenant_id, created_by=row.created_by, created_at=iso(row.created_at) or "",
+                   updated_at=iso(row.updated_at) or "")
+
+
+@strawberry.type(description="A project with its members, linked schemas and datasets.")
+class Project(ProjectSummary):
+    my_role: ProjectRole
+
+    @strawberry.field
+    async def members(self, info: Info[Context, None]) -> list[ProjectMember]:
+        rows = await info.context.loaders.members_by_project.load(self.project_id)
+        return [ProjectMember.from_row(r) for r in rows]
+
+    @strawberry.field(description="Schemas linked to the project.")
+    async def schemas(self, info: Info[Context, None]) -> list[JSON]:
+        return []
+
+    @strawberry.field(description="Datasets of the project.")
+    async def datasets(self, info: Info[Context, None]) -> list[JSON]:
+        return []
+
+    @classmethod
+    def from_visible(cls, visible: VisibleProject) -> Project:
+        base = ProjectSummary.from_row(visible.project)
+        return cls(**vars(base), my_role=visible.role)
+
+
+@strawberry.type
+class ProjectPage:
+    items: list[ProjectSummary]
+    total: int

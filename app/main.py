@@ -1,0 +1,119 @@
+"""The ASGI application: GraphQL at /graphql, the REST facade at /api/v1, docs, health."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+import orjson
+from fastapi import FastAPI, Request
+from fastapi.staticfiles import StaticFiles
+from sqlalchemy import text
+from starlette.responses import HTMLResponse, Response
+from strawberry.fastapi import GraphQLRouter
+
+from app.core.database import make_async_engine, make_sessionmaker
+from app.core.migrate import upgrade
+from app.core.services.bootstrap import ensure_bootstrap
+from app.core.settings import Settings, get_settings
+from app.graphql.context import open_context
+from app.graphql.schema import build_schema
+from app.rest import errors
+from app.rest.facade import build_router
+from app.rest.openapi import build_openapi
+from app.rest.reference import reference_html, swagger_static_dir
+from app.rest.routes import ROUTES
+
+log = logging.getLogger("tdg")
+API_PREFIX = "/api/v1"
+GRAPHIQL_HTML = Path(__file__).parent / "graphql" / "graphiql.html"
+GRAPHQL_STATIC = Path(__file__).parent / "graphql" / "static"
+
+
+def _version() -> str:
+    try:
+        return version("tdg")
+    except PackageNotFoundError:
+        return "0.0.0"
+
+
+class OfflineGraphQLRouter(GraphQLRouter):
+    """GraphiQL served from vendored assets: no CDN."""
+
+    async def render_graphql_ide(self, request: Request) -> HTMLResponse:
+        if GRAPHIQL_HTML.exists():
+            return HTMLResponse(GRAPHIQL_HTML.read_text())
+        return HTMLResponse("<p>GraphiQL assets are not installed; POST GraphQL queries to /graphql.</p>")
+
+
+def create_app(settings: Settings | None = None, *, run_migrations: bool = True) -> FastAPI:
+    settings = settings or get_settings()
+    schema = build_schema(settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        if run_migrations:
+            await asyncio.to_thread(upgrade, settings.database_url)
+        engine = make_async_engine(settings.database_url)
+        app.state.engine = engine
+        app.state.sessionmaker = make_sessionmaker(engine)
+        async with app.state.sessionmaker() as session:
+            await ensure_bootstrap(session, settings)
+        try:
+            yield
+        finally:
+            await engine.dispose()
+
+    app = FastAPI(title="Test Data Generation Service", version=_version(), lifespan=lifespan,
+                  docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.settings = settings
+    app.state.schema = schema
+    app.state.services = None
+    errors.install(app)
+
+    app.include_router(build_router(ROUTES, schema), prefix=API_PREFIX)
+    app.include_router(OfflineGraphQLRouter(schema, context_getter=open_context, graphql_ide="graphiql"),
+                       prefix="/graphql")
+    if GRAPHQL_STATIC.exists():
+        app.mount("/graphql/static", StaticFiles(directory=GRAPHQL_STATIC), name="graphql-static")
+    app.mount("/api/reference/static", StaticFiles(directory=swagger_static_dir()), name="reference-static")
+
+    openapi_doc = orjson.dumps(build_openapi(ROUTES, schema._schema, version=_version()))
+
+    @app.get(f"{API_PREFIX}/openapi.json", include_in_schema=False)
+    async def openapi() -> Response:
+        return Response(openapi_doc, media_type="application/json")
+
+    @app.get("/api/reference", include_in_schema=False)
+    async def reference() -> HTMLResponse:
+        return HTMLResponse(reference_html(f"{API_PREFIX}/openapi.json"))
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.get("/readyz", include_in_schema=False)
+    async def readyz(request: Request) -> Response:
+        try:
+            async with request.app.state.sessionmaker() as session:
+                await session.exec(text("SELECT 1"))  # type: ignore[call-overload]
+        except Exception:
+            log.exception("readiness check failed")
+            return errors.error_response(503, "The database is not reachable.")
+        return Response(b'{"status":"ready"}', media_type="application/json")
+
+    @app.get("/", include_in_schema=False)
+    async def home() -> HTMLResponse:
+        return HTMLResponse(
+            "<!doctype html><title>Test Data Generation Service</title>"
+            "<h1>Test Data Generation Service</h1><ul>"
+            "<li><a href='/graphql'>GraphiQL</a></li><li><a href='/api/reference'>REST reference</a></li>"
+            f"<li><a href='{API_PREFIX}/openapi.json'>OpenAPI document</a></li></ul>"
+        )
+
+    return app

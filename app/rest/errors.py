@@ -1,0 +1,69 @@
+"""The one place that maps errors to HTTP: `{"detail": "<sentence>"}` on every error."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import orjson
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
+
+from app.core.errors import DomainError, TooManyRequests, Unauthenticated
+from app.core.validation import from_pydantic
+
+log = logging.getLogger("tdg.rest")
+
+
+def error_response(status: int, detail: str, *, code: str | None = None, errors: Any = None,
+                   headers: dict[str, str] | None = None) -> Response:
+    body: dict[str, Any] = {"detail": detail}
+    if code:
+        body["code"] = code
+    if errors:
+        body["errors"] = errors
+    return Response(orjson.dumps(body), status_code=status, media_type="application/json", headers=headers)
+
+
+def domain_error_response(exc: DomainError) -> Response:
+    headers: dict[str, str] = {}
+    if isinstance(exc, TooManyRequests):
+        headers["Retry-After"] = str(exc.retry_after)
+    if isinstance(exc, Unauthenticated):
+        headers["WWW-Authenticate"] = "Bearer"
+    return error_response(exc.status, exc.detail, code=exc.code, errors=exc.errors, headers=headers or None)
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(DomainError)
+    async def _domain(_: Request, exc: DomainError) -> Response:
+        return domain_error_response(exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_: Request, exc: RequestValidationError) -> Response:
+        # only the hand-written upload/download doors use FastAPI's own parsing
+        errors = exc.errors()
+        missing = next((e for e in errors if e.get("type") == "missing"), None)
+        if missing:
+            loc = ".".join(str(p) for p in missing.get("loc", ())[1:]) or "body"
+            return error_response(400, f"Missing required field '{loc}'.", code="bad_request")
+        first = errors[0] if errors else {}
+        loc = ".".join(str(p) for p in first.get("loc", ())[1:]) or "request"
+        return error_response(422, f"Invalid value for '{loc}': {first.get('msg', 'invalid')}.", code="invalid")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, exc: StarletteHTTPException) -> Response:
+        detail = exc.detail if isinstance(exc.detail, str) else "Request failed."
+        if exc.status_code == 404 and detail == "Not Found":
+            detail = "No such path."
+        return error_response(exc.status_code, detail, headers=getattr(exc, "headers", None))
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_: Request, exc: Exception) -> Response:
+        log.exception("Unhandled error", exc_info=exc)
+        return error_response(500, "Internal server error.", code="internal")
+
+
+__all__ = ["domain_error_response", "error_response", "from_pydantic", "install"]

@@ -1,0 +1,157 @@
+"""The OpenAPI document, built from the route table: request bodies from the payload models,
+response shapes from the stored operations' selection sets (so the document cannot drift from
+what the facade returns)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graphql import (
+    FieldNode,
+    GraphQLEnumType,
+    GraphQLList,
+    GraphQLNonNull,
+    GraphQLObjectType,
+    GraphQLScalarType,
+    GraphQLSchema,
+    OperationDefinitionNode,
+    parse,
+)
+from pydantic import BaseModel
+
+from app.rest.route import Route
+
+_SCALARS = {"Int": {"type": "integer"}, "Float": {"type": "number"}, "String": {"type": "string"},
+            "Boolean": {"type": "boolean"}, "ID": {"type": "string"}, "JSON": {}}
+
+_ERROR_TEXT = {
+    400: "Malformed JSON or a missing required field",
+    401: "Token missing, invalid, expired or revoked",
+    403: "The caller's role lacks the permission",
+    404: "Not found, or not visible to the caller",
+    409: "The resource's state does not allow this",
+    413: "Upload too large",
+    415: "Wrong Content-Type",
+    422: "A value is present but invalid",
+    429: "Too many attempts; see Retry-After",
+    501: "Not available yet",
+}
+
+
+def _type_schema(gtype: Any, field: FieldNode | None) -> tuple[dict[str, Any], bool]:
+    """JSON Schema of a GraphQL output type restricted to the selection; returns (schema, required)."""
+    if isinstance(gtype, GraphQLNonNull):
+        inner, _ = _type_schema(gtype.of_type, field)
+        return inner, True
+    if isinstance(gtype, GraphQLList):
+        inner, _ = _type_schema(gtype.of_type, field)
+        return {"type": "array", "items": inner}, False
+    if isinstance(gtype, GraphQLEnumType):
+        return {"type": "string", "enum": list(gtype.values)}, False
+    if isinstance(gtype, GraphQLScalarType):
+        return dict(_SCALARS.get(gtype.name, {})), False
+    assert isinstance(gtype, GraphQLObjectType)
+    props: dict[str, Any] = {}
+    required: list[str] = []
+    selections = field.selection_set.selections if field and field.selection_set else []
+    for sel in selections:
+        if not isinstance(sel, FieldNode):
+            continue
+        name = sel.name.value
+        sub, req = _type_schema(gtype.fields[name].type, sel)
+        if gtype.fields[name].description:
+            sub["description"] = gtype.fields[name].description
+        if not req:
+            sub = {"anyOf": [sub, {"type": "null"}]} if sub else {}
+        props[name] = sub
+        if req:
+            required.append(name)
+    out: dict[str, Any] = {"type": "object", "properties": props}
+    if required:
+        out["required"] = required
+    return out, False
+
+
+def response_schema(schema: GraphQLSchema, route: Route) -> dict[str, Any]:
+    assert route.operation and route.result
+    doc = parse(route.operation)
+    operation = next(d for d in doc.definitions if isinstance(d, OperationDefinitionNode))
+    root = schema.mutation_type if operation.operation.value == "mutation" else schema.query_type
+    assert root is not None
+    field = next(s for s in operation.selection_set.selections if isinstance(s, FieldNode) and s.name.value == route.result)
+    out, _ = _type_schema(root.fields[route.result].type, field)
+    if route.paged:
+        return out["properties"]["items"]
+    return out
+
+
+def _model_schema(model: type[BaseModel], components: dict[str, Any]) -> dict[str, Any]:
+    schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
+    for name, definition in schema.pop("$defs", {}).items():
+        components[name] = definition
+    components[model.__name__] = schema
+    return {"$ref": f"#/components/schemas/{model.__name__}"}
+
+
+def build_openapi(routes: tuple[Route, ...], schema: GraphQLSchema, *, version: str) -> dict[str, Any]:
+    components: dict[str, Any] = {
+        "Error": {"type": "object", "required": ["detail"], "properties": {
+            "detail": {"type": "string", "description": "One human-readable sentence"},
+            "code": {"type": "string"}, "errors": {"type": "array", "items": {"type": "object"}}}},
+    }
+    paths: dict[str, dict[str, Any]] = {}
+    for route in routes:
+        op: dict[str, Any] = {
+            "operationId": route.operation_id,
+            "summary": route.summary,
+            "tags": [route.tag],
+            "description": f"Allowed for: {route.roles}."
+            + (f" Not available yet: arrives with {route.pending}." if route.pending else ""),
+            "parameters": [
+                {"name": n, "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
+                for n in route.path_params
+            ] + [
+                {"name": p.name, "in": "query", "required": False, "description": p.description,
+                 "schema": {"int": {"type": "integer"}, "bool": {"type": "boolean"},
+                            "role": {"type": "string", "enum": ["Tester", "Manager", "Admin", "SuperUser"]},
+                            "date": {"type": "string", "format": "date"}}.get(p.type, {"type": "string"})
+                 | ({"default": p.default} if p.default is not None else {})}
+                for p in route.query
+            ],
+            "responses": {},
+        }
+        if route.auth:
+            op["security"] = [{"bearer": []}]
+        else:
+            op["security"] = []
+        if route.body is not None:
+            op["requestBody"] = {"required": True, "content": {"application/json": {
+                "schema": _model_schema(route.body, components)}}}
+        if route.form is not None:
+            op["requestBody"] = {"required": True, "content": {"application/x-www-form-urlencoded": {
+                "schema": _model_schema(route.form, components)}}}
+        if route.operation is not None:
+            success: dict[str, Any] = {"description": "Success", "content": {"application/json": {
+                "schema": response_schema(schema, route)}}}
+            if route.paged:
+                success["headers"] = {"X-Total-Count": {"schema": {"type": "integer"},
+                                                        "description": "Total matching rows"}}
+            op["responses"][str(route.status)] = success
+        statuses = set(route.errors) | ({401} if route.auth else set())
+        if route.pending:
+            statuses.add(501)
+        for status in sorted(statuses):
+            op["responses"][str(status)] = {"description": _ERROR_TEXT.get(status, "Error"), "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+        paths.setdefault(route.path, {})[route.method.lower()] = op
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Test Data Generation Service", "version": version,
+                 "description": "REST facade over the GraphQL API at /graphql. Every error body is "
+                                "{\"detail\": \"...\"}. Lists take limit (1-500, default 50) and offset and "
+                                "return the total in X-Total-Count."},
+        "servers": [{"url": "/api/v1"}],
+        "paths": paths,
+        "components": {"schemas": components, "securitySchemes": {
+            "bearer": {"type": "http", "scheme": "bearer", "description": "JWT from /users/token or an API token (tdg_...)"}}},
+    }

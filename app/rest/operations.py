@@ -1,0 +1,60 @@
+"""Stored GraphQL operations the REST facade runs. Selection sets are the REST response shapes,
+so a field added here appears in both styles; every operation is validated when the app loads."""
+
+from __future__ import annotations
+
+USER = "id username email display_name role tenant_id is_active two_factor_enabled theme locale created_at last_login_at invitation_pending"
+USER_WITH_PROJECTS = USER + " projects { project_id name description tags created_at }"
+PROJECT_SUMMARY = "project_id name description tags tenant_id created_by created_at updated_at"
+PROJECT_DETAIL = (
+    PROJECT_SUMMARY
+    + " my_role members { user_id role added_at added_by user { id username display_name email role } }"
+    + " schemas datasets"
+)
+TENANT = "tenant_id name is_active max_record_count max_concurrent_generations retention_days created_at updated_at"
+AUDIT = "id at actor_id actor_username role tenant_id action project_id target_type target_id details ip success"
+API_TOKEN = "token_id name prefix created_at last_used_at expires_at"
+
+LOGIN = "mutation($username: String!, $password: String!, $otp: String) { login(username: $username, password: $password, otp: $otp) { access_token token_type expires_in } }"
+ME = f"query {{ me {{ {USER_WITH_PROJECTS} }} }}"
+LOGOUT = "mutation { logout { ok detail } }"
+
+CREATE_USER = f"mutation($input: UserCreateInput!) {{ create_user(input: $input) {{ {USER} invitation_token invitation_url }} }}"
+INVITE_USER = f"mutation($input: UserInviteInput!) {{ invite_user(input: $input) {{ {USER} invitation_token invitation_url }} }}"
+USERS = (
+    "query($q: String, $role: Role, $is_active: Boolean, $tenant_id: Int, $limit: Int!, $offset: Int!) {"
+    " users(q: $q, role: $role, is_active: $is_active, tenant_id: $tenant_id, limit: $limit, offset: $offset)"
+    f" {{ total items {{ {USER} }} }} }}"
+)
+USER_DETAIL = f"query($user_id: Int!) {{ user(user_id: $user_id) {{ {USER_WITH_PROJECTS} }} }}"
+UPDATE_USER = f"mutation($user_id: Int!, $input: UserUpdateInput!) {{ update_user(user_id: $user_id, input: $input) {{ {USER} }} }}"
+SETUP_PASSWORD = f"mutation($input: SetupPasswordInput!) {{ setup_password(input: $input) {{ {USER} }} }}"
+
+CREATE_PROJECT = f"mutation($input: ProjectCreateInput!) {{ create_project(input: $input) {{ {PROJECT_SUMMARY} }} }}"
+PROJECTS = (
+    "query($q: String, $tag: String, $tenant_id: Int, $limit: Int!, $offset: Int!) {"
+    " projects(q: $q, tag: $tag, tenant_id: $tenant_id, limit: $limit, offset: $offset)"
+    f" {{ total items {{ {PROJECT_SUMMARY} }} }} }}"
+)
+PROJECT = f"query($project_id: Int!) {{ project(project_id: $project_id) {{ {PROJECT_DETAIL} }} }}"
+UPDATE_PROJECT = f"mutation($project_id: Int!, $input: ProjectUpdateInput!) {{ update_project(project_id: $project_id, input: $input) {{ {PROJECT_DETAIL} }} }}"
+DELETE_PROJECT = "mutation($project_id: Int!) { delete_project(project_id: $project_id) { deleted id } }"
+ADD_MEMBER = f"mutation($project_id: Int!, $input: MemberAddInput!) {{ add_project_member(project_id: $project_id, input: $input) {{ {PROJECT_DETAIL} }} }}"
+REMOVE_MEMBER = f"mutation($project_id: Int!, $input: MemberRemoveInput!) {{ remove_project_member(project_id: $project_id, input: $input) {{ {PROJECT_DETAIL} }} }}"
+
+TENANTS = f"query($limit: Int!, $offset: Int!) {{ tenants(limit: $limit, offset: $offset) {{ total items {{ {TENANT} }} }} }}"
+TENANT_DETAIL = f"query($tenant_id: Int!) {{ tenant(tenant_id: $tenant_id) {{ {TENANT} }} }}"
+CREATE_TENANT = f"mutation($input: TenantCreateInput!) {{ create_tenant(input: $input) {{ {TENANT} admin_user_id admin_username }} }}"
+UPDATE_TENANT = f"mutation($tenant_id: Int!, $input: TenantUpdateInput!) {{ update_tenant(tenant_id: $tenant_id, input: $input) {{ {TENANT} }} }}"
+
+AUDIT_LOGS = (
+    "query($action: String, $actor_id: Int, $role: String, $project_id: Int, $start_date: String,"
+    " $end_date: String, $tenant_id: Int, $limit: Int!, $offset: Int!) {"
+    " audit_logs(action: $action, actor_id: $actor_id, role: $role, project_id: $project_id,"
+    " start_date: $start_date, end_date: $end_date, tenant_id: $tenant_id, limit: $limit, offset: $offset)"
+    f" {{ total items {{ {AUDIT} }} }} }}"
+)
+
+API_TOKENS = f"query {{ api_tokens {{ {API_TOKEN} }} }}"
+CREATE_API_TOKEN = f"mutation($input: ApiTokenCreateInput!) {{ create_api_token(input: $input) {{ {API_TOKEN} token }} }}"
+REVOKE_API_TOKEN = "mutation($token_id: Int!) { revoke_api_token(token_id: $token_id) { deleted id } }"

@@ -1,0 +1,27 @@
+"""/api/reference: Swagger UI (with its "Try it out" client) from the swagger-ui-bundle package."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import swagger_ui_bundle
+
+
+def swagger_static_dir() -> Path:
+    return Path(swagger_ui_bundle.swagger_ui_path)
+
+
+def reference_html(openapi_url: str) -> str:
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Test Data Generation Service - API reference</title>
+<link rel="stylesheet" href="/api/reference/static/swagger-ui.css"></head>
+<body><div id="swagger-ui"></div>
+<script src="/api/reference/static/swagger-ui-bundle.js"></script>
+<script src="/api/reference/static/swagger-ui-standalone-preset.js"></script>
+<script>
+window.ui = SwaggerUIBundle({{
+  url: "{openapi_url}", dom_id: "#swagger-ui", deepLinking: true, tryItOutEnabled: true,
+  persistAuthorization: true, presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+  layout: "StandaloneLayout"
+}});
+</script></body></html>"""
