@@ -22,17 +22,18 @@ from app.graphql.unit_of_work import UnitOfWork
 
 
 def build_schema(settings: Settings) -> strawberry.Schema:
+    # factories, so every operation gets fresh extension instances
     extensions: list = [
-        QueryDepthLimiter(max_depth=settings.graphql_max_depth),
-        MaxAliasesLimiter(max_alias_count=settings.graphql_max_aliases),
-        MaxTokensLimiter(max_token_count=settings.graphql_max_tokens),
-        ParserCache(maxsize=512),
-        ValidationCache(maxsize=512),
+        lambda: QueryDepthLimiter(max_depth=settings.graphql_max_depth),
+        lambda: MaxAliasesLimiter(max_alias_count=settings.graphql_max_aliases),
+        lambda: MaxTokensLimiter(max_token_count=settings.graphql_max_tokens),
+        lambda: ParserCache(maxsize=512),
+        lambda: ValidationCache(maxsize=512),
         UnitOfWork,
         DomainErrors,
     ]
     if not settings.graphql_introspection or settings.is_production:
-        extensions.append(AddValidationRules([NoSchemaIntrospectionCustomRule]))
+        extensions.append(lambda: AddValidationRules([NoSchemaIntrospectionCustomRule]))
     return strawberry.Schema(
         query=Query,
         mutation=Mutation,

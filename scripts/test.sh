@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Run the whole test suite: every API test on SQLite AND on PostgreSQL (127.0.0.1:5432),
+# the Celery path on Redis (127.0.0.1:6379). Starts those services when they are down.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/bootstrap.sh
+bash scripts/services.sh
+.venv/bin/ruff check .
+exec .venv/bin/python -m pytest "$@"
