@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 from sqlalchemy import func
 from sqlmodel import col, select
@@ -35,10 +35,11 @@ class AuditRepository(ScopedRepository):
             stmt = stmt.where(AuditLog.role == role)
         if project_id is not None:
             stmt = stmt.where(AuditLog.project_id == project_id)
+        # SQLite stores UTC wall-clock text and drops a bound value's offset: compare in UTC
         if start is not None:
-            stmt = stmt.where(AuditLog.at >= start)
+            stmt = stmt.where(AuditLog.at >= start.astimezone(UTC))
         if end is not None:
-            stmt = stmt.where(AuditLog.at <= end)
+            stmt = stmt.where(AuditLog.at <= end.astimezone(UTC))
         if tenant_id is not None:
             stmt = stmt.where(AuditLog.tenant_id == tenant_id)
         total = (await self.session.exec(select(func.count()).select_from(stmt.subquery()))).one()
