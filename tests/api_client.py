@@ -9,6 +9,8 @@ from typing import Any
 import httpx
 
 BASE = "/api/v1"
+USER_PASSWORD = "user-password-1"
+TENANT_ADMIN_PASSWORD = "admin-password-1"
 
 
 @dataclass
@@ -26,6 +28,10 @@ class Actor:
         return {"Authorization": f"Bearer {self.token}"}
 
 
+def unique(prefix: str) -> str:
+    return f"{prefix}_{uuid.uuid4().hex[:6]}"
+
+
 class Api:
     def __init__(self, client: httpx.AsyncClient) -> None:
         self.client = client
@@ -37,16 +43,39 @@ class Api:
             headers.update(actor.headers)
         return await self.client.request(method, BASE + path, headers=headers, **kwargs)
 
-    async def graphql(self, query: str, variables: dict[str, Any] | None = None, actor: Actor | None = None) -> dict[str, Any]:
+    async def call(self, method: str, path: str, actor: Actor | None, status: int, **kwargs: Any) -> Any:
+        """Send a request, assert its status (showing the body when it differs) and return the JSON body."""
+        r = await self.request(method, path, actor, **kwargs)
+        assert r.status_code == status, f"{method} {path}: expected {status}, got {r.status_code}: {r.text}"
+        body = r.json()
+        if status >= 400:
+            assert isinstance(body.get("detail"), str) and body["detail"], body
+        return body
+
+    async def graphql_raw(self, query: str, variables: dict[str, Any] | None = None,
+                          actor: Actor | None = None) -> httpx.Response:
         headers = actor.headers if actor else {}
-        r = await self.client.post("/graphql", json={"query": query, "variables": variables or {}}, headers=headers)
+        return await self.client.post("/graphql", json={"query": query, "variables": variables or {}}, headers=headers)
+
+    async def graphql(self, query: str, variables: dict[str, Any] | None = None, actor: Actor | None = None) -> dict[str, Any]:
+        r = await self.graphql_raw(query, variables, actor)
         assert r.status_code == 200, r.text
         return r.json()
 
-    async def login(self, username: str, password: str) -> Actor:
+    async def gql_data(self, query: str, variables: dict[str, Any] | None = None,
+                       actor: Actor | None = None) -> dict[str, Any]:
+        """The `data` of a GraphQL operation that must succeed."""
+        body = await self.graphql(query, variables, actor)
+        assert not body.get("errors"), body
+        return body["data"]
+
+    async def token(self, username: str, password: str) -> str:
         r = await self.client.post(BASE + "/users/token", data={"username": username, "password": password})
         assert r.status_code == 200, r.text
-        token = r.json()["access_token"]
+        return r.json()["access_token"]
+
+    async def login(self, username: str, password: str) -> Actor:
+        token = await self.token(username, password)
         me = await self.client.get(BASE + "/users/me", headers={"Authorization": f"Bearer {token}"})
         assert me.status_code == 200, me.text
         body = me.json()
@@ -59,24 +88,28 @@ class Api:
     async def create_tenant(self, name: str | None = None) -> tuple[int, Actor]:
         """SuperUser creates a tenant with its first Admin; returns (tenant_id, logged-in admin)."""
         assert self.root is not None
-        suffix = uuid.uuid4().hex[:6]
-        name = name or f"tenant-{suffix}"
-        body = {"name": name, "admin_username": f"admin_{suffix}", "admin_email": f"admin_{suffix}@example.com",
-                "admin_password": "admin-password-1"}
+        admin_name = unique("admin")
+        name = name or unique("tenant")
+        body = {"name": name, "admin_username": admin_name, "admin_email": f"{admin_name}@example.com",
+                "admin_password": TENANT_ADMIN_PASSWORD}
         r = await self.request("POST", "/tenants", self.root, json=body)
         assert r.status_code == 201, r.text
         admin = await self.login(body["admin_username"], body["admin_password"])
         return r.json()["tenant_id"], admin
 
-    async def create_user(self, by: Actor, role: str, username: str | None = None) -> Actor:
-        username = username or f"{role.lower()}_{uuid.uuid4().hex[:6]}"
-        password = "user-password-1"
+    async def create_user(self, by: Actor, role: str, username: str | None = None, **extra: Any) -> Actor:
+        username = username or unique(role.lower())
         r = await self.request("POST", "/users/create", by, json={
-            "username": username, "password": password, "role": role, "email": f"{username}@example.com"})
+            "username": username, "password": USER_PASSWORD, "role": role, "email": f"{username}@example.com",
+            **extra})
         assert r.status_code == 201, r.text
-        return await self.login(username, password)
+        return await self.login(username, USER_PASSWORD)
 
     async def create_project(self, by: Actor, name: str = "Project", **extra: Any) -> dict[str, Any]:
         r = await self.request("POST", "/projects/create", by, json={"name": name, "description": "test", **extra})
         assert r.status_code == 201, r.text
         return r.json()
+
+    async def add_member(self, by: Actor, project_id: int, user_id: int, role: str = "view") -> dict[str, Any]:
+        return await self.call("POST", f"/projects/{project_id}/add-user", by, 200,
+                               json={"user_id": user_id, "role": role})
