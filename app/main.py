@@ -23,6 +23,7 @@ from app.core.settings import Settings, get_settings
 from app.graphql.context import open_context
 from app.graphql.schema import build_schema
 from app.rest import errors
+from app.rest.body_limit import BodyLimitMiddleware
 from app.rest.facade import build_router
 from app.rest.openapi import build_openapi
 from app.rest.reference import reference_html, swagger_static_dir
@@ -75,6 +76,7 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True)
     app.state.schema = schema
     app.state.services = None
     errors.install(app)
+    app.add_middleware(BodyLimitMiddleware)
 
     app.include_router(build_router(ROUTES, schema), prefix=API_PREFIX)
     app.include_router(OfflineGraphQLRouter(schema, context_getter=open_context, graphql_ide="graphiql"),

@@ -34,6 +34,11 @@ class Action(StrEnum):
     PROJECT_MANAGE_MEMBERS = "project.members"
     PROJECT_LINK_SCHEMA = "project.link_schema"
     DATASET_CREATE = "dataset.create"
+    # tenant library (schemas, constraint sets): creators manage their own, Managers all
+    SCHEMA_UPLOAD = "schema.upload"
+    SCHEMA_DELETE_ANY = "schema.delete"
+    CONSTRAINT_CREATE = "constraint.create"
+    CONSTRAINT_CHANGE_ANY = "constraint.change"
 
 
 MIN_ROLE: dict[Action, Role] = {
@@ -53,6 +58,10 @@ MIN_ROLE: dict[Action, Role] = {
     Action.PROJECT_MANAGE_MEMBERS: Role.Manager,
     Action.PROJECT_LINK_SCHEMA: Role.Tester,
     Action.DATASET_CREATE: Role.Tester,
+    Action.SCHEMA_UPLOAD: Role.Tester,
+    Action.SCHEMA_DELETE_ANY: Role.Manager,
+    Action.CONSTRAINT_CREATE: Role.Tester,
+    Action.CONSTRAINT_CHANGE_ANY: Role.Manager,
 }
 
 MIN_PROJECT_ROLE: dict[Action, ProjectRole] = {
@@ -80,6 +89,10 @@ _ACTION_WORDS: dict[Action, str] = {
     Action.PROJECT_MANAGE_MEMBERS: "manage this project's members",
     Action.PROJECT_LINK_SCHEMA: "link schemas to this project",
     Action.DATASET_CREATE: "create datasets in this project",
+    Action.SCHEMA_UPLOAD: "upload schemas",
+    Action.SCHEMA_DELETE_ANY: "delete schemas uploaded by others",
+    Action.CONSTRAINT_CREATE: "create constraint sets",
+    Action.CONSTRAINT_CHANGE_ANY: "change constraint sets created by others",
 }
 
 
@@ -115,6 +128,13 @@ def require_project(principal: Principal, project_role: ProjectRole, action: Act
         raise Forbidden(
             f"Your project role ({project_role.value}) may not {describe(action)}; it needs '{needed.value}'."
         )
+
+
+def require_owner_or(principal: Principal, owner_id: int | None, action: Action) -> None:
+    """The creator of a library item may manage it; others need the action's role."""
+    if owner_id is not None and owner_id == principal.user_id:
+        return
+    require(principal, action)
 
 
 def can_grant(principal: Principal, role: Role) -> bool:

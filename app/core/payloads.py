@@ -4,7 +4,7 @@ inputs). Strict: `"5"`, `true` and `1e12` are not integers; unknown keys are ref
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, EmailStr, Field, StringConstraints
 
@@ -97,3 +97,33 @@ class LoginForm(Strict):
     username: Annotated[str, StringConstraints(min_length=1, max_length=200)]
     password: Annotated[str, StringConstraints(min_length=1, max_length=1000)]
     otp: Annotated[str, StringConstraints(max_length=64)] | None = None
+
+
+class SchemaUpload(Strict):
+    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)] | None = None
+    content: str | None = Field(default=None, description="The schema text (JSON Schema or XSD)")
+    content_base64: str | None = Field(default=None, description="Binary uploads (a .zip of XSD files), base64")
+    filename: Annotated[str, StringConstraints(max_length=255)] | None = None
+    project_id: Id | None = Field(default=None, description="Link the schema to this project")
+
+
+class SchemaLink(Strict):
+    schema_id: Id
+
+
+RuleList = Annotated[list[dict[str, Any]], Field(max_length=1000)]
+
+
+class ConstraintSetCreate(Strict):
+    name: Name
+    description: Annotated[str, StringConstraints(max_length=5000)] = ""
+    schema_id: Id
+    root: Annotated[str, StringConstraints(max_length=500)] | None = None
+    rules: RuleList = []
+
+
+class ConstraintSetUpdate(Strict):
+    name: Name | None = None
+    description: Annotated[str, StringConstraints(max_length=5000)] | None = None
+    root: Annotated[str, StringConstraints(max_length=500)] | None = None
+    rules: RuleList | None = None

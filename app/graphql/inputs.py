@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
+import strawberry
 from pydantic import BaseModel
 from strawberry.experimental.pydantic import input as pydantic_input
+from strawberry.scalars import JSON
 
 from app.core import payloads
 from app.core.validation import parse
@@ -67,6 +69,26 @@ class TenantUpdateInput:
 @pydantic_input(model=payloads.ApiTokenCreate, all_fields=True)
 class ApiTokenCreateInput:
     pass
+
+
+@pydantic_input(model=payloads.SchemaUpload, all_fields=True)
+class SchemaUploadInput:
+    pass
+
+
+@pydantic_input(model=payloads.SchemaLink, all_fields=True)
+class SchemaLinkInput:
+    pass
+
+
+@pydantic_input(model=payloads.ConstraintSetCreate, all_fields=True)
+class ConstraintSetCreateInput:
+    rules: list[JSON] = strawberry.field(default_factory=list, description="Rules: [{path, category, pattern, ...}]")
+
+
+@pydantic_input(model=payloads.ConstraintSetUpdate, all_fields=True)
+class ConstraintSetUpdateInput:
+    rules: list[JSON] | None = None
 
 
 def to_payload(model: type[M], value: Any) -> M:

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from sqlmodel.ext.asyncio.session import AsyncSession
 from strawberry.dataloader import DataLoader
 
-from app.core.models import Project, ProjectMember, User
+from app.core.models import Project, ProjectMember, SchemaDoc, User
 from app.core.principal import Principal
-from app.core.repositories import ProjectRepository, UserRepository
+from app.core.repositories import ProjectRepository, SchemaRepository, UserRepository
 
 
 class Loaders:
@@ -20,6 +20,9 @@ class Loaders:
         self.members_by_project = DataLoader(self._load_members)
         self.user_by_id = DataLoader(self._load_users)
         self.projects_by_user = DataLoader(self._load_projects_by_user)
+        self._schemas = SchemaRepository(session, principal)
+        self.schemas_by_project = DataLoader(self._load_schemas_by_project)
+        self.project_ids_by_schema = DataLoader(self._load_project_ids_by_schema)
 
     async def _load_members(self, project_ids: Sequence[int]) -> list[list[ProjectMember]]:
         grouped: dict[int, list[ProjectMember]] = defaultdict(list)
@@ -34,3 +37,11 @@ class Loaders:
     async def _load_projects_by_user(self, user_ids: Sequence[int]) -> list[list[Project]]:
         found = await self._projects.visible_for_user(user_ids)
         return [found.get(uid, []) for uid in user_ids]
+
+    async def _load_schemas_by_project(self, project_ids: Sequence[int]) -> list[list[SchemaDoc]]:
+        found = await self._schemas.of_projects(project_ids)
+        return [found.get(pid, []) for pid in project_ids]
+
+    async def _load_project_ids_by_schema(self, schema_ids: Sequence[int]) -> list[list[int]]:
+        found = await self._schemas.project_ids(schema_ids)
+        return [found.get(sid, []) for sid in schema_ids]

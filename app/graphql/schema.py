@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import strawberry
-from graphql import NoSchemaIntrospectionCustomRule
+from graphql import GraphQLError, NoSchemaIntrospectionCustomRule
 from strawberry.extensions import (
     AddValidationRules,
     MaxAliasesLimiter,
@@ -13,12 +15,21 @@ from strawberry.extensions import (
     ValidationCache,
 )
 from strawberry.schema.config import StrawberryConfig
+from strawberry.tools import merge_types
 
 from app.core.settings import Settings
 from app.graphql.errors import DomainErrors
 from app.graphql.mutations import Mutation
+from app.graphql.mutations_library import LibraryMutation
 from app.graphql.queries import Query
+from app.graphql.queries_library import LibraryQuery
 from app.graphql.unit_of_work import UnitOfWork
+
+
+class AppSchema(strawberry.Schema):
+    def process_errors(self, errors: list[GraphQLError], execution_context: Any = None) -> None:
+        # DomainErrors logs the unexpected ones with their traceback; domain errors are answers, not incidents
+        return None
 
 
 def build_schema(settings: Settings) -> strawberry.Schema:
@@ -34,9 +45,9 @@ def build_schema(settings: Settings) -> strawberry.Schema:
     ]
     if not settings.graphql_introspection or settings.is_production:
         extensions.append(lambda: AddValidationRules([NoSchemaIntrospectionCustomRule]))
-    return strawberry.Schema(
-        query=Query,
-        mutation=Mutation,
+    return AppSchema(
+        query=merge_types("Query", (Query, LibraryQuery)),
+        mutation=merge_types("Mutation", (Mutation, LibraryMutation)),
         config=StrawberryConfig(auto_camel_case=False),
         extensions=extensions,
     )

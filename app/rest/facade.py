@@ -3,6 +3,7 @@ stored operation through the same schema and context as /graphql, map the result
 
 from __future__ import annotations
 
+import base64
 from datetime import date
 from typing import Any
 
@@ -11,9 +12,18 @@ from fastapi import APIRouter, Depends, Request
 from graphql import GraphQLError, parse, validate
 from starlette.responses import Response
 
-from app.core.errors import BadRequest, DomainError, Invalid, NotFound, NotImplementedYet, UnsupportedMedia
+from app.core.errors import (
+    BadRequest,
+    DomainError,
+    Invalid,
+    NotFound,
+    NotImplementedYet,
+    PayloadTooLarge,
+    UnsupportedMedia,
+)
 from app.core.models import Role
 from app.core.validation import parse as validate_payload
+from app.generation.schema_loader import MAX_SCHEMA_BYTES
 from app.graphql.context import Context, open_context
 from app.rest.errors import domain_error_response, error_response
 from app.rest.route import Param, Route
@@ -68,6 +78,23 @@ async def _form_body(request: Request) -> dict[str, Any]:
     return {k: v for k, v in form.items() if isinstance(v, str)}
 
 
+async def _multipart_upload(request: Request) -> dict[str, Any]:
+    """The upload door: a multipart `file` part becomes the same input as a JSON body."""
+    form = await request.form(max_files=1, max_fields=10)
+    upload = form.get("file")
+    if upload is None or isinstance(upload, str):
+        raise BadRequest("Missing required field 'file' (a multipart file part).")
+    raw = await upload.read(MAX_SCHEMA_BYTES + 1)
+    if len(raw) > MAX_SCHEMA_BYTES:
+        raise PayloadTooLarge(f"The schema file is larger than the limit of {MAX_SCHEMA_BYTES:,} bytes (10 MiB).")
+    data: dict[str, Any] = {"content_base64": base64.b64encode(raw).decode("ascii"), "filename": upload.filename}
+    for key in ("name", "project_id"):
+        value = form.get(key)
+        if isinstance(value, str) and value != "":
+            data[key] = _convert(Param(key, "int" if key == "project_id" else "str"), value)
+    return data
+
+
 async def build_variables(route: Route, request: Request) -> dict[str, Any]:
     variables: dict[str, Any] = dict(route.extra_variables)
     for name in route.path_params:
@@ -78,7 +105,11 @@ async def build_variables(route: Route, request: Request) -> dict[str, Any]:
     for param in route.query:
         raw = request.query_params.get(param.name)
         variables[param.name] = _convert(param, raw) if raw not in (None, "") else param.default
-    if route.body is not None:
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if route.multipart and ctype == "multipart/form-data":
+        variables["input"] = validate_payload(route.body, await _multipart_upload(request)).model_dump(  # type: ignore[arg-type]
+            mode="json", exclude_unset=True)
+    elif route.body is not None:
         body = await _json_body(request)
         if not isinstance(body, dict):
             raise BadRequest("The request body must be a JSON object.")

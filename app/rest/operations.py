@@ -9,7 +9,7 @@ PROJECT_SUMMARY = "project_id name description tags tenant_id created_by created
 PROJECT_DETAIL = (
     PROJECT_SUMMARY
     + " my_role members { user_id role added_at added_by user { id username display_name email role } }"
-    + " schemas datasets"
+    + " schemas { schema_id name type version default_root created_at } datasets"
 )
 TENANT = "tenant_id name is_active max_record_count max_concurrent_generations retention_days created_at updated_at"
 AUDIT = "id at actor_id actor_username role tenant_id action project_id target_type target_id details ip success"
@@ -58,3 +58,26 @@ AUDIT_LOGS = (
 API_TOKENS = f"query {{ api_tokens {{ {API_TOKEN} }} }}"
 CREATE_API_TOKEN = f"mutation($input: ApiTokenCreateInput!) {{ create_api_token(input: $input) {{ {API_TOKEN} token }} }}"
 REVOKE_API_TOKEN = "mutation($token_id: Int!) { revoke_api_token(token_id: $token_id) { deleted id } }"
+
+SCHEMA = "schema_id name type version filename size_bytes sha256 roots default_root field_count tenant_id created_at created_by project_ids"
+CONSTRAINT_SET = "constraint_id name description schema_id root rules tenant_id created_by created_at updated_at"
+
+UPLOAD_SCHEMA = f"mutation($input: SchemaUploadInput!) {{ upload_schema(input: $input) {{ {SCHEMA} }} }}"
+SCHEMAS = (
+    "query($project_id: Int, $q: String, $limit: Int!, $offset: Int!) {"
+    f" schemas(project_id: $project_id, q: $q, limit: $limit, offset: $offset) {{ total items {{ {SCHEMA} }} }} }}"
+)
+SCHEMA_DETAIL = f"query($schema_id: Int!) {{ schema(schema_id: $schema_id) {{ {SCHEMA} }} }}"
+SCHEMA_REPR = "query($schema_id: Int!, $root: String) { schema_repr(schema_id: $schema_id, root: $root) }"
+DELETE_SCHEMA = "mutation($schema_id: Int!) { delete_schema(schema_id: $schema_id) { deleted id } }"
+ADD_SCHEMA = f"mutation($project_id: Int!, $input: SchemaLinkInput!) {{ add_project_schema(project_id: $project_id, input: $input) {{ {PROJECT_DETAIL} }} }}"
+
+CATEGORIES = "query { constraint_categories { name description types example } }"
+CREATE_CONSTRAINT_SET = f"mutation($input: ConstraintSetCreateInput!) {{ create_constraint_set(input: $input) {{ {CONSTRAINT_SET} }} }}"
+CONSTRAINT_SETS = (
+    "query($schema_id: Int, $limit: Int!, $offset: Int!) {"
+    f" constraint_sets(schema_id: $schema_id, limit: $limit, offset: $offset) {{ total items {{ {CONSTRAINT_SET} }} }} }}"
+)
+CONSTRAINT_SET_DETAIL = f"query($constraint_id: Int!) {{ constraint_set(constraint_id: $constraint_id) {{ {CONSTRAINT_SET} }} }}"
+UPDATE_CONSTRAINT_SET = f"mutation($constraint_id: Int!, $input: ConstraintSetUpdateInput!) {{ update_constraint_set(constraint_id: $constraint_id, input: $input) {{ {CONSTRAINT_SET} }} }}"
+DELETE_CONSTRAINT_SET = "mutation($constraint_id: Int!) { delete_constraint_set(constraint_id: $constraint_id) { deleted id } }"

@@ -28,6 +28,7 @@ class Route:
     result: str | None = None  # root field of `data` whose value is the response body
     body: type[BaseModel] | None = None  # JSON body, validated and passed as variable `input`
     form: type[BaseModel] | None = None  # form-encoded body; its fields become variables
+    multipart: bool = False  # also accepts multipart/form-data with a file part `file` (upload door)
     query: tuple[Param, ...] = ()
     status: int = 200
     paged: bool = False  # result is {items, total}: body = items, header X-Total-Count = total

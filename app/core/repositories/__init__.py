@@ -8,13 +8,16 @@ written by accident. `tests/core/test_no_inline_queries.py` keeps `select(` out 
 from app.core.repositories.audit import AuditRepository
 from app.core.repositories.auth import AuthRepository
 from app.core.repositories.projects import ProjectRepository, VisibleProject
+from app.core.repositories.schemas import ConstraintSetRepository, SchemaRepository
 from app.core.repositories.tenants import TenantRepository
 from app.core.repositories.users import UserRepository
 
 __all__ = [
     "AuditRepository",
     "AuthRepository",
+    "ConstraintSetRepository",
     "ProjectRepository",
+    "SchemaRepository",
     "TenantRepository",
     "UserRepository",
     "VisibleProject",

@@ -12,6 +12,7 @@ from app.core.models import ProjectMember as MemberRow
 from app.core.models import ProjectRole, Role
 from app.core.repositories import VisibleProject
 from app.graphql.context import Context
+from app.graphql.types.library import Schema
 
 
 @strawberry.type(description="The user side of a project membership.")
@@ -73,8 +74,9 @@ class Project(ProjectSummary):
         return [ProjectMember.from_row(r) for r in rows]
 
     @strawberry.field(description="Schemas linked to the project.")
-    async def schemas(self, info: Info[Context, None]) -> list[JSON]:
-        return []
+    async def schemas(self, info: Info[Context, None]) -> list[Schema]:
+        rows = await info.context.loaders.schemas_by_project.load(self.project_id)
+        return [Schema.from_row(r) for r in rows]
 
     @strawberry.field(description="Datasets of the project.")
     async def datasets(self, info: Info[Context, None]) -> list[JSON]:
