@@ -1,0 +1,286 @@
+"""Column generators for the string categories of `categories.py`.
+
+Each generator fills a whole column from locale vocabularies (`vocab.py`) and the block's NumPy
+generator. Fields of one record that belong together share a row index into one pool: the
+`person` group (first/last name, full name, username, email) and the `address` group (street,
+city, state, postcode, country), so an e-mail is built from the record's own name and a postcode
+belongs to the record's state. Numeric and temporal categories are value windows instead (see
+`NUMERIC_WINDOWS` / `TEMPORAL_WINDOWS`), honoured by the number and date generators.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+
+import numpy as np
+
+from app.generation import vocab
+
+HEX = np.array(list("0123456789abcdef"), dtype=object)
+
+
+@dataclass
+class CategoryContext:
+    """What a category generator may read: the generator, the locale and the group indexes."""
+
+    rng: np.random.Generator
+    locale: str
+    # (group, pool size) -> row indexes into that group's pool, shared by the object's fields
+    shared: Callable[[str, int], np.ndarray]
+
+
+def _take(pool: np.ndarray, idx: np.ndarray) -> list[str]:
+    return pool[idx].tolist()
+
+
+def _pick(c: CategoryContext, pool: np.ndarray, n: int) -> list[str]:
+    return pool[c.rng.integers(0, len(pool), size=n)].tolist()
+
+
+def _person(c: CategoryContext, n: int) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray]:
+    pool = vocab.person_pool(c.locale)
+    size = len(pool["first"])
+    first = c.shared("person.first", size)[:n]
+    last = c.shared("person.last", size)[:n]
+    return pool, first, last
+
+
+def first_name(c: CategoryContext, n: int) -> list[str]:
+    pool, first, _ = _person(c, n)
+    return _take(pool["first"], first)
+
+
+def last_name(c: CategoryContext, n: int) -> list[str]:
+    pool, _, last = _person(c, n)
+    return _take(pool["last"], last)
+
+
+def full_name(c: CategoryContext, n: int) -> list[str]:
+    pool, first, last = _person(c, n)
+    f, ln = pool["first"][first], pool["last"][last]
+    if c.locale.startswith(("ja", "zh", "ko")):
+        return (ln + f).tolist()  # family name first, no space
+    return (f + " " + ln).tolist()
+
+
+_EMAIL_STYLES = 4
+
+
+def _local_parts(c: CategoryContext, n: int, seps: tuple[str, ...]) -> np.ndarray:
+    pool, first, last = _person(c, n)
+    f, ln = pool["first_ascii"][first], pool["last_ascii"][last]
+    style = c.rng.integers(0, _EMAIL_STYLES, size=n)
+    digits = c.rng.integers(1, 100, size=n).astype(str).astype(object)
+    sep = np.array(seps, dtype=object)[c.rng.integers(0, len(seps), size=n)]
+    initial = np.array([s[:1] for s in f], dtype=object)
+    return np.select(
+        [style == 0, style == 1, style == 2],
+        [f + sep + ln, initial + ln, f + sep + ln + digits],
+        default=ln + digits,
+    )
+
+
+def email(c: CategoryContext, n: int) -> list[str]:
+    local = _local_parts(c, n, (".", "_", ""))
+    domains = vocab.simple_pool(c.locale, "free_email_domain")
+    dom = domains[c.rng.integers(0, len(domains), size=n)]
+    return (local + "@" + dom).tolist()
+
+
+def username(c: CategoryContext, n: int) -> list[str]:
+    return _local_parts(c, n, (".", "_")).tolist()
+
+
+def _address(c: CategoryContext, n: int, column: str) -> list[str]:
+    pool = vocab.address_pool(c.locale)
+    idx = c.shared("address", len(pool["city"]))[:n]
+    return _take(pool[column], idx)
+
+
+def address(c: CategoryContext, n: int) -> list[str]:
+    pool = vocab.address_pool(c.locale)
+    idx = c.shared("address", len(pool["city"]))[:n]
+    return (pool["street_address"][idx] + ", " + pool["postcode"][idx] + " " + pool["city"][idx]).tolist()
+
+
+def phone(c: CategoryContext, n: int) -> list[str]:
+    return _pick(c, vocab.simple_pool(c.locale, "phone_number"), n)
+
+
+def uuid4(c: CategoryContext, n: int) -> list[str]:
+    raw = c.rng.integers(0, 256, size=(n, 16), dtype=np.uint8)
+    raw[:, 6] = (raw[:, 6] & 0x0F) | 0x40
+    raw[:, 8] = (raw[:, 8] & 0x3F) | 0x80
+    return format_uuid(raw)
+
+
+def format_uuid(raw: np.ndarray) -> list[str]:
+    """(n, 16) bytes -> canonical lower-case UUID strings."""
+    h = np.ascontiguousarray(raw, dtype=np.uint8).tobytes().hex()
+    return [f"{h[i:i + 8]}-{h[i + 8:i + 12]}-{h[i + 12:i + 16]}-{h[i + 16:i + 20]}-{h[i + 20:i + 32]}"
+            for i in range(0, len(h), 32)]
+
+
+def ipv4(c: CategoryContext, n: int) -> list[str]:
+    o = c.rng.integers(1, 255, size=(n, 4))
+    o[:, 0] = c.rng.integers(11, 224, size=n)
+    return [f"{a}.{b}.{x}.{d}" for a, b, x, d in o.tolist()]
+
+
+def ipv6(c: CategoryContext, n: int) -> list[str]:
+    g = c.rng.integers(0, 65536, size=(n, 7))
+    return [f"2001:db8:{a:x}:{b:x}:{x:x}:{d:x}:{e:x}:{f:x}" for a, b, x, d, e, f, _ in g.tolist()]
+
+
+def mac_address(c: CategoryContext, n: int) -> list[str]:
+    o = c.rng.integers(0, 256, size=(n, 6))
+    o[:, 0] = (o[:, 0] & 0xFC) | 0x02  # locally administered unicast
+    return [":".join(f"{x:02x}" for x in row) for row in o.tolist()]
+
+
+def hex_color(c: CategoryContext, n: int) -> list[str]:
+    return [f"#{v:06x}" for v in c.rng.integers(0, 1 << 24, size=n).tolist()]
+
+
+def luhn_complete(digits: np.ndarray) -> np.ndarray:
+    """Append the Luhn check digit to each row of an (n, k) digit matrix."""
+    k = digits.shape[1]
+    weights = np.where((np.arange(k)[::-1] % 2) == 0, 2, 1)
+    prod = digits * weights
+    total = (prod // 10 + prod % 10).sum(axis=1)
+    check = (10 - total % 10) % 10
+    return np.concatenate([digits, check[:, None]], axis=1)
+
+
+def credit_card_number(c: CategoryContext, n: int) -> list[str]:
+    body = c.rng.integers(0, 10, size=(n, 15))
+    brand = c.rng.integers(0, 2, size=n)
+    body[:, 0] = np.where(brand == 0, 4, 5)  # Visa / Mastercard prefixes
+    body[:, 1] = np.where(brand == 0, body[:, 1], c.rng.integers(1, 6, size=n))
+    full = luhn_complete(body)
+    return ["".join(map(str, row)) for row in full.tolist()]
+
+
+def domain_name(c: CategoryContext, n: int) -> list[str]:
+    words = vocab.simple_pool(c.locale, "domain_word")
+    tlds = vocab.simple_pool(c.locale, "tld")
+    w = words[c.rng.integers(0, len(words), size=n)]
+    t = tlds[c.rng.integers(0, len(tlds), size=n)]
+    return (w + "." + t).tolist()
+
+
+def url(c: CategoryContext, n: int) -> list[str]:
+    hosts = np.array(domain_name(c, n), dtype=object)
+    paths = vocab.simple_pool(c.locale, "uri_path")
+    p = paths[c.rng.integers(0, len(paths), size=n)]
+    return ("https://www." + hosts + "/" + p).tolist()
+
+
+def slug(c: CategoryContext, n: int) -> list[str]:
+    words = np.array([vocab.ascii_fold(w) or "item" for w in vocab.simple_pool("en_US", "word")],
+                     dtype=object)
+    a = words[c.rng.integers(0, len(words), size=n)]
+    b = words[c.rng.integers(0, len(words), size=n)]
+    return (a + "-" + b).tolist()
+
+
+_PASSWORD_CHARS = np.array(list("abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789!#$%&*+-=?@^_"))
+
+
+def password(c: CategoryContext, n: int) -> list[str]:
+    chars = _PASSWORD_CHARS[c.rng.integers(0, len(_PASSWORD_CHARS), size=(n, 12))]
+    return ["".join(r) for r in chars.tolist()]
+
+
+def file_name(c: CategoryContext, n: int) -> list[str]:
+    words = np.array([vocab.ascii_fold(w) or "file" for w in vocab.simple_pool("en_US", "word")], dtype=object)
+    ext = vocab.simple_pool(c.locale, "file_extension")
+    return (words[c.rng.integers(0, len(words), size=n)] + "."
+            + ext[c.rng.integers(0, len(ext), size=n)]).tolist()
+
+
+def sentence(c: CategoryContext, n: int) -> list[str]:
+    return _pick(c, vocab.simple_pool(c.locale, "sentence"), n)
+
+
+def _simple(pool: str) -> Callable[[CategoryContext, int], list[str]]:
+    def gen(c: CategoryContext, n: int) -> list[str]:
+        return _pick(c, vocab.simple_pool(c.locale, pool), n)
+
+    return gen
+
+
+def _address_col(column: str) -> Callable[[CategoryContext, int], list[str]]:
+    def gen(c: CategoryContext, n: int) -> list[str]:
+        return _address(c, n, column)
+
+    return gen
+
+
+_GENDERS = np.array(["female", "male", "non-binary"], dtype=object)
+
+STRING_GENERATORS: dict[str, Callable[[CategoryContext, int], list[str]]] = {
+    "first_name": first_name,
+    "last_name": last_name,
+    "full_name": full_name,
+    "username": username,
+    "email": email,
+    "phone": phone,
+    "job_title": _simple("job_title"),
+    "gender": lambda c, n: _pick(c, _GENDERS, n),
+    "street_address": _address_col("street_address"),
+    "street_name": _address_col("street_name"),
+    "building_number": _address_col("building_number"),
+    "city": _address_col("city"),
+    "state": _address_col("state"),
+    "state_abbr": _address_col("state_abbr"),
+    "postcode": _address_col("postcode"),
+    "country": _address_col("country"),
+    "country_code": _address_col("country_code"),
+    "address": address,
+    "company": _simple("company"),
+    "catch_phrase": _simple("catch_phrase"),
+    "iban": _simple("iban"),
+    "swift": _simple("swift"),
+    "credit_card_number": credit_card_number,
+    "currency_code": _simple("currency_code"),
+    "isbn": _simple("isbn13"),
+    "ean13": _simple("ean13"),
+    "url": url,
+    "domain_name": domain_name,
+    "ipv4": ipv4,
+    "ipv6": ipv6,
+    "mac_address": mac_address,
+    "user_agent": _simple("user_agent"),
+    "slug": slug,
+    "password": password,
+    "uuid": uuid4,
+    "word": _simple("word"),
+    "sentence": sentence,
+    "paragraph": _simple("paragraph"),
+    "color_name": _simple("color_name"),
+    "hex_color": hex_color,
+    "file_name": file_name,
+    "file_extension": _simple("file_extension"),
+    "mime_type": _simple("mime_type"),
+    "language_code": _simple("language_code"),
+    "license_plate": _simple("license_plate"),
+}
+
+# numeric categories: (low, high, decimal places) windows for the number generators
+NUMERIC_WINDOWS: dict[str, tuple[Decimal, Decimal, int]] = {
+    "age": (Decimal(18), Decimal(90), 0),
+    "quantity": (Decimal(1), Decimal(100), 0),
+    "year": (Decimal(1950), Decimal(2030), 0),
+    "price": (Decimal("0.5"), Decimal(2000), 2),
+    "latitude": (Decimal(-90), Decimal(90), 6),
+    "longitude": (Decimal(-180), Decimal(180), 6),
+}
+# temporal categories: ISO windows for dates / timestamps
+TEMPORAL_WINDOWS: dict[str, tuple[str, str]] = {
+    "date_of_birth": ("1935-01-01", "2006-12-31"),
+    "date": ("2015-01-01", "2026-12-31"),
+    "datetime": ("2018-01-01", "2026-06-30"),
+}

@@ -1,0 +1,141 @@
+"""The columnar form of a block of records, as produced by the compiled generators.
+
+    Leaf    a scalar column: JSON-ready values (None = null) and their lexical text
+    Obj     an object column: child columns with presence masks (optional fields), a null mask
+    Arr     an array column (Arrow-style): per-row lengths and ONE item column of sum(lengths) rows
+    Choice  a branch index per row and one column per option, generated only for its rows
+
+Writers walk these columns together with the compiled generator tree (which knows names and XML
+roles); `to_python` turns a column into plain Python values (dicts, lists) for JSON output and
+the validity guard. Nothing here draws random numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+
+class _Absent:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT: Any = _Absent()
+
+
+@dataclass
+class Leaf:
+    values: list[Any]  # JSON-ready: str, int, float, bool, orjson.Fragment, None (null)
+    kind: str  # "string" | "integer" | "number" | "boolean" | "null" | "any"
+    text_values: list[str | None] | None = None  # lexical forms when they differ from `values`
+
+    @property
+    def n(self) -> int:
+        return len(self.values)
+
+    def text(self) -> list[str | None]:
+        """Lexical form of every value (XML/CSV/SQL); None for null."""
+        if self.text_values is not None:
+            return self.text_values
+        if self.kind == "string":
+            return self.values
+        if self.kind == "boolean":
+            self.text_values = [None if v is None else ("true" if v else "false") for v in self.values]
+        elif self.kind == "integer":
+            self.text_values = [None if v is None else str(v) for v in self.values]
+        else:
+            import orjson
+
+            self.text_values = [
+                None if v is None else v if isinstance(v, str) else orjson.dumps(v).decode()
+                for v in self.values
+            ]
+        return self.text_values
+
+    def take(self, idx: np.ndarray) -> Leaf:
+        vals = [self.values[i] for i in idx.tolist()]
+        text = None if self.text_values is None else [self.text_values[i] for i in idx.tolist()]
+        return Leaf(vals, self.kind, text)
+
+
+@dataclass
+class Obj:
+    n: int
+    fields: list[Column | None]  # aligned with the compiled object's children
+    present: list[np.ndarray | None]  # per child: rows where it is present (None = all)
+    nulls: np.ndarray | None = None  # rows where the whole object is null
+
+    def take(self, idx: np.ndarray) -> Obj:
+        return Obj(
+            len(idx),
+            [None if f is None else take(f, idx) for f in self.fields],
+            [None if p is None else p[idx] for p in self.present],
+            None if self.nulls is None else self.nulls[idx],
+        )
+
+
+@dataclass
+class Arr:
+    lengths: np.ndarray  # int64 per row
+    item: Column | None  # sum(lengths) rows (None when every array is empty)
+    nulls: np.ndarray | None = None
+    offsets: np.ndarray = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.offsets = np.concatenate([[0], np.cumsum(self.lengths)]).astype(np.int64)
+
+    @property
+    def n(self) -> int:
+        return len(self.lengths)
+
+    def take(self, idx: np.ndarray) -> Arr:
+        starts, ends = self.offsets[idx], self.offsets[idx + 1]
+        lengths = ends - starts
+        item = None
+        if self.item is not None and lengths.sum():
+            item_idx = np.concatenate([np.arange(s, e) for s, e in zip(starts.tolist(), ends.tolist(), strict=True)])
+            item = take(self.item, item_idx.astype(np.int64))
+        return Arr(lengths, item, None if self.nulls is None else self.nulls[idx])
+
+
+@dataclass
+class Choice:
+    branch: np.ndarray  # option index per row
+    cols: list[Column | None]  # per option, rows = flatnonzero(branch == k)
+    nulls: np.ndarray | None = None
+
+    @property
+    def n(self) -> int:
+        return len(self.branch)
+
+    def rows(self, k: int) -> np.ndarray:
+        return np.flatnonzero(self.branch == k)
+
+    def take(self, idx: np.ndarray) -> Choice:
+        branch = self.branch[idx]
+        cols: list[Column | None] = []
+        for k, col in enumerate(self.cols):
+            if col is None:
+                cols.append(None)
+                continue
+            # position of each selected row inside option k's own column
+            pos = np.cumsum(self.branch == k) - 1
+            sel = idx[branch == k]
+            cols.append(take(col, pos[sel]))
+        return Choice(branch, cols, None if self.nulls is None else self.nulls[idx])
+
+
+Column = Leaf | Obj | Arr | Choice
+
+
+def take(col: Column, idx: np.ndarray) -> Column:
+    return col.take(np.asarray(idx, dtype=np.int64))
+
+
+def col_len(col: Column) -> int:
+    return col.n

@@ -1,0 +1,307 @@
+"""Field model + constraint rules + params -> the generator tree (`generators.py`).
+
+Compilation resolves, once per dataset, everything generation needs: each scalar's facets merged
+with its rule (`LeafSpec`), the category (rule, else inferred from name/format), null rates,
+optional-field presence, choices and recursion. Recursion is bounded by a depth counter: past
+`MAX_REF_DEPTH` expansions of a `Kind.REF`, only terminating choices remain (optional fields
+absent, arrays at `minItems` 0, non-recursive options, null); when none exists compilation fails
+with the field's path. Unsatisfiable facets fail here too (`Invalid` naming the field).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from typing import Any
+
+import orjson
+
+from app.core.errors import Invalid
+from app.generation.categories import CATEGORIES, infer_category
+from app.generation.fieldmodel import SCALAR_KINDS, ChoiceMode, FieldTree, Kind, Node
+from app.generation.generators import (
+    AnyGen,
+    ArrayGen,
+    ChildSlot,
+    ChoiceGen,
+    Gen,
+    LeafGen,
+    ObjectGen,
+    hash_key,
+)
+from app.generation.leafspec import LeafSpec
+from app.generation.numbers import NumberGenerator
+from app.generation.strings import StringGenerator
+from app.generation.temporal import TemporalGenerator
+
+MAX_REF_DEPTH = 3
+MAX_COMPILED_NODES = 20_000
+DEFAULT_NULL_RATE = 0.1
+# arrays without maxItems get at most this many items beyond minItems
+ARRAY_SPREAD = 3
+_JSON_KIND = {
+    Kind.STRING: "string", Kind.DATE: "string", Kind.DATETIME: "string", Kind.TIME: "string",
+    Kind.INTEGER: "integer", Kind.NUMBER: "number", Kind.BOOLEAN: "boolean", Kind.NULL: "null",
+}
+_DATE_FORMATS = {"date": Kind.DATE, "date-time": Kind.DATETIME, "time": Kind.TIME}
+
+
+def _json_ready(v: Any) -> Any:
+    if isinstance(v, Decimal):
+        return int(v) if v == v.to_integral_value() and abs(v) < 2**63 else orjson.Fragment(str(v))
+    if isinstance(v, list):
+        return [_json_ready(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _json_ready(x) for k, x in v.items()}
+    return v
+
+
+def _lexical(v: Any) -> str:
+    if isinstance(v, str):
+        return v
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, Decimal):
+        return str(v)
+    return orjson.dumps(_json_ready(v)).decode()
+
+
+def _rule_get(rule: Any, name: str) -> Any:
+    if rule is None:
+        return None
+    if isinstance(rule, Mapping):
+        return rule.get(name)
+    return getattr(rule, name, None)
+
+
+def _tighter(a: Any, b: Any, pick_max: bool) -> Any:
+    """The tighter of two bounds (numbers as Decimal, dates as ISO strings)."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    try:
+        da, db = Decimal(str(a)), Decimal(str(b))
+        return a if (da >= db) == pick_max else b
+    except ArithmeticError:
+        return a if (str(a) >= str(b)) == pick_max else b
+
+
+class Compiler:
+    def __init__(self, tree: FieldTree, rules: Sequence[Any], *, xsd: bool, null_rate: float | None,
+                 record_count: int) -> None:
+        self.tree = tree
+        self.rules = {(_rule_get(r, "path") or ""): r for r in rules}
+        self.xsd = xsd
+        self.null_rate = DEFAULT_NULL_RATE if null_rate is None else null_rate
+        self.record_count = record_count
+        self.count = 0
+
+    # -- entry -----------------------------------------------------------------------------
+
+    def compile(self) -> Gen:
+        gen = self.node(self.tree.root, "", 0, self.tree.root_name)
+        if gen is None:
+            raise Invalid(f"{self.tree.root_name}: the record's recursion cannot terminate.")
+        return gen
+
+    # -- nodes -----------------------------------------------------------------------------
+
+    def node(self, node: Node, pos: str, depth: int, name: str | None = None) -> Gen | None:
+        self.count += 1
+        if self.count > MAX_COMPILED_NODES:
+            raise Invalid("The schema expands to too many fields to generate (recursion too wide).")
+        key = hash_key(pos)
+        slot_name = node.name if name is None else name
+        if node.kind == Kind.REF:
+            if depth >= MAX_REF_DEPTH:
+                return None
+            target = self.tree.definitions.get(node.ref or "")
+            if target is None:
+                raise Invalid(f"{node.path}: reference {node.ref!r} has no definition.")
+            inner = self.node(target, pos + "~", depth + 1, slot_name)
+            if inner is not None and node.nullable:
+                _set_null_rate(inner, self._null_rate(node))
+            return inner
+        rule = self.rules.get(node.path) if node.path else None
+        fixed = node.xml is not None and node.xml.fixed is not None and node.kind in SCALAR_KINDS
+        if node.has_const or node.enum is not None or fixed or _rule_get(rule, "enum") is not None:
+            return self.choice_leaf(node, rule, key, slot_name)
+        k = node.kind
+        if k == Kind.OBJECT:
+            return self.object(node, pos, depth, key, slot_name)
+        if k == Kind.ARRAY:
+            return self.array(node, pos, depth, key, slot_name)
+        if k == Kind.CHOICE:
+            return self.choice(node, pos, depth, key, slot_name)
+        if k == Kind.ANY:
+            return AnyGen(node, key, slot_name, self._null_rate(node, rule))
+        return self.scalar(node, rule, key, slot_name)
+
+    def _null_rate(self, node: Node, rule: Any = None) -> float:
+        if not node.nullable:
+            return 0.0
+        rate = _rule_get(rule, "null_rate")
+        return float(rate) if rate is not None else self.null_rate
+
+    def object(self, node: Node, pos: str, depth: int, key: int, name: str) -> Gen | None:
+        slots: list[ChildSlot] = []
+        for child in node.children:
+            g = self.node(child, f"{pos}/{child.name or '#' + str(len(slots))}", depth)
+            rule = self.rules.get(child.path)
+            if g is None:
+                if child.required and child.name and child.nullable:
+                    g = LeafGen(child, hash_key(pos + "/" + child.name), child.name, None, "null",
+                                always_null=True)
+                elif child.required:
+                    return None  # cannot terminate here: let the parent choose another way
+            presence = 0.8
+            rate = _rule_get(rule, "null_rate")
+            if not child.required and not child.nullable and rate is not None:
+                presence = 1.0 - float(rate)  # a null rate on a non-nullable optional field means absence
+            slots.append(ChildSlot(g, child.name, child.required or (g is not None and not child.name), presence))
+        gen = ObjectGen(node, key, name, slots, self._null_rate(node, self.rules.get(node.path)),
+                        group=(node.name == "" and name == ""))
+        return gen
+
+    def array(self, node: Node, pos: str, depth: int, key: int, name: str) -> Gen | None:
+        lo = node.min_items or 0
+        hi = node.max_items if node.max_items is not None else lo + ARRAY_SPREAD
+        hi = min(hi, lo + 2 * ARRAY_SPREAD + 2) if node.max_items is None or hi - lo > 10 else hi
+        hi = max(hi, lo)
+        if node.max_items is not None and lo > node.max_items:
+            raise Invalid(f"{node.path}: minItems {lo} is greater than maxItems {node.max_items}.")
+        prefix: list[Gen] = []
+        for i, p in enumerate(node.prefix_items):
+            g = self.node(p, f"{pos}[{i}]", depth)
+            if g is None:
+                hi = min(hi, i)
+                break
+            prefix.append(g)
+        item = self.node(node.items, f"{pos}[]", depth) if node.items is not None else None
+        if node.items is None:
+            hi = min(hi, len(prefix)) if prefix else hi
+            if not prefix:
+                item = AnyGen(Node(Kind.ANY, path=node.path), hash_key(pos + "[]"), "")
+        if item is None and node.items is not None:
+            hi = min(hi, len(prefix))
+        if hi < lo:
+            return None if node.items is not None and node.items.kind == Kind.REF else _fail(
+                node, f"minItems {lo} cannot be met")
+        rule = self.rules.get(node.path)
+        return ArrayGen(node, key, name, item, lo, hi, prefix, node.unique_items,
+                        self._null_rate(node, rule))
+
+    def choice(self, node: Node, pos: str, depth: int, key: int, name: str) -> Gen | None:
+        options = [self.node(o, f"{pos}|{i}", depth, o.name if node.name == "" else name)
+                   for i, o in enumerate(node.options)]
+        if all(o is None for o in options):
+            return None
+        exclusive = node.choice_mode == ChoiceMode.ONE_OF and _may_overlap(node.options)
+        return ChoiceGen(node, key, name, options, self.tree.definitions, exclusive,
+                         self._null_rate(node, self.rules.get(node.path)),
+                         group=(node.name == "" and name == ""))
+
+    def choice_leaf(self, node: Node, rule: Any, key: int, name: str) -> Gen:
+        if node.has_const:
+            values = [node.const]
+        elif node.xml is not None and node.xml.fixed is not None:
+            values = [node.xml.fixed]
+        else:
+            values = list(node.enum) if node.enum is not None else None
+            r_enum = _rule_get(rule, "enum")
+            if r_enum is not None:
+                values = [v for v in r_enum if values is None or v in values] or values
+            assert values is not None
+        if not values:
+            raise Invalid(f"{node.path}: the enum allows no value.")
+        ready = [_json_ready(v) for v in values]
+        kinds = {type(v) for v in values}
+        kind = _JSON_KIND.get(node.kind, "any")
+        if kinds - {str} and kind == "string":
+            kind = "any"
+        if any(isinstance(v, (dict, list)) for v in values):
+            kind = "any"
+        spec = LeafSpec(node.path, node.name, node.kind, unique=bool(_rule_get(rule, "unique")))
+        return LeafGen(node, key, name, spec, kind, choices=ready, choice_text=[_lexical(v) for v in values],
+                       null_rate=self._null_rate(node, rule))
+
+    def leaf_spec(self, node: Node, rule: Any) -> LeafSpec:
+        kind = node.kind
+        if kind == Kind.STRING and node.format in _DATE_FORMATS:
+            kind = _DATE_FORMATS[node.format]
+        patterns = [(p, node.pattern_anchored) for p in node.patterns]
+        r_pattern = _rule_get(rule, "pattern")
+        if r_pattern:
+            patterns.insert(0, (r_pattern, True))  # a rule's pattern describes the whole value
+        category = _rule_get(rule, "category") or infer_category(node.name, kind, node.format)
+        if category is not None and category in CATEGORIES and kind not in CATEGORIES[category].kinds:
+            category = None
+        row_number = (kind == Kind.INTEGER and node.name.lstrip("@").lower() == "id"
+                      and node.path.lstrip("@") == "id")
+        return LeafSpec(
+            path=node.path, name=node.name, kind=kind, xsd=self.xsd,
+            minimum=_tighter(node.minimum, _rule_get(rule, "min"), pick_max=True),
+            maximum=_tighter(node.maximum, _rule_get(rule, "max"), pick_max=False),
+            exclusive_minimum=node.exclusive_minimum and (
+                _rule_get(rule, "min") is None or _tighter(node.minimum, _rule_get(rule, "min"), True) == node.minimum),
+            exclusive_maximum=node.exclusive_maximum and (
+                _rule_get(rule, "max") is None or _tighter(node.maximum, _rule_get(rule, "max"), False) == node.maximum),
+            multiple_of=node.multiple_of, total_digits=node.total_digits, fraction_digits=node.fraction_digits,
+            min_length=_tighter(node.min_length, _rule_get(rule, "min_length"), pick_max=True),
+            max_length=_tighter(node.max_length, _rule_get(rule, "max_length"), pick_max=False),
+            patterns=patterns, format=node.format, category=category,
+            unique=bool(_rule_get(rule, "unique")) or row_number, row_number=row_number,
+        )
+
+    def scalar(self, node: Node, rule: Any, key: int, name: str) -> Gen:
+        spec = self.leaf_spec(node, rule)
+        rate = self._null_rate(node, rule)
+        k = spec.kind
+        if k == Kind.NULL:
+            return LeafGen(node, key, name, spec, "null", always_null=True)
+        if k == Kind.BOOLEAN:
+            return LeafGen(node, key, name, spec, "boolean", boolean=True, null_rate=rate)
+        if k in (Kind.INTEGER, Kind.NUMBER):
+            return LeafGen(node, key, name, spec, _JSON_KIND[k], NumberGenerator(spec), null_rate=rate)
+        if k in (Kind.DATE, Kind.DATETIME, Kind.TIME):
+            return LeafGen(node, key, name, spec, "string", TemporalGenerator(spec, k), null_rate=rate)
+        return LeafGen(node, key, name, spec, "string", StringGenerator(spec), null_rate=rate)
+
+
+def _fail(node: Node, why: str) -> Gen:
+    raise Invalid(f"{node.path}: {why}.")
+
+
+def _set_null_rate(gen: Gen, rate: float) -> None:
+    if hasattr(gen, "null_rate"):
+        gen.null_rate = rate  # type: ignore[attr-defined]
+
+
+def _json_types(node: Node) -> set[str] | None:
+    """JSON types a node's values can have (None: unknown / any)."""
+    k = node.kind
+    if k in (Kind.ANY, Kind.REF):
+        return None
+    if k == Kind.CHOICE:
+        out: set[str] = set()
+        for o in node.options:
+            t = _json_types(o)
+            if t is None:
+                return None
+            out |= t
+        return out
+    base = {Kind.INTEGER: {"number"}, Kind.NUMBER: {"number"}, Kind.OBJECT: {"object"},
+            Kind.ARRAY: {"array"}, Kind.BOOLEAN: {"boolean"}, Kind.NULL: {"null"}}.get(k, {"string"})
+    return base | ({"null"} if node.nullable else set())
+
+
+def _may_overlap(options: list[Node]) -> bool:
+    types = [_json_types(o) for o in options]
+    if any(t is None for t in types):
+        return True
+    for i in range(len(types)):
+        for j in range(i + 1, len(types)):
+            if types[i] & types[j]:  # type: ignore[operator]
+                return True
+    return False

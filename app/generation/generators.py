@@ -1,0 +1,565 @@
+"""The compiled generator tree: one node per field-model position, each filling a whole column.
+
+Randomness is keyed by position, never by call order: a node draws from
+`SeedSequence([seed, block, node key, salt])`, where the key is a stable hash of the node's
+position in the tree and `salt` separates re-draws. A block's values therefore do not depend on
+how records are chunked or sharded.
+
+    LeafGen    scalar (or const/enum) values, with a null mask
+    ObjectGen  child columns plus presence masks for optional children (OPTIONAL_PRESENCE)
+    ArrayGen   lengths and one item column; uniqueItems by de-duplication and re-draws
+    ChoiceGen  a branch per row; oneOf rows matching another option are re-drawn
+
+`py(col)` turns a column into plain Python values (the JSON form of the records).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import orjson
+
+from app.core.errors import Invalid
+from app.generation.columns import ABSENT, Arr, Choice, Column, Leaf, Obj
+from app.generation.fieldmodel import Node
+from app.generation.leafspec import LeafContext, LeafSpec
+from app.generation.matcher import accepts
+
+# an optional field (not required) is present in this share of records
+OPTIONAL_PRESENCE = 0.8
+_MASK64 = (1 << 64) - 1
+_REDRAWS = 8
+
+
+@dataclass
+class BlockContext:
+    seed: int
+    block: int
+    locale: str
+    salt: int = 0
+
+    def rng(self, key: int) -> np.random.Generator:
+        return np.random.Generator(np.random.PCG64(
+            np.random.SeedSequence([self.seed & _MASK64, self.block, key & _MASK64, self.salt])))
+
+    def salted(self, salt: int) -> BlockContext:
+        return BlockContext(self.seed, self.block, self.locale, self.salt * 1000 + salt + 1)
+
+
+@dataclass
+class Rows:
+    n: int
+    keys: np.ndarray  # global key of each row (int64)
+    key_space: int
+
+    def subset(self, idx: np.ndarray) -> Rows:
+        return Rows(len(idx), self.keys[idx], self.key_space)
+
+
+class Shared:
+    """Row indexes shared by the fields of one object (the `person` and `address` groups)."""
+
+    def __init__(self, bc: BlockContext, key: int, n: int) -> None:
+        self.bc, self.key, self.n = bc, key, n
+        self._cache: dict[tuple[str, int], np.ndarray] = {}
+
+    def __call__(self, group: str, size: int) -> np.ndarray:
+        got = self._cache.get((group, size))
+        if got is None:
+            got = self.bc.rng(self.key ^ (hash_key(group) & _MASK64)).integers(0, size, size=self.n)
+            self._cache[(group, size)] = got
+        return got
+
+    def subset(self, idx: np.ndarray) -> Shared:
+        parent = self
+
+        class _Sub(Shared):
+            def __call__(self, group: str, size: int) -> np.ndarray:
+                return parent(group, size)[idx]
+
+        return _Sub(self.bc, self.key, len(idx))
+
+
+def hash_key(text: str) -> int:
+    import hashlib
+
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+
+
+class Gen:
+    node: Node
+    key: int
+    name: str  # the key this value has in its parent object ("" for an anonymous group)
+
+    def generate(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Column:
+        raise NotImplementedError
+
+    def py(self, col: Column) -> list[Any]:
+        raise NotImplementedError
+
+
+def _nulls(rng: np.random.Generator, n: int, rate: float) -> np.ndarray | None:
+    if rate <= 0:
+        return None
+    mask = rng.random(n) < rate
+    return mask if mask.any() else None
+
+
+@dataclass(eq=False)
+class LeafGen(Gen):
+    node: Node
+    key: int
+    name: str
+    spec: LeafSpec | None
+    kind: str  # Leaf.kind
+    values_gen: Any = None  # NumberGenerator | TemporalGenerator | StringGenerator | None
+    choices: list[Any] | None = None  # enum / const values (JSON-ready)
+    choice_text: list[str] | None = None
+    null_rate: float = 0.0
+    boolean: bool = False
+    always_null: bool = False
+
+    def generate(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Leaf:
+        n = rows.n
+        rng = bc.rng(self.key)
+        if self.always_null:
+            return Leaf([None] * n, self.kind)
+        text = None
+        if self.choices is not None:
+            if self.spec is not None and self.spec.unique:
+                if len(self.choices) < rows.key_space:
+                    raise Invalid(f"{self.node.path}: only {len(self.choices)} allowed values, "
+                                  f"but {rows.key_space} unique values are needed.")
+                idx = rows.keys % len(self.choices)
+            else:
+                idx = rng.integers(0, len(self.choices), size=n)
+            values = [self.choices[i] for i in idx.tolist()]
+            if self.choice_text is not None:
+                text = [self.choice_text[i] for i in idx.tolist()]
+        elif self.boolean:
+            values = (rng.random(n) < 0.5).tolist()
+        else:
+            ctx = LeafContext(rng, bc.locale, rows.keys, rows.key_space,
+                              shared if shared is not None else Shared(bc, self.key, n),
+                              bc.seed, self.key)
+            if self.spec is not None and (self.spec.unique or self.spec.row_number):
+                lv = self.values_gen.generate_unique(ctx)
+            else:
+                lv = self.values_gen.generate(ctx, n)
+            values, text = lv.values, lv.text
+        nulls = _nulls(rng, n, self.null_rate)
+        if nulls is not None:
+            values = list(values)
+            text = None if text is None else list(text)
+            for i in np.flatnonzero(nulls).tolist():
+                values[i] = None
+                if text is not None:
+                    text[i] = None
+        return Leaf(values, self.kind, text)
+
+    def py(self, col: Column) -> list[Any]:
+        assert isinstance(col, Leaf)
+        return col.values
+
+
+@dataclass(eq=False)
+class ChildSlot:
+    gen: Gen | None  # None: never present (recursion cap)
+    name: str
+    required: bool
+    presence: float = OPTIONAL_PRESENCE
+
+
+@dataclass(eq=False)
+class ObjectGen(Gen):
+    node: Node
+    key: int
+    name: str
+    slots: list[ChildSlot] = field(default_factory=list)
+    null_rate: float = 0.0
+    group: bool = False  # anonymous model group spliced into the parent element
+
+    def generate(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Obj:
+        n = rows.n
+        rng = bc.rng(self.key)
+        # a spliced group shares its parent's groups: its fields are the parent's fields
+        own = shared if (self.group and shared is not None) else Shared(bc, self.key, n)
+        fields: list[Column | None] = []
+        present: list[np.ndarray | None] = []
+        for slot in self.slots:
+            if slot.gen is None:
+                fields.append(None)
+                present.append(np.zeros(n, dtype=bool))
+                continue
+            fields.append(slot.gen.generate(bc, rows, own))
+            present.append(None if slot.required else rng.random(n) < slot.presence)
+        self._dependencies(present, n)
+        self._property_counts(present, n)
+        return Obj(n, fields, present, _nulls(rng, n, self.null_rate))
+
+    def _dependencies(self, present: list[np.ndarray | None], n: int) -> None:
+        deps = self.node.dependent_required
+        if not deps:
+            return
+        index = {s.name: i for i, s in enumerate(self.slots)}
+        for _ in range(3):  # chains of dependencies settle in a few passes
+            for key, needed in deps.items():
+                i = index.get(key)
+                if i is None:
+                    continue
+                trigger = np.ones(n, dtype=bool) if present[i] is None else present[i]
+                for name in needed:
+                    j = index.get(name)
+                    if j is not None and present[j] is not None and self.slots[j].gen is not None:
+                        present[j] = present[j] | trigger
+
+    def _property_counts(self, present: list[np.ndarray | None], n: int) -> None:
+        lo, hi = self.node.min_properties, self.node.max_properties
+        if lo is None and hi is None:
+            return
+        optional = [i for i, p in enumerate(present) if p is not None and self.slots[i].gen is not None]
+        count = sum((np.ones(n, dtype=np.int64) if p is None else p.astype(np.int64)) for p in present)
+        for i in optional:
+            if lo is not None:
+                add = (count < lo) & ~present[i]  # type: ignore[operator]
+                present[i] = present[i] | add  # type: ignore[operator]
+                count = count + add
+        for i in reversed(optional):
+            if hi is not None:
+                drop = (count > hi) & present[i]  # type: ignore[operator]
+                present[i] = present[i] & ~drop  # type: ignore[operator]
+                count = count - drop
+
+    def py(self, col: Column) -> list[Any]:
+        assert isinstance(col, Obj)
+        n = col.n
+        plain = all(s.name and not _is_group(s.gen) for s in self.slots) and all(
+            p is None for p in col.present)
+        names = [s.name for s in self.slots]
+        if plain:
+            cols = [s.gen.py(f) for s, f in zip(self.slots, col.fields, strict=True)]  # type: ignore[union-attr]
+            out = [dict(zip(names, vals, strict=True)) for vals in zip(*cols, strict=True)] if cols else [
+                {} for _ in range(n)]
+        else:
+            out = [{} for _ in range(n)]
+            for slot, f, p in zip(self.slots, col.fields, col.present, strict=True):
+                if slot.gen is None or f is None:
+                    continue
+                vals = slot.gen.py(f)
+                rows = range(n) if p is None else np.flatnonzero(p).tolist()
+                if not slot.name or _is_group(slot.gen):
+                    for i in rows:
+                        frag = vals[i]
+                        if isinstance(frag, dict):
+                            out[i].update(frag)
+                        elif isinstance(frag, list):  # a repeated group: its elements become lists
+                            for item in frag:
+                                for k, v in (item or {}).items():
+                                    out[i].setdefault(k, []).append(v)
+                else:
+                    for i in rows:
+                        out[i][slot.name] = vals[i]
+        if col.nulls is not None:
+            for i in np.flatnonzero(col.nulls).tolist():
+                out[i] = None
+        return out
+
+
+def _is_group(gen: Gen | None) -> bool:
+    return isinstance(gen, (ObjectGen, ChoiceGen)) and gen.name == "" and getattr(gen, "group", True)
+
+
+@dataclass(eq=False)
+class ArrayGen(Gen):
+    node: Node
+    key: int
+    name: str
+    item: Gen | None
+    min_items: int
+    max_items: int
+    prefix: list[Gen] = field(default_factory=list)
+    unique_items: bool = False
+    null_rate: float = 0.0
+
+    def _item_rows(self, rows: Rows, lengths: np.ndarray) -> Rows:
+        parent = np.repeat(rows.keys, lengths)
+        starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
+        pos = np.arange(int(lengths.sum())) - starts
+        cap = max(self.max_items, 1)
+        return Rows(len(parent), parent * cap + pos, rows.key_space * cap)
+
+    def _items(self, bc: BlockContext, rows: Rows, lengths: np.ndarray) -> Column | None:
+        total = int(lengths.sum())
+        if total == 0:
+            return None
+        irows = self._item_rows(rows, lengths)
+        if not self.prefix:
+            assert self.item is not None
+            return self.item.generate(bc, irows, None)
+        starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
+        pos = np.arange(total) - starts
+        gens = [*self.prefix, *([self.item] if self.item is not None else [])]
+        branch = np.minimum(pos, len(gens) - 1)
+        cols: list[Column | None] = []
+        for k, g in enumerate(gens):
+            idx = np.flatnonzero(branch == k)
+            cols.append(g.generate(bc, irows.subset(idx), None) if idx.size else None)
+        return Choice(branch, cols)
+
+    def item_py(self, col: Column | None) -> list[Any]:
+        if col is None:
+            return []
+        if isinstance(col, Choice) and self.prefix:
+            gens = [*self.prefix, *([self.item] if self.item is not None else [])]
+            out: list[Any] = [None] * col.n
+            for k, g in enumerate(gens):
+                sub = col.cols[k]
+                if sub is not None:
+                    for i, v in zip(col.rows(k).tolist(), g.py(sub), strict=True):
+                        out[i] = v
+            return out
+        assert self.item is not None
+        return self.item.py(col)
+
+    def generate(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Arr:
+        n = rows.n
+        rng = bc.rng(self.key)
+        lengths = rng.integers(self.min_items, self.max_items + 1, size=n).astype(np.int64)
+        item = self._items(bc, rows, lengths)
+        arr = Arr(lengths, item)
+        if self.unique_items and item is not None:
+            arr = self._dedupe(bc, rows, arr)
+        arr.nulls = _nulls(rng, n, self.null_rate)
+        return arr
+
+    def _dedupe(self, bc: BlockContext, rows: Rows, arr: Arr) -> Arr:
+        from app.generation.columns import take
+
+        for r in range(_REDRAWS + 1):
+            items = self.item_py(arr.item)
+            keep: list[int] = []
+            lengths = np.zeros(arr.n, dtype=np.int64)
+            off = arr.offsets.tolist()
+            for i in range(arr.n):
+                seen: set[bytes] = set()
+                for j in range(off[i], off[i + 1]):
+                    k = orjson.dumps(items[j], option=orjson.OPT_SORT_KEYS)
+                    if k not in seen:
+                        seen.add(k)
+                        keep.append(j)
+                lengths[i] = len(seen)
+            short = lengths < self.min_items
+            if not short.any():
+                idx = np.array(keep, dtype=np.int64)
+                return Arr(lengths, take(arr.item, idx) if idx.size else None)  # type: ignore[arg-type]
+            if r == _REDRAWS:
+                break
+            # re-draw the arrays left too short, with a new salt
+            plain = ArrayGen(self.node, self.key, self.name, self.item, self.min_items, self.max_items,
+                             self.prefix, False)
+            bad = np.flatnonzero(short)
+            sub = plain.generate(bc.salted(r), rows.subset(bad), None)
+            arr = _splice_arrays(arr, bad, sub)
+        raise Invalid(f"{self.node.path}: could not draw {self.min_items} distinct items (uniqueItems).")
+
+    def py(self, col: Column) -> list[Any]:
+        assert isinstance(col, Arr)
+        items = self.item_py(col.item)
+        off = col.offsets.tolist()
+        out: list[Any] = [items[off[i]:off[i + 1]] for i in range(col.n)]
+        if col.nulls is not None:
+            for i in np.flatnonzero(col.nulls).tolist():
+                out[i] = None
+        return out
+
+
+def _splice_arrays(arr: Arr, rows: np.ndarray, sub: Arr) -> Arr:
+    """Replace the arrays at `rows` with `sub` (rebuilding the item column in row order)."""
+    from app.generation.columns import take
+
+    lengths = arr.lengths.copy()
+    lengths[rows] = sub.lengths
+    replaced = np.zeros(arr.n, dtype=bool)
+    replaced[rows] = True
+    # concatenate old and new item columns, then take them in final row order
+    old_items, new_items = arr.item, sub.item
+    pieces: list[tuple[int, int, int]] = []  # (source 0/1, start, stop)
+    sub_off = sub.offsets.tolist()
+    j = 0
+    for i in range(arr.n):
+        if replaced[i]:
+            pieces.append((1, sub_off[j], sub_off[j + 1]))
+            j += 1
+        else:
+            pieces.append((0, int(arr.offsets[i]), int(arr.offsets[i + 1])))
+    old_n = int(arr.offsets[-1])
+    order = [s if src == 0 else old_n + s for src, a, b in pieces for s in range(a, b)]
+    both = _concat_cols(old_items, new_items)
+    item = take(both, np.array(order, dtype=np.int64)) if order and both is not None else None
+    return Arr(lengths, item)
+
+
+def _concat_cols(a: Column | None, b: Column | None) -> Column | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if isinstance(a, Leaf) and isinstance(b, Leaf):
+        ta = a.text_values
+        tb = b.text_values
+        text = None if ta is None and tb is None else [*(a.text() if ta is None else ta),
+                                                        *(b.text() if tb is None else tb)]
+        return Leaf([*a.values, *b.values], a.kind, text)
+    if isinstance(a, Obj) and isinstance(b, Obj):
+        fields = [_concat_cols(x, y) for x, y in zip(a.fields, b.fields, strict=True)]
+        present = [None if (p is None and q is None) else np.concatenate([
+            np.ones(a.n, dtype=bool) if p is None else p, np.ones(b.n, dtype=bool) if q is None else q])
+            for p, q in zip(a.present, b.present, strict=True)]
+        nulls = None if a.nulls is None and b.nulls is None else np.concatenate([
+            np.zeros(a.n, dtype=bool) if a.nulls is None else a.nulls,
+            np.zeros(b.n, dtype=bool) if b.nulls is None else b.nulls])
+        return Obj(a.n + b.n, fields, present, nulls)
+    if isinstance(a, Arr) and isinstance(b, Arr):
+        nulls = None if a.nulls is None and b.nulls is None else np.concatenate([
+            np.zeros(a.n, dtype=bool) if a.nulls is None else a.nulls,
+            np.zeros(b.n, dtype=bool) if b.nulls is None else b.nulls])
+        return Arr(np.concatenate([a.lengths, b.lengths]), _concat_cols(a.item, b.item), nulls)
+    if isinstance(a, Choice) and isinstance(b, Choice):
+        cols = [_concat_cols(x, y) for x, y in zip(a.cols, b.cols, strict=True)]
+        nulls = None if a.nulls is None and b.nulls is None else np.concatenate([
+            np.zeros(a.n, dtype=bool) if a.nulls is None else a.nulls,
+            np.zeros(b.n, dtype=bool) if b.nulls is None else b.nulls])
+        # option columns hold rows in row order; concatenation keeps that order per option
+        return Choice(np.concatenate([a.branch, b.branch]), cols, nulls)
+    raise TypeError("cannot concatenate columns of different shapes")
+
+
+@dataclass(eq=False)
+class ChoiceGen(Gen):
+    node: Node
+    key: int
+    name: str
+    options: list[Gen | None]
+    definitions: dict[str, Node] = field(default_factory=dict)
+    exclusive: bool = False  # oneOf whose options may overlap: check and re-draw
+    null_rate: float = 0.0
+    group: bool = False
+
+    def generate(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Choice:
+        n = rows.n
+        rng = bc.rng(self.key)
+        live = np.array([i for i, g in enumerate(self.options) if g is not None])
+        branch = live[rng.integers(0, len(live), size=n)]
+        col = self._fill(bc, rows, shared, branch)
+        if self.exclusive:
+            col = self._exclusive(bc, rows, shared, col, live)
+        col.nulls = _nulls(rng, n, self.null_rate)
+        return col
+
+    def _fill(self, bc: BlockContext, rows: Rows, shared: Shared | None, branch: np.ndarray) -> Choice:
+        cols: list[Column | None] = []
+        for k, g in enumerate(self.options):
+            idx = np.flatnonzero(branch == k)
+            if g is None or not idx.size:
+                cols.append(None)
+                continue
+            cols.append(g.generate(bc, rows.subset(idx), None if shared is None else shared.subset(idx)))
+        return Choice(branch, cols)
+
+    def _overlaps(self, col: Choice) -> np.ndarray:
+        values = self.py(col)
+        bad = np.zeros(col.n, dtype=bool)
+        for i, v in enumerate(values):
+            b = int(col.branch[i])
+            for k, g in enumerate(self.options):
+                if k != b and g is not None and accepts(g.node, _plain(v), self.definitions):
+                    bad[i] = True
+                    break
+        return bad
+
+    def _exclusive(self, bc: BlockContext, rows: Rows, shared: Shared | None, col: Choice,
+                   live: np.ndarray) -> Choice:
+        bad = self._overlaps(col)
+        for r in range(_REDRAWS):
+            if not bad.any():
+                return col
+            idx = np.flatnonzero(bad)
+            sbc = bc.salted(r)
+            branch = live[sbc.rng(self.key).integers(0, len(live), size=idx.size)]
+            sub = self._fill(sbc, rows.subset(idx), None if shared is None else shared.subset(idx), branch)
+            col = _replace_rows(col, idx, sub)
+            bad = self._overlaps(col)
+        if bad.any():
+            raise Invalid(f"{self.node.path}: oneOf options overlap so much that no value matching exactly "
+                          f"one of them could be drawn.")
+        return col
+
+    def py(self, col: Column) -> list[Any]:
+        assert isinstance(col, Choice)
+        out: list[Any] = [None] * col.n
+        for k, g in enumerate(self.options):
+            sub = col.cols[k]
+            if g is None or sub is None:
+                continue
+            vals = g.py(sub)
+            if self.group and g.name and not _is_group(g):
+                vals = [{g.name: v} for v in vals]  # an element chosen inside a group
+            for i, v in zip(col.rows(k).tolist(), vals, strict=True):
+                out[i] = v
+        if col.nulls is not None:
+            for i in np.flatnonzero(col.nulls).tolist():
+                out[i] = None
+        return out
+
+
+def _plain(v: Any) -> Any:
+    """JSON round trip: what a validator sees (Fragments become numbers)."""
+    return orjson.loads(orjson.dumps(v))
+
+
+def _replace_rows(col: Choice, idx: np.ndarray, sub: Choice) -> Choice:
+    from app.generation.columns import take
+
+    keep = np.ones(col.n, dtype=bool)
+    keep[idx] = False
+    kept = np.flatnonzero(keep)
+    merged = _concat_cols(take(col, kept), sub)
+    assert isinstance(merged, Choice)
+    # rows are now [kept..., idx...]; restore the original order
+    order = np.empty(col.n, dtype=np.int64)
+    order[np.concatenate([kept, idx])] = np.arange(col.n)
+    out = take(merged, order)
+    assert isinstance(out, Choice)
+    return out
+
+
+@dataclass(eq=False)
+class AnyGen(Gen):
+    """Unconstrained values (JSON `{}` / XSD anyType): short words."""
+
+    node: Node
+    key: int
+    name: str
+    null_rate: float = 0.0
+
+    def generate(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Leaf:
+        from app.generation import vocab
+
+        rng = bc.rng(self.key)
+        words = vocab.simple_pool(bc.locale, "word")
+        values = words[rng.integers(0, len(words), size=rows.n)].tolist()
+        nulls = _nulls(rng, rows.n, self.null_rate)
+        if nulls is not None:
+            for i in np.flatnonzero(nulls).tolist():
+                values[i] = None
+        return Leaf(values, "string")
+
+    def py(self, col: Column) -> list[Any]:
+        assert isinstance(col, Leaf)
+        return col.values
+
+
+__all__ = ["ABSENT", "AnyGen", "ArrayGen", "BlockContext", "ChildSlot", "ChoiceGen", "Gen", "LeafGen",
+           "ObjectGen", "Rows", "Shared", "hash_key"]

@@ -1,0 +1,119 @@
+"""Does a plain Python value satisfy a field-model node? Used where generation must *test* a value
+against a sibling schema: `oneOf` (a value drawn from one option must match no other) and
+`if/then/else` (which rows meet the `if`).
+
+It follows the field model's semantics (types, enum/const, bounds, multipleOf, lengths, patterns,
+required/additional properties, items, nested choices). Formats are not checked: a value the
+matcher accepts on every other facet counts as a match, which only ever makes `oneOf` re-draw more.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from functools import lru_cache
+from typing import Any
+
+from app.generation.fieldmodel import ChoiceMode, Kind, Node
+
+_NUMERIC = (int, float, Decimal)
+
+
+@lru_cache(maxsize=512)
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def _num(v: Any) -> Decimal | None:
+    if isinstance(v, bool) or not isinstance(v, _NUMERIC):
+        return None
+    return Decimal(str(v)) if isinstance(v, float) else Decimal(v)
+
+
+def accepts(node: Node, value: Any, definitions: dict[str, Node], depth: int = 0) -> bool:
+    if depth > 50:
+        return True
+    if value is None:
+        return node.nullable or node.kind in (Kind.NULL, Kind.ANY) or (
+            node.kind == Kind.CHOICE and any(accepts(o, None, definitions, depth + 1) for o in node.options))
+    if node.has_const and value != node.const:
+        return False
+    if node.enum is not None and value not in node.enum:
+        return False
+    k = node.kind
+    if k == Kind.REF:
+        target = definitions.get(node.ref or "")
+        return target is None or accepts(target, value, definitions, depth + 1)
+    if k == Kind.ANY:
+        return True
+    if k == Kind.CHOICE:
+        hits = sum(1 for o in node.options if accepts(o, value, definitions, depth + 1))
+        return hits == 1 if node.choice_mode == ChoiceMode.ONE_OF else hits >= 1
+    if k == Kind.NULL:
+        return False
+    if k == Kind.BOOLEAN:
+        return isinstance(value, bool)
+    if k in (Kind.INTEGER, Kind.NUMBER):
+        x = _num(value)
+        if x is None or (k == Kind.INTEGER and x != x.to_integral_value()):
+            return False
+        if node.minimum is not None:
+            lo = Decimal(str(node.minimum))
+            if x < lo or (node.exclusive_minimum and x == lo):
+                return False
+        if node.maximum is not None:
+            hi = Decimal(str(node.maximum))
+            if x > hi or (node.exclusive_maximum and x == hi):
+                return False
+        return not (node.multiple_of is not None and x % node.multiple_of != 0)
+    if k in (Kind.STRING, Kind.DATE, Kind.DATETIME, Kind.TIME):
+        if not isinstance(value, str):
+            return False
+        if node.min_length is not None and len(value) < node.min_length:
+            return False
+        if node.max_length is not None and len(value) > node.max_length:
+            return False
+        for p in node.patterns:
+            rx = _rx(p)
+            if (rx.fullmatch(value) if node.pattern_anchored else rx.search(value)) is None:
+                return False
+        return True
+    if k == Kind.ARRAY:
+        if not isinstance(value, list):
+            return False
+        if node.min_items is not None and len(value) < node.min_items:
+            return False
+        if node.max_items is not None and len(value) > node.max_items:
+            return False
+        for i, item in enumerate(value):
+            sub = node.prefix_items[i] if i < len(node.prefix_items) else node.items
+            if sub is not None and not accepts(sub, item, definitions, depth + 1):
+                return False
+        return True
+    if k == Kind.OBJECT:
+        if not isinstance(value, dict):
+            return False
+        return _object_accepts(node, value, definitions, depth)
+    return True
+
+
+def _object_accepts(node: Node, value: dict, definitions: dict[str, Node], depth: int) -> bool:
+    known: set[str] = set()
+    for child in node.children:
+        if not child.name:  # anonymous group: its members are keys of this object
+            for sub in child.walk():
+                if sub.name:
+                    known.add(sub.name)
+            continue
+        known.add(child.name)
+        if child.name in value:
+            if not accepts(child, value[child.name], definitions, depth + 1):
+                return False
+        elif child.required:
+            return False
+    if not node.additional_properties and any(key not in known for key in value):
+        return False
+    for key, deps in node.dependent_required.items():
+        if key in value and any(d not in value for d in deps):
+            return False
+    return True

@@ -1,0 +1,193 @@
+"""Integer and decimal columns that satisfy bounds, multipleOf, totalDigits and fractionDigits by
+construction.
+
+A value is an integer count `k` of units `10**-scale`; every allowed value is `k = j * step` for
+an integer `j` in a closed range, so bounds (inclusive or exclusive) and multipleOf hold exactly.
+Text is written from `k` as an exact decimal. JSON Schema validators check multipleOf on floats
+(`int(x / m) == x / m`, see jsonschema's `_keywords.multipleOf`), which rejects about one exact
+decimal in seven (19.99 / 0.01 = 1998.9999999999998); those draws are re-drawn, so every value is
+both an exact decimal and passes the float check. Realistic windows (a price, an age, a year)
+narrow the draw when the field's name or category suggests one and the bounds allow it.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+from fractions import Fraction
+
+import numpy as np
+import orjson
+
+from app.core.errors import Invalid
+from app.generation.category_values import NUMERIC_WINDOWS
+from app.generation.fieldmodel import Kind
+from app.generation.leafspec import LeafContext, LeafSpec, LeafValues
+from app.generation.permutation import FeistelPermutation
+
+_INT64_SAFE = 2**62
+_FLOAT_EXACT = 2**53
+_DEFAULT_INT_WINDOW = (Decimal(0), Decimal(100_000))
+_DEFAULT_NUM_WINDOW = (Decimal(0), Decimal(10_000))
+_DEFAULT_SCALE = 2
+_REDRAWS = 12
+
+
+def _ceil(x: Fraction) -> int:
+    return -((-x.numerator) // x.denominator)
+
+
+def _floor(x: Fraction) -> int:
+    return x.numerator // x.denominator
+
+
+class NumberGenerator:
+    """Columns of integers or exact decimals within the spec's facets."""
+
+    def __init__(self, spec: LeafSpec) -> None:
+        self.spec = spec
+        self.integer = spec.kind == Kind.INTEGER
+        window = NUMERIC_WINDOWS.get(spec.category or "")
+        m = spec.multiple_of
+        if m is not None and m <= 0:
+            raise Invalid(f"{spec.path}: multipleOf must be greater than 0.")
+        if self.integer:
+            scale = 0
+        elif m is not None:
+            scale = max(0, -m.normalize().as_tuple().exponent)  # type: ignore[operator]
+        elif spec.fraction_digits is not None:
+            scale = min(spec.fraction_digits, window[2] if window else _DEFAULT_SCALE)
+        else:
+            scale = window[2] if window else _DEFAULT_SCALE
+        if spec.total_digits is not None:
+            scale = min(scale, spec.total_digits) if m is None else scale
+        self.scale = scale
+        unit = Fraction(10) ** scale
+        step = 1
+        if m is not None:
+            fm = Fraction(m) * unit  # multipleOf in units
+            # whole numbers of units that are multiples of p/q (reduced) are the multiples of p
+            step = int(fm.numerator)
+        if spec.fraction_digits is not None and spec.fraction_digits < scale:
+            step = math.lcm(step, 10 ** (scale - spec.fraction_digits))
+        self.step = step
+        lo: int | None = None
+        hi: int | None = None
+        if spec.minimum is not None:
+            f = Fraction(Decimal(str(spec.minimum))) * unit
+            lo = _ceil(f)
+            if spec.exclusive_minimum and f.denominator == 1 and lo == f:
+                lo += 1
+        if spec.maximum is not None:
+            f = Fraction(Decimal(str(spec.maximum))) * unit
+            hi = _floor(f)
+            if spec.exclusive_maximum and f.denominator == 1 and hi == f:
+                hi -= 1
+        if spec.total_digits is not None:
+            limit = 10 ** spec.total_digits - 1
+            lo = -limit if lo is None else max(lo, -limit)
+            hi = limit if hi is None else min(hi, limit)
+        self.j_lo = None if lo is None else -((-lo) // step)
+        self.j_hi = None if hi is None else hi // step
+        if self.j_lo is not None and self.j_hi is not None and self.j_lo > self.j_hi:
+            what = "integer" if self.integer else "number"
+            mult = f" that is a multiple of {m}" if m is not None else ""
+            raise Invalid(f"{spec.path}: no {what}{mult} lies between {spec.minimum} and {spec.maximum}.")
+        # the realistic window, in j units, clipped to the allowed range
+        wlo_d, whi_d = (window[0], window[1]) if window else (
+            _DEFAULT_INT_WINDOW if self.integer else _DEFAULT_NUM_WINDOW)
+        w_lo = _ceil(Fraction(wlo_d) * unit / step)
+        w_hi = _floor(Fraction(whi_d) * unit / step)
+        a = w_lo if self.j_lo is None else max(w_lo, self.j_lo)
+        b = w_hi if self.j_hi is None else min(w_hi, self.j_hi)
+        if a > b:  # the window misses the allowed range: draw next to the nearer bound
+            span = max(w_hi - w_lo, 10)
+            if self.j_lo is not None and self.j_lo > w_hi:
+                a, b = self.j_lo, self.j_lo + span
+                b = b if self.j_hi is None else min(b, self.j_hi)
+            else:
+                assert self.j_hi is not None
+                a, b = self.j_hi - span, self.j_hi
+                a = a if self.j_lo is None else max(a, self.j_lo)
+        self.w_lo, self.w_hi = a, b
+        self.float_m = float(m) if (m is not None and m != m.to_integral_value() and not spec.xsd) else None
+        self.big = max(abs(self.w_lo), abs(self.w_hi)) * step >= _INT64_SAFE
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _passes_float_check(self, k: np.ndarray) -> np.ndarray:
+        if self.float_m is None:
+            return np.ones(len(k), dtype=bool)
+        x = k.astype(np.float64) / (10.0 ** self.scale)
+        q = x / self.float_m
+        return np.trunc(q) == q
+
+    def _render(self, ks: list[int]) -> LeafValues:
+        s = self.scale
+        if s == 0:
+            vals: list = [k if abs(k) < _INT64_SAFE else orjson.Fragment(str(k)) for k in ks]
+            return LeafValues(vals, [str(k) for k in ks])
+        unit = 10**s
+        text = []
+        for k in ks:
+            ip, fp = divmod(abs(k), unit)
+            t = f"{ip}.{fp:0{s}d}".rstrip("0").rstrip(".")
+            text.append(t if k >= 0 or t == "0" else "-" + t)
+        if self.integer:
+            return LeafValues([int(t) for t in text], text)
+        vals = [
+            (int(t) if "." not in t else float(t)) if abs(k) < _FLOAT_EXACT // 1000 else orjson.Fragment(t)
+            for k, t in zip(ks, text, strict=True)
+        ]
+        return LeafValues(vals, text)
+
+    def _draw_k(self, rng: np.random.Generator, n: int) -> list[int]:
+        if self.big:
+            offs = rng.integers(0, self.w_hi - self.w_lo + 1 if self.w_hi - self.w_lo < 2**62 else 2**62,
+                                size=n)
+            return [(self.w_lo + int(o)) * self.step for o in offs.tolist()]
+        j = rng.integers(self.w_lo, self.w_hi + 1, size=n)
+        k = j * self.step
+        ok = self._passes_float_check(k)
+        for _ in range(_REDRAWS):
+            if ok.all():
+                break
+            bad = np.flatnonzero(~ok)
+            k[bad] = rng.integers(self.w_lo, self.w_hi + 1, size=bad.size) * self.step
+            ok[bad] = self._passes_float_check(k[bad])
+        if not ok.all():
+            raise Invalid(f"{self.spec.path}: no value between the bounds passes the validator's "
+                          f"floating-point multipleOf check.")
+        return k.tolist()
+
+    # -- public ----------------------------------------------------------------------------
+
+    def generate(self, c: LeafContext, n: int) -> LeafValues:
+        return self._render(self._draw_k(c.rng, n))
+
+    def value_space(self) -> int | None:
+        if self.j_lo is None or self.j_hi is None:
+            return None
+        return self.j_hi - self.j_lo + 1
+
+    def generate_unique(self, c: LeafContext) -> LeafValues:
+        keys = c.keys
+        if self.spec.row_number:
+            start = self.w_lo if (self.j_lo is None or self.w_lo >= self.j_lo) else self.j_lo
+            start = max(start, 1) if (self.j_lo is None or self.j_lo <= 1) else start
+            if self.j_hi is not None and start + c.key_space - 1 > self.j_hi:
+                raise Invalid(f"{self.spec.path}: {c.key_space} unique values do not fit below {self.spec.maximum}.")
+            return self._render([(start + int(k)) * self.step for k in keys.tolist()])
+        # draw from the realistic window when it is large enough, else from the whole range
+        lo, hi = self.w_lo, self.w_hi
+        if hi - lo + 1 < c.key_space * 2:
+            lo = self.j_lo if self.j_lo is not None else lo - c.key_space * 2
+            hi = self.j_hi if self.j_hi is not None else lo + c.key_space * 4
+        space = hi - lo + 1
+        if space < c.key_space:
+            raise Invalid(f"{self.spec.path}: only {space} distinct values satisfy the facets, "
+                          f"but {c.key_space} unique values are needed.")
+        space = min(space, 2**62 - 1)
+        perm = FeistelPermutation(space, c.seed ^ c.field_key)
+        j = perm(keys.astype(np.uint64))
+        return self._render([(lo + int(x)) * self.step for x in j.tolist()])

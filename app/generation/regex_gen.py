@@ -1,0 +1,519 @@
+"""Regex-to-string generation from the pattern's syntax tree (Python `re` syntax).
+
+A pattern is parsed once with `re._parser` into a small tree (literal, character set, sequence,
+alternation, repeat) that generates a whole column at a time: every node returns a code-point
+matrix (one row per value, zero padding after each row's length) plus the row lengths, so a
+column of 4,096 strings costs a handful of NumPy operations, never a backtracking search.
+Character sets are interval lists picked by weighted offset, so `[^"]` or `[\u4e00-\u9fa5]`
+cost the same as `[0-9]`. Broad sets (`.`, negated classes, `\\S`) draw printable ASCII so
+values stay readable and legal in every output format; characters illegal in XML 1.0 and
+surrogates are never produced.
+
+Unsupported (see `unsupported_reason`): backreferences, lookahead/lookbehind, conditional
+groups. Word boundaries and mid-pattern anchors generate nothing and are verified afterwards.
+
+`RegexGenerator.generate(rng, n, min_len, max_len)` honours length bounds together with the
+pattern; `RegexGenerator.nth(k)` enumerates the (capped) language for `unique` values.
+"""
+
+from __future__ import annotations
+
+import re
+import re._constants as sre_c
+import re._parser as sre_p
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+# how far an unbounded repeat (`*`, `+`, `{2,}`) may grow beyond its minimum
+UNBOUNDED_EXTRA = 8
+# a bounded repeat spread wider than this is drawn from [min, min + BOUNDED_SPREAD] only
+BOUNDED_SPREAD = 32
+MAX_CODEPOINT = 0x10FFFF
+
+Intervals = list[tuple[int, int]]  # sorted, disjoint, inclusive
+
+
+def _normalise(iv: Intervals) -> Intervals:
+    out: Intervals = []
+    for lo, hi in sorted(iv):
+        if out and lo <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        else:
+            out.append((lo, hi))
+    return out
+
+
+def _negate(iv: Intervals) -> Intervals:
+    out: Intervals = []
+    prev = 0
+    for lo, hi in _normalise(iv):
+        if lo > prev:
+            out.append((prev, lo - 1))
+        prev = hi + 1
+    if prev <= MAX_CODEPOINT:
+        out.append((prev, MAX_CODEPOINT))
+    return out
+
+
+def _intersect(a: Intervals, b: Intervals) -> Intervals:
+    out: Intervals = []
+    for lo1, hi1 in a:
+        for lo2, hi2 in b:
+            lo, hi = max(lo1, lo2), min(hi1, hi2)
+            if lo <= hi:
+                out.append((lo, hi))
+    return _normalise(out)
+
+
+def _size(iv: Intervals) -> int:
+    return sum(hi - lo + 1 for lo, hi in iv)
+
+
+PRINTABLE_ASCII: Intervals = [(0x20, 0x7E)]
+# XML 1.0 Char minus controls (tab/newline/CR are legal XML but are normalised away in attributes)
+_LEGAL: Intervals = [(0x20, 0xD7FF), (0xE000, 0xFFFD), (0x10000, MAX_CODEPOINT)]
+_CATEGORY: dict[object, Intervals] = {
+    sre_c.CATEGORY_DIGIT: [(0x30, 0x39)],
+    sre_c.CATEGORY_SPACE: [(0x09, 0x0D), (0x20, 0x20)],
+    sre_c.CATEGORY_WORD: [(0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A)],
+}
+_CATEGORY[sre_c.CATEGORY_NOT_DIGIT] = _negate(_CATEGORY[sre_c.CATEGORY_DIGIT])
+_CATEGORY[sre_c.CATEGORY_NOT_SPACE] = _negate(_CATEGORY[sre_c.CATEGORY_SPACE])
+_CATEGORY[sre_c.CATEGORY_NOT_WORD] = _negate(_CATEGORY[sre_c.CATEGORY_WORD])
+
+
+def _preferred(iv: Intervals) -> Intervals:
+    """The characters actually drawn for a set: legal ones, printable ASCII when the set is broad."""
+    legal = _intersect(iv, _LEGAL)
+    if not legal:
+        # only controls left (e.g. `[\t\n]`): tab/newline are legal XML text, keep them
+        legal = _intersect(iv, [(0x09, 0x0A), (0x0D, 0x0D)])
+    ascii_part = _intersect(legal, PRINTABLE_ASCII)
+    if ascii_part and (_size(legal) > 200 or ascii_part == legal):
+        return ascii_part
+    return legal
+
+
+class UnsupportedPattern(ValueError):
+    """The pattern uses a construct generation cannot honour."""
+
+
+# ---------------------------------------------------------------------------------------------
+# the generation tree
+
+
+class _Gen:
+    min_len: int
+    max_len: int  # after capping repeats
+
+    def gen(self, rng: np.random.Generator, n: int, mode: int) -> tuple[np.ndarray, np.ndarray]:
+        """(codes (n, w) uint32, lengths (n,)); mode 0 random, -1 shortest, +1 longest."""
+        raise NotImplementedError
+
+    def count(self) -> int:
+        raise NotImplementedError
+
+    def nth(self, k: int) -> str:
+        raise NotImplementedError
+
+
+@dataclass
+class _Set(_Gen):
+    starts: np.ndarray
+    sizes: np.ndarray
+    cum: np.ndarray
+    total: int
+
+    def __init__(self, iv: Intervals) -> None:
+        self.starts = np.array([lo for lo, _ in iv], dtype=np.int64)
+        self.sizes = np.array([hi - lo + 1 for lo, hi in iv], dtype=np.int64)
+        self.cum = np.cumsum(self.sizes)
+        self.total = int(self.cum[-1])
+        self.min_len = self.max_len = 1
+
+    def pick(self, rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+        r = rng.integers(0, self.total, size=shape)
+        if len(self.starts) == 1:
+            return (r + self.starts[0]).astype(np.uint32)
+        k = np.searchsorted(self.cum, r, side="right")
+        return (self.starts[k] + r - (self.cum[k] - self.sizes[k])).astype(np.uint32)
+
+    def gen(self, rng, n, mode):
+        return self.pick(rng, (n, 1)), np.ones(n, dtype=np.int64)
+
+    def count(self) -> int:
+        return self.total
+
+    def nth(self, k: int) -> str:
+        i = int(np.searchsorted(self.cum, k, side="right"))
+        return chr(int(self.starts[i]) + k - int(self.cum[i] - self.sizes[i]))
+
+
+_FILLER = _Set([(0x61, 0x7A)])
+
+
+class _Lit(_Gen):
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.codes = np.array([ord(c) for c in text], dtype=np.uint32)
+        self.min_len = self.max_len = len(text)
+
+    def gen(self, rng, n, mode):
+        return np.broadcast_to(self.codes, (n, len(self.codes))), np.full(n, len(self.codes), dtype=np.int64)
+
+    def count(self) -> int:
+        return 1
+
+    def nth(self, k: int) -> str:
+        return self.text
+
+
+def _concat(parts: list[tuple[np.ndarray, np.ndarray]], n: int) -> tuple[np.ndarray, np.ndarray]:
+    parts = [p for p in parts if p[0].shape[1]]
+    if not parts:
+        return np.zeros((n, 0), dtype=np.uint32), np.zeros(n, dtype=np.int64)
+    width = sum(p[0].shape[1] for p in parts)
+    out = np.zeros((n, width), dtype=np.uint32)
+    lengths = np.zeros(n, dtype=np.int64)
+    col = 0
+    fixed = True  # all previous parts had a constant length: plain slice assignment
+    rows = np.arange(n)[:, None]
+    for codes, lens in parts:
+        w = codes.shape[1]
+        if fixed:
+            out[:, col:col + w] = codes
+            col += w
+        else:
+            idx = lengths[:, None] + np.arange(w)[None, :]
+            # padding zeros land after the row's content, so they never clobber earlier parts
+            out[rows, idx] = codes
+        lengths = lengths + lens
+        if fixed and not (lens == w).all():
+            fixed = False
+    return out, lengths
+
+
+class _Seq(_Gen):
+    def __init__(self, items: list[_Gen]) -> None:
+        self.items = items
+        self.min_len = sum(i.min_len for i in items)
+        self.max_len = sum(i.max_len for i in items)
+
+    def gen(self, rng, n, mode):
+        return _concat([i.gen(rng, n, mode) for i in self.items], n)
+
+    def count(self) -> int:
+        c = 1
+        for i in self.items:
+            c *= i.count()
+        return c
+
+    def nth(self, k: int) -> str:
+        out = []
+        for i in reversed(self.items):
+            c = i.count()
+            k, r = divmod(k, c)
+            out.append(i.nth(r))
+        return "".join(reversed(out))
+
+
+class _Alt(_Gen):
+    def __init__(self, branches: list[_Gen]) -> None:
+        self.branches = branches
+        self.min_len = min(b.min_len for b in branches)
+        self.max_len = max(b.max_len for b in branches)
+
+    def gen(self, rng, n, mode):
+        if mode < 0:
+            choice = np.full(n, int(np.argmin([b.min_len for b in self.branches])))
+        elif mode > 0:
+            choice = np.full(n, int(np.argmax([b.max_len for b in self.branches])))
+        else:
+            choice = rng.integers(0, len(self.branches), size=n)
+        width = max(b.max_len for b in self.branches)
+        out = np.zeros((n, width), dtype=np.uint32)
+        lengths = np.zeros(n, dtype=np.int64)
+        for b, branch in enumerate(self.branches):
+            rows = np.flatnonzero(choice == b)
+            if rows.size:
+                codes, lens = branch.gen(rng, rows.size, mode)
+                out[rows, :codes.shape[1]] = codes
+                lengths[rows] = lens
+        return out, lengths
+
+    def count(self) -> int:
+        return sum(b.count() for b in self.branches)
+
+    def nth(self, k: int) -> str:
+        for b in self.branches:
+            c = b.count()
+            if k < c:
+                return b.nth(k)
+            k -= c
+        raise IndexError(k)
+
+
+class _Rep(_Gen):
+    def __init__(self, sub: _Gen, lo: int, hi: int) -> None:
+        self.sub, self.lo, self.hi = sub, lo, hi
+        self.min_len = sub.min_len * lo
+        self.max_len = sub.max_len * hi
+
+    def _counts(self, rng: np.random.Generator, n: int, mode: int) -> np.ndarray:
+        if mode < 0:
+            return np.full(n, self.lo)
+        if mode > 0:
+            return np.full(n, self.hi)
+        return rng.integers(self.lo, self.hi + 1, size=n)
+
+    def gen(self, rng, n, mode):
+        counts = self._counts(rng, n, mode)
+        if isinstance(self.sub, _Set):
+            codes = self.sub.pick(rng, (n, self.hi))
+            codes[np.arange(self.hi)[None, :] >= counts[:, None]] = 0
+            return codes, counts.astype(np.int64)
+        parts = []
+        for j in range(self.hi):
+            codes, lens = self.sub.gen(rng, n, mode)
+            keep = counts > j
+            if not keep.all():
+                codes = np.where(keep[:, None], codes, 0).astype(np.uint32)
+                lens = np.where(keep, lens, 0)
+            parts.append((codes, lens))
+        return _concat(parts, n)
+
+    def count(self) -> int:
+        c = self.sub.count()
+        return sum(c**L for L in range(self.lo, self.hi + 1))
+
+    def nth(self, k: int) -> str:
+        c = self.sub.count()
+        for L in range(self.lo, self.hi + 1):
+            block = c**L
+            if k < block:
+                out = []
+                for _ in range(L):
+                    k, r = divmod(k, c)
+                    out.append(self.sub.nth(r))
+                return "".join(out)
+            k -= block
+        raise IndexError(k)
+
+
+# ---------------------------------------------------------------------------------------------
+# parsing
+
+
+@dataclass
+class _Parsed:
+    gen: _Gen
+    exact: bool  # generation provably matches (no boundaries / flags / mid anchors to verify)
+    anchored_start: bool
+    anchored_end: bool
+
+
+def _set_from_in(items: list, ignore_case: bool) -> Intervals:
+    iv: Intervals = []
+    negate = False
+    for op, av in items:
+        if op is sre_c.NEGATE:
+            negate = True
+        elif op is sre_c.LITERAL:
+            iv.append((av, av))
+        elif op is sre_c.RANGE:
+            iv.append((av[0], av[1]))
+        elif op is sre_c.CATEGORY:
+            if av not in _CATEGORY:
+                raise UnsupportedPattern(f"character category {av} is not supported")
+            iv.extend(_CATEGORY[av])
+        else:
+            raise UnsupportedPattern(f"{op} inside a character class is not supported")
+    iv = _normalise(iv)
+    if negate:
+        iv = _negate(iv)
+        if ignore_case:
+            # a negated class under IGNORECASE excludes both cases; drop letters to stay safe
+            iv = _intersect(iv, _negate([(0x41, 0x5A), (0x61, 0x7A)]))
+    return iv
+
+
+def _set_gen(iv: Intervals) -> _Set:
+    chosen = _preferred(iv)
+    if not chosen:
+        raise UnsupportedPattern("a character class matches no character that can be written")
+    return _Set(chosen)
+
+
+class _Builder:
+    def __init__(self, flags: int) -> None:
+        self.flags = flags
+        self.exact = not (flags & (re.IGNORECASE | re.MULTILINE | re.VERBOSE))
+
+    def seq(self, sub: list, top: bool = False) -> _Gen:
+        items: list[_Gen] = []
+        last = len(sub) - 1
+        for pos, (op, av) in enumerate(sub):
+            g = self.item(op, av, first=top and pos == 0, last=top and pos == last)
+            if g is not None:
+                items.append(g)
+        # merge adjacent literals: fewer, wider matrix pieces
+        merged: list[_Gen] = []
+        for g in items:
+            if isinstance(g, _Lit) and merged and isinstance(merged[-1], _Lit):
+                merged[-1] = _Lit(merged[-1].text + g.text)
+            else:
+                merged.append(g)
+        return merged[0] if len(merged) == 1 else _Seq(merged)
+
+    def item(self, op, av, first: bool, last: bool) -> _Gen | None:
+        ic = bool(self.flags & re.IGNORECASE)
+        if op is sre_c.LITERAL:
+            return _Lit(chr(av))
+        if op is sre_c.NOT_LITERAL:
+            return _set_gen(_negate([(av, av)]))
+        if op is sre_c.ANY:
+            return _set_gen(_negate([(0x0A, 0x0A)]))
+        if op is sre_c.IN:
+            return _set_gen(_set_from_in(av, ic))
+        if op is sre_c.BRANCH:
+            return _Alt([self.seq(list(b)) for b in av[1]])
+        if op is sre_c.SUBPATTERN:
+            _group, add_flags, del_flags, p = av
+            if add_flags or del_flags:
+                self.exact = False
+            return self.seq(list(p))
+        if op is sre_c.ATOMIC_GROUP:
+            self.exact = False
+            return self.seq(list(av))
+        if op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT, sre_c.POSSESSIVE_REPEAT):
+            lo, hi, p = av
+            if op is sre_c.POSSESSIVE_REPEAT:
+                self.exact = False
+            sub = self.seq(list(p))
+            if hi == sre_c.MAXREPEAT:
+                hi = lo + UNBOUNDED_EXTRA
+            elif hi - lo > BOUNDED_SPREAD:
+                hi = lo + BOUNDED_SPREAD
+            if sub.max_len == 0:
+                return sub
+            return _Rep(sub, lo, hi)
+        if op is sre_c.AT:
+            if av in (sre_c.AT_BEGINNING, sre_c.AT_BEGINNING_STRING) and first:
+                return None
+            if av in (sre_c.AT_END, sre_c.AT_END_STRING) and last:
+                return None
+            self.exact = False  # boundaries / inner anchors: verified after generation
+            return None
+        if op in (sre_c.GROUPREF, sre_c.GROUPREF_EXISTS):
+            raise UnsupportedPattern("backreferences cannot be generated")
+        if op in (sre_c.ASSERT, sre_c.ASSERT_NOT):
+            direction = av[0]
+            kind = "lookahead" if direction == 1 else "lookbehind"
+            raise UnsupportedPattern(f"{kind} assertions cannot be generated")
+        raise UnsupportedPattern(f"the regex construct {op} is not supported")
+
+
+def _is_anchor(item, which: tuple) -> bool:
+    return item[0] is sre_c.AT and item[1] in which
+
+
+@lru_cache(maxsize=1024)
+def _parse(pattern: str) -> _Parsed:
+    try:
+        tree = sre_p.parse(pattern)
+    except re.error as exc:
+        raise UnsupportedPattern(f"the pattern does not compile: {exc}") from None
+    items = list(tree)
+    b = _Builder(tree.state.flags)
+    gen = b.seq(items, top=True)
+    start = bool(items) and _is_anchor(items[0], (sre_c.AT_BEGINNING, sre_c.AT_BEGINNING_STRING))
+    end = bool(items) and _is_anchor(items[-1], (sre_c.AT_END, sre_c.AT_END_STRING))
+    return _Parsed(gen, b.exact, start, end)
+
+
+def unsupported_reason(pattern: str) -> str | None:
+    """None when strings can be generated for this Python-syntax pattern, else one sentence why not."""
+    try:
+        _parse(pattern)
+    except UnsupportedPattern as exc:
+        return f"{exc}."
+    except RecursionError:
+        return "the pattern is nested too deeply."
+    return None
+
+
+def _to_strings(codes: np.ndarray, lengths: np.ndarray) -> list[str]:
+    if codes.shape[1] == 0:
+        return [""] * codes.shape[0]
+    codes = np.ascontiguousarray(codes, dtype=np.uint32)
+    # a U<w> view drops the zero padding, which is exactly each row's content
+    return codes.view(f"<U{codes.shape[1]}").ravel().tolist()
+
+
+class RegexGenerator:
+    """Generates columns of strings matching one pattern (full match when `anchored`)."""
+
+    def __init__(self, pattern: str, *, anchored: bool) -> None:
+        parsed = _parse(pattern)
+        self.pattern = pattern
+        self.gen = parsed.gen
+        self.exact = parsed.exact
+        # an unanchored (search) pattern can be padded on a side it does not anchor
+        self.pad_end = not anchored and not parsed.anchored_end
+        self.pad_start = not anchored and not parsed.anchored_start and not self.pad_end
+        self.compiled = re.compile(pattern)
+        self.anchored = anchored
+        self.min_len = self.gen.min_len
+        self.max_len = self.gen.max_len
+
+    def matches(self, value: str) -> bool:
+        m = self.compiled.fullmatch(value) if self.anchored else self.compiled.search(value)
+        return m is not None
+
+    def feasible(self, min_len: int, max_len: int | None) -> str | None:
+        """None when lengths [min_len, max_len] are reachable with this pattern, else why not."""
+        if max_len is not None and self.min_len > max_len:
+            return f"the pattern needs at least {self.min_len} characters but maxLength is {max_len}"
+        if min_len > self.max_len and not (self.pad_end or self.pad_start):
+            return f"the pattern allows at most {self.max_len} characters but minLength is {min_len}"
+        return None
+
+    def generate(self, rng: np.random.Generator, n: int, min_len: int = 0,
+                 max_len: int | None = None) -> list[str]:
+        codes, lens = self.gen.gen(rng, n, 0)
+        out = _to_strings(codes, lens)
+        lo, hi = min_len, max_len
+        bad = (lens < lo) | ((lens > hi) if hi is not None else False)
+        if np.any(bad):
+            # redraw rows outside the length window, then fall back to the shortest/longest forms
+            for mode in (0, 0, 0, -1 if hi is not None else 1, 1):
+                rows = np.flatnonzero(bad)
+                if not rows.size:
+                    break
+                c2, l2 = self.gen.gen(rng, rows.size, mode)
+                ok = (l2 >= lo) & ((l2 <= hi) if hi is not None else True)
+                strs = _to_strings(c2, l2)
+                for j, r in enumerate(rows):
+                    if ok[j]:
+                        out[r] = strs[j]
+                        bad[r] = False
+                        lens[r] = l2[j]
+            if np.any(bad) and (self.pad_end or self.pad_start):
+                for r in np.flatnonzero(bad):
+                    s = out[r]
+                    if len(s) < lo:
+                        extra = "".join(map(chr, _FILLER.pick(rng, (lo - len(s),))))
+                        out[r] = s + extra if self.pad_end else extra + s
+                        bad[r] = hi is not None and len(out[r]) > hi
+        if np.any(bad):
+            raise UnsupportedPattern(
+                f"could not generate strings of length {lo}..{hi} matching the pattern")
+        return out
+
+    def count(self) -> int:
+        return self.gen.count()
+
+    def nth(self, k: int) -> str:
+        return self.gen.nth(k)

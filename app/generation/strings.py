@@ -1,0 +1,211 @@
+"""String columns: realistic values first, facet-driven values when realism would break a facet.
+
+A string field has an ordered list of strategies — the category's realistic generator (from a
+rule or inferred from the field's name/format), the format's generator, the first pattern's
+regex generator, plain words/codes within the length window — and a set of checks (lengths,
+every pattern, octet lengths). Each strategy fills the rows the previous ones left failing, a few
+draws each; a row that no strategy can fill fails the run naming the field. `compile_check`
+runs the whole chain once at compile time, so an unsatisfiable field fails fast.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from app.core.errors import Invalid
+from app.generation import category_values as cv
+from app.generation import formats, vocab
+from app.generation.leafspec import LeafContext, LeafSpec, LeafValues
+from app.generation.permutation import FeistelPermutation
+from app.generation.regex_gen import RegexGenerator, UnsupportedPattern
+
+Strategy = Callable[[LeafContext, int], list[str]]
+_ROUNDS = 4
+_CODE_NAMES = ("code", "sku", "ref", "key", "token", "id", "number", "no", "serial", "hash")
+_B36 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_UPPER_ALNUM = np.array(list("ABCDEFGHJKLMNPQRSTUVWXYZ23456789"), dtype=object)
+_LETTERS = np.array(list("abcdefghijklmnopqrstuvwxyz"), dtype=object)
+
+
+def _fit_words(c: LeafContext, n: int, lo: int, hi: int | None) -> list[str]:
+    """Lorem words joined up to a drawn target length inside [lo, hi]."""
+    words = vocab.simple_pool(c.locale, "word")
+    top = hi if hi is not None else max(lo, 24)
+    top = min(top, max(lo, 60))
+    target = c.rng.integers(lo, top + 1, size=n) if top >= lo else np.full(n, lo)
+    picks = words[c.rng.integers(0, len(words), size=(n, 12))].tolist()
+    out = []
+    for row, t in zip(picks, target.tolist(), strict=True):
+        s = row[0]
+        for w in row[1:]:
+            if len(s) + 1 + len(w) > t:
+                break
+            s = f"{s} {w}"
+        if len(s) > t:
+            s = s[:t].rstrip() or s[:t]
+        if len(s) < lo:
+            s = s + "x" * (lo - len(s))
+        out.append(s[0].upper() + s[1:] if s else s)
+    return out
+
+
+def _codes(c: LeafContext, n: int, lo: int, hi: int | None) -> list[str]:
+    top = hi if hi is not None else max(lo, 10)
+    a = max(lo, min(8, top))
+    lengths = c.rng.integers(a, max(a, min(top, a + 4)) + 1, size=n)
+    width = int(lengths.max()) if n else 0
+    chars = _UPPER_ALNUM[c.rng.integers(0, len(_UPPER_ALNUM), size=(n, max(width, 1)))].tolist()
+    return ["".join(row[:k]) for row, k in zip(chars, lengths.tolist(), strict=True)]
+
+
+class StringGenerator:
+    """Columns of strings meeting length, pattern and format facets, realistic where possible."""
+
+    def __init__(self, spec: LeafSpec) -> None:
+        self.spec = spec
+        fmt = spec.format
+        if fmt in formats.UNSUPPORTED_FORMATS:
+            raise Invalid(f"{spec.path}: {formats.UNSUPPORTED_FORMATS[fmt]}.")
+        self.octets = fmt in formats.OCTET_LENGTH_FORMATS
+        self.lo = spec.min_length or 0
+        self.hi = spec.max_length
+        if self.hi is not None and self.lo > self.hi:
+            raise Invalid(f"{spec.path}: minLength {self.lo} is greater than maxLength {self.hi}.")
+        self.regexes: list[RegexGenerator] = []
+        for pattern, anchored in spec.patterns:
+            try:
+                self.regexes.append(RegexGenerator(pattern, anchored=anchored))
+            except UnsupportedPattern as exc:
+                raise Invalid(f"{spec.path}: pattern {pattern!r} cannot be generated: {exc}.") from None
+        char_lo, char_hi = (0, None) if self.octets else (self.lo, self.hi)
+        for rx in self.regexes:
+            why = rx.feasible(char_lo, char_hi)
+            if why:
+                raise Invalid(f"{spec.path}: {why}.")
+        self.strategies: list[Strategy] = []
+        category = spec.category
+        if category in cv.STRING_GENERATORS:
+            gen = cv.STRING_GENERATORS[category]
+            self.strategies.append(lambda c, n, g=gen: g(cv.CategoryContext(c.rng, c.locale, c.shared), n))
+        if fmt in formats.FORMAT_GENERATORS:
+            fgen = formats.FORMAT_GENERATORS[fmt]
+            self.strategies.append(lambda c, n, g=fgen: g(c, n, self.lo, self.hi))
+            short = formats.short_fallback(fmt)
+            if short is not None:
+                self.strategies.append(lambda c, n, g=short: g(c, n, self.lo, self.hi))
+        if self.regexes:
+            rx0 = self.regexes[0]
+            self.strategies.append(lambda c, n: rx0.generate(c.rng, n, char_lo, char_hi))
+        elif fmt not in formats.FORMAT_GENERATORS:
+            if any(k in spec.name.lower() for k in _CODE_NAMES):
+                self.strategies.append(lambda c, n: _codes(c, n, self.lo, self.hi))
+            self.strategies.append(lambda c, n: _fit_words(c, n, self.lo, self.hi))
+        self.compile_check()
+
+    # -- checks ----------------------------------------------------------------------------
+
+    def ok(self, values: list[str]) -> np.ndarray:
+        n = len(values)
+        good = np.ones(n, dtype=bool)
+        if not self.octets and (self.lo or self.hi is not None):
+            lens = np.fromiter(map(len, values), dtype=np.int64, count=n)
+            good &= lens >= self.lo
+            if self.hi is not None:
+                good &= lens <= self.hi
+        for rx in self.regexes:
+            rows = np.flatnonzero(good)
+            if rows.size:
+                m = np.fromiter((rx.matches(values[i]) for i in rows.tolist()), dtype=bool, count=rows.size)
+                good[rows[~m]] = False
+        return good
+
+    def _fill(self, c: LeafContext, n: int) -> list[str]:
+        out: list[str] | None = None
+        bad = np.ones(n, dtype=bool)
+        for _si, strategy in enumerate(self.strategies):
+            for _r in range(_ROUNDS):
+                rows = np.flatnonzero(bad)
+                if not rows.size:
+                    return out  # type: ignore[return-value]
+                if out is None:
+                    vals = strategy(c, n)
+                    out = vals
+                    bad = ~self.ok(vals)
+                    continue
+                vals = strategy(c.subset(rows, c.rng), rows.size)
+                good = self.ok(vals)
+                for j in np.flatnonzero(good).tolist():
+                    out[rows[j]] = vals[j]
+                bad[rows[good]] = False
+        if out is None or bad.any():
+            raise Invalid(f"{self.spec.path}: could not generate a string satisfying every facet "
+                          f"(lengths {self.lo}..{self.hi}, {len(self.regexes)} pattern(s), format {self.spec.format}).")
+        return out
+
+    def compile_check(self) -> None:
+        rng = np.random.default_rng(0)
+        ctx = LeafContext(rng, "en_US", np.arange(64), 64, lambda g, s: rng.integers(0, s, size=64))
+        self._fill(ctx, 64)
+
+    # -- public ----------------------------------------------------------------------------
+
+    def generate(self, c: LeafContext, n: int) -> LeafValues:
+        return LeafValues(self._fill(c, n))
+
+    def generate_unique(self, c: LeafContext) -> LeafValues:
+        perm_key = c.seed ^ c.field_key
+        if self.regexes:
+            rx = self.regexes[0]
+            space = rx.count()
+            if space < c.key_space:
+                raise Invalid(f"{self.spec.path}: the pattern allows only {space} distinct values, "
+                              f"but {c.key_space} unique values are needed.")
+            perm = FeistelPermutation(min(space, 2**62 - 1), perm_key)
+            vals = [rx.nth(int(k)) for k in perm(c.keys.astype(np.uint64)).tolist()]
+            if not self.ok(vals).all():
+                raise Invalid(f"{self.spec.path}: unique values of this pattern cannot also meet the other facets.")
+            return LeafValues(vals)
+        if self.spec.format == "uuid" or self.spec.category == "uuid":
+            perm = FeistelPermutation(2**62 - 1, perm_key)
+            ids = perm(c.keys.astype(np.uint64)).astype(np.uint64)
+            raw = c.rng.integers(0, 256, size=(len(ids), 16), dtype=np.uint8)
+            raw[:, :8] = ids.astype(">u8").view(np.uint8).reshape(-1, 8)
+            raw[:, 6] = (raw[:, 6] & 0x0F) | 0x40
+            # byte 6 lost four key bits: keep them in byte 9, which is otherwise random
+            raw[:, 9] = (ids.astype(">u8").view(np.uint8).reshape(-1, 8)[:, 6] >> 4) | (raw[:, 9] & 0xF0)
+            raw[:, 8] = (raw[:, 8] & 0x3F) | 0x80
+            return LeafValues(cv.format_uuid(raw))
+        # a base-36 code of the permuted key, after a realistic prefix when room allows
+        width = max(1, math.ceil(math.log(max(c.key_space, 2), 36)))
+        if self.hi is not None and width > self.hi:
+            raise Invalid(f"{self.spec.path}: {c.key_space} unique values do not fit in {self.hi} characters.")
+        perm = FeistelPermutation(36**width, perm_key)
+        keys = perm(c.keys.astype(np.uint64)).tolist()
+        codes = [_b36(k, width) for k in keys]
+        base = self._fill(c, len(keys))
+        out = []
+        for b, code in zip(base, codes, strict=True):
+            if self.spec.format in ("email", "idn-email") and "@" in b:
+                local, dom = b.split("@", 1)
+                cand = f"{local}.{code.lower()}@{dom}"
+            else:
+                cand = f"{b}-{code}" if b else code
+            out.append(cand)
+        good = self.ok(out)
+        for i in np.flatnonzero(~good).tolist():
+            pad = self.lo - width
+            out[i] = codes[i] + ("X" * pad if pad > 0 else "")
+        if not self.ok(out).all():
+            raise Invalid(f"{self.spec.path}: unique values cannot meet this field's facets.")
+        return LeafValues(out)
+
+
+def _b36(k: int, width: int) -> str:
+    digits = []
+    for _ in range(width):
+        k, r = divmod(k, 36)
+        digits.append(_B36[r])
+    return "".join(reversed(digits))

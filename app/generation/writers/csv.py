@@ -1,0 +1,57 @@
+"""CSV writer (RFC 4180): a header row of dotted column names, one CRLF-terminated row per record.
+
+Nested objects are flattened (`address.city`), arrays and non-scalar choices are JSON-encoded in
+their cell, absent and null values are empty cells, booleans are `true`/`false`. A cell is
+quoted only when it holds the delimiter, a quote or a line break (decided per column per chunk
+with one scan, so the common case costs a single `str.join` per row). The formula-injection
+guard (a `'` before cells starting with = + - @ tab or CR) is OFF by default: test data must stay
+exact; `formula_guard=True` turns it on for spreadsheet users.
+"""
+
+from __future__ import annotations
+
+from app.generation.columns import Column
+from app.generation.generators import Gen
+from app.generation.writers.flatten import cells, flatten
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+class CsvWriter:
+    def __init__(self, gen: Gen, delimiter: str = ",", formula_guard: bool = False) -> None:
+        if len(delimiter) != 1 or delimiter in '"\r\n':
+            raise ValueError("csv_delimiter must be one character other than a quote or line break")
+        self.gen = gen
+        self.delimiter = delimiter
+        self.formula_guard = formula_guard
+        self.columns, _ = flatten(gen)
+        self._specials = ('"', delimiter, "\n", "\r")
+
+    def _quote(self, value: str) -> str:
+        return '"' + value.replace('"', '""') + '"'
+
+    def _encode(self, values: list[str | None], numeric: bool) -> list[str]:
+        out = ["" if v is None else v for v in values]
+        if self.formula_guard and not numeric:
+            out = ["'" + v if v.startswith(_FORMULA_START) else v for v in out]
+        blob = "\x00".join(out)
+        if any(ch in blob for ch in self._specials):
+            specials = self._specials
+            out = [self._quote(v) if any(ch in v for ch in specials) else v for v in out]
+        return out
+
+    def header(self) -> bytes:
+        names = self._encode([c.name for c in self.columns], numeric=False)
+        return (self.delimiter.join(names) + "\r\n").encode()
+
+    def chunk(self, col: Column, first: int, file_start: int) -> bytes:
+        if col.n == 0:
+            return b""
+        encoded = [self._encode(cells(fc, col), fc.kind in ("integer", "number")) for fc in self.columns]
+        if not encoded:
+            return b"\r\n" * col.n
+        lines = map(self.delimiter.join, zip(*encoded, strict=True))
+        return ("\r\n".join(lines) + "\r\n").encode()
+
+    def footer(self) -> bytes:
+        return b""

@@ -1,0 +1,171 @@
+"""SQL writer for PostgreSQL, MySQL and SQLite.
+
+Layout: the record table (`table_name`, default the root's name) has a `_row_id` primary key
+(the record's 1-based index in the dataset) and one column per flattened scalar (dotted names,
+quoted identifiers); arrays of objects become child tables `<parent>__<array path>` with their own
+`_row_id` (derived from the parent's key and the item position, so every shard computes the same
+ids), a `_parent_id` foreign key and an `_index` (item position). Other arrays and unions are JSON
+text. The file is `BEGIN;`, `CREATE TABLE`s, batched multi-row `INSERT`s (records grouped by
+`index // BATCH`, children right after their parents' batch), `COMMIT;`.
+
+Quoting: identifiers in double quotes (backticks for MySQL) with the quote doubled; strings in
+single quotes with `'` doubled, and for MySQL backslashes doubled too (its default sql_mode
+treats backslash as an escape). Numbers are their exact decimal text; booleans TRUE/FALSE (1/0
+for SQLite).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+
+from app.generation.columns import Arr, Column, take
+from app.generation.fieldmodel import Kind
+from app.generation.generators import ArrayGen, Gen, LeafGen
+from app.generation.writers.flatten import ChildTable, FlatColumn, cells, flatten, locate
+
+DIALECTS = ("postgresql", "mysql", "sqlite")
+BATCH = 512  # records per INSERT; divides the engine's block size, so chunking cannot move a batch
+CHILD_BATCH = 1000
+
+
+@dataclass
+class _Table:
+    name: str
+    columns: list[FlatColumn]
+    parent: _Table | None
+    array_gen: ArrayGen | None
+    path: list  # path to the array inside the parent's record column
+    children: list[_Table]
+    cap: int = 1
+
+
+def _sql_type(fc: FlatColumn, dialect: str) -> str:
+    kind = fc.kind
+    spec = fc.gen.spec if isinstance(fc.gen, LeafGen) else None
+    if kind == "integer":
+        big = getattr(getattr(fc.gen, "values_gen", None), "big", False)
+        if dialect == "sqlite":
+            return "INTEGER"
+        return ("NUMERIC" if dialect == "postgresql" else "DECIMAL(65,0)") if big else "BIGINT"
+    if kind == "number":
+        return "NUMERIC" if dialect != "mysql" else "DECIMAL(65,20)"
+    if kind == "boolean":
+        return "INTEGER" if dialect == "sqlite" else "BOOLEAN"
+    if spec is not None and spec.kind == Kind.DATE and dialect != "sqlite":
+        return "DATE"
+    if spec is not None and spec.kind == Kind.DATETIME and dialect == "postgresql":
+        return "TIMESTAMPTZ"
+    return "TEXT"
+
+
+class SqlWriter:
+    def __init__(self, gen: Gen, *, dialect: str, table_name: str) -> None:
+        if dialect not in DIALECTS:
+            raise ValueError(f"sql_dialect must be one of {', '.join(DIALECTS)}")
+        self.gen = gen
+        self.dialect = dialect
+        cols, tables = flatten(gen, split_arrays=True)
+        self.root = _Table(table_name, cols, None, None, [], [])
+        self.root.children = [self._child(t, self.root) for t in tables]
+        self.tables: list[_Table] = []
+        self._collect(self.root)
+
+    def _child(self, t: ChildTable, parent: _Table) -> _Table:
+        name = f"{parent.name}__{t.name.replace('.', '_')}"
+        table = _Table(name, t.columns, parent, t.gen, t.path, [], max(t.gen.max_items, 1))
+        table.children = [self._child(c, table) for c in t.children]
+        return table
+
+    def _collect(self, t: _Table) -> None:
+        self.tables.append(t)
+        for c in t.children:
+            self._collect(c)
+
+    # -- quoting ---------------------------------------------------------------------------
+
+    def ident(self, name: str) -> str:
+        if self.dialect == "mysql":
+            return "`" + name.replace("`", "``") + "`"
+        return '"' + name.replace('"', '""') + '"'
+
+    def string(self, value: str) -> str:
+        if self.dialect == "mysql":
+            value = value.replace("\\", "\\\\")
+        return "'" + value.replace("'", "''") + "'"
+
+    def _literals(self, fc: FlatColumn, values: list[str | None]) -> list[str]:
+        if fc.kind in ("integer", "number"):
+            return ["NULL" if v is None else v for v in values]
+        if fc.kind == "boolean":
+            t, f = ("1", "0") if self.dialect == "sqlite" else ("TRUE", "FALSE")
+            return ["NULL" if v is None else (t if v == "true" else f) for v in values]
+        if self.dialect == "mysql" or any("'" in v for v in values if v is not None):
+            return ["NULL" if v is None else self.string(v) for v in values]
+        return ["NULL" if v is None else f"'{v}'" for v in values]
+
+    # -- document --------------------------------------------------------------------------
+
+    def header(self) -> bytes:
+        key = "BIGINT" if self.dialect != "sqlite" else "INTEGER"
+        out = ["BEGIN;" if self.dialect != "mysql" else "START TRANSACTION;"]
+        for t in self.tables:
+            defs = [f"{self.ident('_row_id')} {key} PRIMARY KEY"]
+            if t.parent is not None:
+                defs.append(f"{self.ident('_parent_id')} {key} NOT NULL")
+                defs.append(f"{self.ident('_index')} INTEGER NOT NULL")
+            defs += [f"{self.ident(c.name)} {_sql_type(c, self.dialect)}" for c in t.columns]
+            if t.parent is not None:
+                defs.append(f"FOREIGN KEY ({self.ident('_parent_id')}) REFERENCES "
+                            f"{self.ident(t.parent.name)} ({self.ident('_row_id')})")
+            out.append(f"CREATE TABLE {self.ident(t.name)} (\n  " + ",\n  ".join(defs) + "\n);")
+        return ("\n".join(out) + "\n").encode()
+
+    def footer(self) -> bytes:
+        return b"COMMIT;\n"
+
+    def chunk(self, col: Column, first: int, file_start: int) -> bytes:
+        n = col.n
+        if n == 0:
+            return b""
+        parts: list[str] = []
+        ids = np.arange(first, first + n, dtype=np.int64) + 1
+        # batch boundaries sit at global multiples of BATCH, independent of chunking
+        starts = sorted({0, *[b - first for b in range(((first // BATCH) + 1) * BATCH, first + n, BATCH)]})
+        bounds = [*starts, n]
+        for a, b in itertools.pairwise(bounds):
+            sub = take(col, np.arange(a, b))
+            self._insert_table(self.root, sub, ids[a:b], None, None, parts)
+        return "".join(parts).encode()
+
+    def _insert_table(self, t: _Table, col: Column, ids: np.ndarray, parent_ids: np.ndarray | None,
+                      index: np.ndarray | None, parts: list[str]) -> None:
+        n = col.n
+        if n:
+            rows = [[str(i) for i in ids.tolist()]]
+            if parent_ids is not None and index is not None:
+                rows += [[str(i) for i in parent_ids.tolist()], [str(i) for i in index.tolist()]]
+            rows += [self._literals(fc, cells(fc, col)) for fc in t.columns]
+            names = ["_row_id", *(["_parent_id", "_index"] if t.parent is not None else []),
+                     *[c.name for c in t.columns]]
+            head = f"INSERT INTO {self.ident(t.name)} ({', '.join(self.ident(c) for c in names)}) VALUES\n"
+            tuples = ["(" + ", ".join(r) + ")" for r in zip(*rows, strict=True)]
+            step = CHILD_BATCH if t.parent is not None else BATCH
+            for s in range(0, len(tuples), step):
+                parts.append(head + ",\n".join(tuples[s:s + step]) + ";\n")
+        for child in t.children:
+            arr, rows_of, ok = locate(child.path, col)
+            if not isinstance(arr, Arr) or arr.item is None:
+                continue
+            lengths = np.where(ok, arr.lengths, 0)
+            if not lengths.sum():
+                continue
+            keep = np.repeat(ok, arr.lengths)
+            item_idx = np.flatnonzero(keep)
+            items = take(arr.item, item_idx)
+            parent = np.repeat(ids[rows_of], lengths)
+            pos = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+            child_ids = (parent - 1) * child.cap + pos + 1
+            self._insert_table(child, items, child_ids, parent, pos, parts)

@@ -1,0 +1,281 @@
+"""XML writer.
+
+Document: `<?xml version="1.0" encoding="UTF-8"?>`, then one container element `<records>` (no
+namespace) holding one element per record, one per line.
+
+- XSD schemas: every record is an instance of the chosen root element and validates against the
+  XSD on its own. Attributes (`@name`), simple content (`$`), repeated elements, anonymous
+  sequence/choice groups, XSD list types (space-separated) and namespaces (a default `xmlns` per
+  element whose namespace differs from its parent's) follow the schema; null values of nillable
+  elements are written as `xsi:nil="true"`.
+- JSON Schema: a generic mapping. The record is `<record>`; each property is a child element
+  named after its key (characters not allowed in XML names become `_`, a leading digit gets a
+  `_` prefix); array items are `<item>` children of the array's element; null is
+  `xsi:nil="true"`; booleans and numbers are their JSON text.
+
+Text and attribute values are escaped; characters illegal in XML 1.0 (controls other than tab,
+newline and carriage return, lone surrogates, U+FFFE/U+FFFF) are dropped.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from app.generation.columns import Arr, Choice, Column, Leaf, Obj
+from app.generation.generators import AnyGen, ArrayGen, ChoiceGen, Gen, LeafGen, ObjectGen
+
+XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
+CONTAINER = "records"
+_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_TEXT_SPECIAL = re.compile("[&<>\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_ATTR_SPECIAL = re.compile("[&<>\"\t\n\r\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_NAME_BAD = re.compile(r"[^A-Za-z0-9_.\-\u00b7\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u037d\u037f-\u1fff\u2070-\u218f]")
+
+
+def _escape_text(s: str) -> str:
+    s = _ILLEGAL.sub("", s)
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _escape_attr(s: str) -> str:
+    s = _ILLEGAL.sub("", s)
+    return (s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+            .replace("\t", "&#9;").replace("\n", "&#10;").replace("\r", "&#13;"))
+
+
+def _escape_column(values: list[str], attr: bool) -> list[str]:
+    special = _ATTR_SPECIAL if attr else _TEXT_SPECIAL
+    if not special.search("".join(values)):
+        return values
+    esc = _escape_attr if attr else _escape_text
+    return [esc(v) if special.search(v) else v for v in values]
+
+
+def xml_name(key: str) -> str:
+    name = _NAME_BAD.sub("_", key) or "_"
+    if not (name[0].isalpha() or name[0] == "_"):
+        name = "_" + name
+    return name
+
+
+def _has_nullable(gen: Gen) -> bool:
+    if getattr(gen, "null_rate", 0) > 0 or getattr(gen, "always_null", False):
+        return True
+    if isinstance(gen, ObjectGen):
+        return any(s.gen is not None and _has_nullable(s.gen) for s in gen.slots)
+    if isinstance(gen, ArrayGen):
+        return any(_has_nullable(g) for g in [*gen.prefix, *([gen.item] if gen.item else [])])
+    if isinstance(gen, ChoiceGen):
+        return any(o is not None and _has_nullable(o) for o in gen.options)
+    return False
+
+
+class XmlWriter:
+    def __init__(self, gen: Gen, *, xsd: bool, root_name: str) -> None:
+        self.gen = gen
+        self.xsd = xsd
+        self.root_tag = root_name if xsd else "record"
+        self.nil_decl = f' xmlns:xsi="{XSI_NS}"' if _has_nullable(gen) else ""
+
+    # -- document --------------------------------------------------------------------------
+
+    def header(self) -> bytes:
+        return f'<?xml version="1.0" encoding="UTF-8"?>\n<{CONTAINER}>\n'.encode()
+
+    def footer(self) -> bytes:
+        return f"</{CONTAINER}>\n".encode()
+
+    def records(self, col: Column) -> list[str]:
+        """One self-contained XML element per record (namespaces declared on it)."""
+        return self._element(self.gen, col, self.root_tag, parent_ns="", root=True)
+
+    def chunk(self, col: Column, first: int, file_start: int) -> bytes:
+        if col.n == 0:
+            return b""
+        return ("\n".join(self.records(col)) + "\n").encode()
+
+    # -- rendering -------------------------------------------------------------------------
+
+    def _ns(self, gen: Gen) -> str:
+        if not self.xsd:
+            return ""
+        xml = getattr(gen.node, "xml", None)
+        return (xml.namespace or "") if xml is not None else ""
+
+    def _open(self, tag: str, ns: str, parent_ns: str, root: bool) -> str:
+        decl = f' xmlns="{_escape_attr(ns)}"' if ns != parent_ns else ""
+        return f"<{tag}{decl}{self.nil_decl if root else ''}"
+
+    def _nil(self, tag: str, ns: str, parent_ns: str, root: bool) -> str:
+        return self._open(tag, ns, parent_ns, root) + ' xsi:nil="true"/>'
+
+    def _scalar_texts(self, gen: Gen, col: Column) -> list[str | None]:
+        if isinstance(col, Leaf):
+            return col.text()
+        vals = gen.py(col)
+        import orjson
+
+        return [None if v is None else v if isinstance(v, str) else orjson.dumps(v).decode() for v in vals]
+
+    def _element(self, gen: Gen, col: Column, tag: str, parent_ns: str, root: bool = False) -> list[str]:
+        """The element `tag` for every row of `col`."""
+        n = col.n
+        ns = self._ns(gen) if self.xsd else ""
+        if not self.xsd:
+            tag = xml_name(tag)
+        if isinstance(gen, ObjectGen):
+            assert isinstance(col, Obj)
+            attrs, body = self._content(gen, col, ns)
+            opening = self._open(tag, ns, parent_ns, root)
+            out = [f"{opening}{a}>{b}</{tag}>" if b else f"{opening}{a}/>" for a, b in zip(attrs, body, strict=True)]
+        elif isinstance(gen, ArrayGen) and (not self.xsd or gen.node.xml is None or not gen.node.xml.list_value):
+            assert isinstance(col, Arr)
+            if self.xsd:
+                # a repeated element: the item elements themselves, side by side
+                out = self._repeated(gen, col, tag, parent_ns, root)
+            else:
+                items = self._items(gen, col, "item", ns)
+                opening = self._open(tag, ns, parent_ns, root)
+                out = [f"{opening}>{b}</{tag}>" if b else f"{opening}/>" for b in items]
+        elif isinstance(gen, ArrayGen):
+            assert isinstance(col, Arr)
+            texts = self._list_texts(gen, col)
+            opening = self._open(tag, ns, parent_ns, root)
+            out = [f"{opening}>{t}</{tag}>" for t in texts]
+        elif isinstance(gen, ChoiceGen):
+            assert isinstance(col, Choice)
+            out = [""] * n
+            for k, opt in enumerate(gen.options):
+                sub = col.cols[k]
+                if opt is None or sub is None:
+                    continue
+                frags = self._element(opt, sub, tag, parent_ns, root)
+                for i, f in zip(col.rows(k).tolist(), frags, strict=True):
+                    out[i] = f
+        else:
+            texts = self._scalar_texts(gen, col)
+            esc = _escape_column(["" if t is None else t for t in texts], attr=False)
+            opening = self._open(tag, ns, parent_ns, root)
+            out = [f"{opening}>{e}</{tag}>" if t is not None else "" for t, e in zip(texts, esc, strict=True)]
+            for i, t in enumerate(texts):
+                if t is None:
+                    out[i] = self._nil(tag, ns, parent_ns, root)
+            return out
+        nulls = getattr(col, "nulls", None)
+        if nulls is not None:
+            for i in np.flatnonzero(nulls).tolist():
+                out[i] = self._nil(tag, ns, parent_ns, root)
+        return out
+
+    def _repeated(self, gen: ArrayGen, col: Arr, tag: str, parent_ns: str, root: bool) -> list[str]:
+        if col.item is None:
+            return [""] * col.n
+        item_gen = gen.item
+        assert item_gen is not None and not gen.prefix
+        if isinstance(item_gen, (ObjectGen, ChoiceGen)) and item_gen.name == "":
+            attrs_body = self._group_content(item_gen, col.item, parent_ns)
+            frags = attrs_body
+        else:
+            frags = self._element(item_gen, col.item, tag, parent_ns, root)
+        off = col.offsets.tolist()
+        return ["".join(frags[off[i]:off[i + 1]]) for i in range(col.n)]
+
+    def _items(self, gen: ArrayGen, col: Arr, tag: str, parent_ns: str) -> list[str]:
+        if col.item is None:
+            return [""] * col.n
+        if gen.prefix:
+            gens = [*gen.prefix, *([gen.item] if gen.item is not None else [])]
+            choice = col.item
+            assert isinstance(choice, Choice)
+            frags = [""] * choice.n
+            for k, g in enumerate(gens):
+                sub = choice.cols[k]
+                if sub is not None:
+                    for i, f in zip(choice.rows(k).tolist(), self._element(g, sub, tag, parent_ns), strict=True):
+                        frags[i] = f
+        else:
+            assert gen.item is not None
+            frags = self._element(gen.item, col.item, tag, parent_ns)
+        off = col.offsets.tolist()
+        return ["".join(frags[off[i]:off[i + 1]]) for i in range(col.n)]
+
+    def _list_texts(self, gen: ArrayGen, col: Arr) -> list[str]:
+        if col.item is None or gen.item is None:
+            return [""] * col.n
+        texts = _escape_column(["" if t is None else t for t in self._scalar_texts(gen.item, col.item)],
+                               attr=False)
+        off = col.offsets.tolist()
+        return [" ".join(texts[off[i]:off[i + 1]]) for i in range(col.n)]
+
+    def _group_content(self, gen: Gen, col: Column, parent_ns: str) -> list[str]:
+        """Child elements of an anonymous group (spliced into the enclosing element)."""
+        if isinstance(gen, ObjectGen):
+            assert isinstance(col, Obj)
+            _attrs, body = self._content(gen, col, parent_ns)
+            return body
+        if isinstance(gen, ChoiceGen):
+            assert isinstance(col, Choice)
+            out = [""] * col.n
+            for k, opt in enumerate(gen.options):
+                sub = col.cols[k]
+                if opt is None or sub is None:
+                    continue
+                frags = self._child(opt, sub, parent_ns)
+                for i, f in zip(col.rows(k).tolist(), frags, strict=True):
+                    out[i] = f
+            return out
+        if isinstance(gen, ArrayGen):
+            assert isinstance(col, Arr)
+            if col.item is None or gen.item is None:
+                return [""] * col.n
+            frags = self._child(gen.item, col.item, parent_ns)
+            off = col.offsets.tolist()
+            return ["".join(frags[off[i]:off[i + 1]]) for i in range(col.n)]
+        raise TypeError(f"unexpected group generator {type(gen).__name__}")
+
+    def _child(self, gen: Gen, col: Column, parent_ns: str) -> list[str]:
+        if gen.name == "" and isinstance(gen, (ObjectGen, ChoiceGen, ArrayGen)):
+            return self._group_content(gen, col, parent_ns)
+        return self._element(gen, col, gen.name, parent_ns)
+
+    def _content(self, gen: ObjectGen, col: Obj, ns: str) -> tuple[list[str], list[str]]:
+        """(attribute text, child content) of an object element for every row."""
+        n = col.n
+        attr_parts: list[list[str]] = []
+        body_parts: list[list[str]] = []
+        for slot, f, present in zip(gen.slots, col.fields, col.present, strict=True):
+            if slot.gen is None or f is None:
+                continue
+            info = slot.gen.node.xml if self.xsd else None
+            if info is not None and info.attribute:
+                texts = self._scalar_texts(slot.gen, f)
+                esc = _escape_column(["" if t is None else t for t in texts], attr=True)
+                name = slot.name.lstrip("@")
+                if info.namespace:
+                    frag = [f' a:{name}="{e}" xmlns:a="{_escape_attr(info.namespace)}"' for e in esc]
+                else:
+                    frag = [f' {name}="{e}"' for e in esc]
+                frag = [fr if t is not None else "" for fr, t in zip(frag, texts, strict=True)]
+                attr_parts.append(self._mask(frag, present))
+            elif info is not None and info.text:
+                texts = self._scalar_texts(slot.gen, f)
+                body_parts.append(self._mask(_escape_column(["" if t is None else t for t in texts], False),
+                                             present))
+            elif slot.name == "" or (isinstance(slot.gen, (ObjectGen, ChoiceGen)) and slot.gen.name == ""):
+                body_parts.append(self._mask(self._group_content(slot.gen, f, ns), present))
+            else:
+                body_parts.append(self._mask(self._element(slot.gen, f, slot.name, ns), present))
+        attrs = ["".join(p) for p in zip(*attr_parts, strict=True)] if attr_parts else [""] * n
+        body = ["".join(p) for p in zip(*body_parts, strict=True)] if body_parts else [""] * n
+        return attrs, body
+
+    @staticmethod
+    def _mask(frags: list[str], present: np.ndarray | None) -> list[str]:
+        if present is None or present.all():
+            return frags
+        return [f if p else "" for f, p in zip(frags, present.tolist(), strict=True)]
+
+
+__all__ = ["CONTAINER", "AnyGen", "LeafGen", "XmlWriter", "xml_name"]
