@@ -37,12 +37,13 @@ class UserRepository(ScopedRepository):
         if tenant_id is not None:
             stmt = stmt.where(User.tenant_id == tenant_id)
         if q:
-            like = f"%{q.lower()}%"
+            # autoescape: '%' and '_' in the search text are literal, not wildcards
+            needle = q.lower()
             stmt = stmt.where(
                 or_(
-                    func.lower(User.username).like(like),
-                    func.lower(func.coalesce(User.email, "")).like(like),
-                    func.lower(func.coalesce(User.display_name, "")).like(like),
+                    func.lower(User.username).contains(needle, autoescape=True),
+                    func.lower(func.coalesce(User.email, "")).contains(needle, autoescape=True),
+                    func.lower(func.coalesce(User.display_name, "")).contains(needle, autoescape=True),
                 )
             )
         if role is not None:
