@@ -56,7 +56,8 @@ class ProjectRepository(ScopedRepository):
         if tenant_id is not None:
             stmt = stmt.where(Project.tenant_id == tenant_id)
         if q:
-            stmt = stmt.where(func.lower(Project.name).like(f"%{q.lower()}%"))
+            # autoescape: '%' and '_' in the search text are literal, not wildcards
+            stmt = stmt.where(func.lower(Project.name).contains(q.lower(), autoescape=True))
         rows_stmt = stmt.order_by(col(Project.id))
         if tag:
             # JSON containment differs per dialect; tags lists are short, filter in Python
