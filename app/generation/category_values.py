@@ -116,11 +116,21 @@ def uuid4(c: CategoryContext, n: int) -> list[str]:
     return format_uuid(raw)
 
 
+_HEX_CODES = np.array([ord(c) for c in "0123456789abcdef"], dtype=np.uint32)
+_UUID_DIGIT_COLS = np.array([i for i in range(36) if i not in (8, 13, 18, 23)])
+
+
 def format_uuid(raw: np.ndarray) -> list[str]:
-    """(n, 16) bytes -> canonical lower-case UUID strings."""
-    h = np.ascontiguousarray(raw, dtype=np.uint8).tobytes().hex()
-    return [f"{h[i:i + 8]}-{h[i + 8:i + 12]}-{h[i + 12:i + 16]}-{h[i + 16:i + 20]}-{h[i + 20:i + 32]}"
-            for i in range(0, len(h), 32)]
+    """(n, 16) bytes -> canonical lower-case UUID strings (built as one code-point matrix)."""
+    from app.generation.regex_gen import codes_to_strings
+
+    raw = np.asarray(raw, dtype=np.uint8)
+    nibbles = np.empty((raw.shape[0], 32), dtype=np.uint8)
+    nibbles[:, 0::2] = raw >> 4
+    nibbles[:, 1::2] = raw & 0x0F
+    out = np.full((raw.shape[0], 36), ord("-"), dtype=np.uint32)
+    out[:, _UUID_DIGIT_COLS] = _HEX_CODES[nibbles]
+    return codes_to_strings(out)
 
 
 def ipv4(c: CategoryContext, n: int) -> list[str]:

@@ -122,8 +122,27 @@ class NumberGenerator:
         q = x / self.float_m
         return np.trunc(q) == q
 
-    def _render(self, ks: list[int]) -> LeafValues:
+    def _render(self, ks: list[int] | np.ndarray) -> LeafValues:
         s = self.scale
+        if isinstance(ks, np.ndarray):
+            if s == 0:
+                vals = ks.tolist()
+                return LeafValues(vals, list(map(str, vals)))
+            x = ks.astype(np.float64) / (10.0**s)
+            ax = np.abs(x)
+            # repr(float) is the shortest round-tripping text, i.e. the exact decimal, for values
+            # of at most 15 digits written without an exponent (1e-4 <= |x| < 1e15)
+            if (np.abs(ks) < 10**15).all() and ((ax >= 1e-4) | (x == 0)).all() and (ax < 1e15).all():
+                fl = x.tolist()
+                if self.integer:
+                    ints = [int(v) for v in fl]
+                    return LeafValues(ints, list(map(str, ints)))
+                text = list(map(repr, fl))
+                # "20.0" -> "20": XSD counts a trailing zero as a fraction digit
+                for i in np.flatnonzero(ks % (10**s) == 0).tolist():
+                    text[i] = text[i][:-2]
+                return LeafValues(fl, text)
+            ks = ks.tolist()
         if s == 0:
             vals: list = [k if abs(k) < _INT64_SAFE else orjson.Fragment(str(k)) for k in ks]
             return LeafValues(vals, [str(k) for k in ks])
@@ -141,7 +160,7 @@ class NumberGenerator:
         ]
         return LeafValues(vals, text)
 
-    def _draw_k(self, rng: np.random.Generator, n: int) -> list[int]:
+    def _draw_k(self, rng: np.random.Generator, n: int) -> list[int] | np.ndarray:
         if self.big:
             offs = rng.integers(0, self.w_hi - self.w_lo + 1 if self.w_hi - self.w_lo < 2**62 else 2**62,
                                 size=n)
@@ -158,7 +177,7 @@ class NumberGenerator:
         if not ok.all():
             raise Invalid(f"{self.spec.path}: no value between the bounds passes the validator's "
                           f"floating-point multipleOf check.")
-        return k.tolist()
+        return k
 
     # -- public ----------------------------------------------------------------------------
 

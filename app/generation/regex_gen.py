@@ -445,6 +445,11 @@ def unsupported_reason(pattern: str) -> str | None:
 
 
 def _to_strings(codes: np.ndarray, lengths: np.ndarray) -> list[str]:
+    return codes_to_strings(codes)
+
+
+def codes_to_strings(codes: np.ndarray) -> list[str]:
+    """(n, w) code points, zero-padded per row -> n strings."""
     if codes.shape[1] == 0:
         return [""] * codes.shape[0]
     codes = np.ascontiguousarray(codes, dtype=np.uint32)
@@ -507,9 +512,7 @@ class RegexGenerator:
                         extra = "".join(map(chr, _FILLER.pick(rng, (lo - len(s),))))
                         out[r] = s + extra if self.pad_end else extra + s
                         bad[r] = hi is not None and len(out[r]) > hi
-        if np.any(bad):
-            raise UnsupportedPattern(
-                f"could not generate strings of length {lo}..{hi} matching the pattern")
+        # rows still outside the window are returned as drawn: the caller's length check rejects them
         return out
 
     def count(self) -> int:

@@ -20,14 +20,13 @@ from app.generation import category_values as cv
 from app.generation import formats, vocab
 from app.generation.leafspec import LeafContext, LeafSpec, LeafValues
 from app.generation.permutation import FeistelPermutation
-from app.generation.regex_gen import RegexGenerator, UnsupportedPattern
+from app.generation.regex_gen import RegexGenerator, UnsupportedPattern, codes_to_strings
 
 Strategy = Callable[[LeafContext, int], list[str]]
 _ROUNDS = 4
 _CODE_NAMES = ("code", "sku", "ref", "key", "token", "id", "number", "no", "serial", "hash")
 _B36 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_UPPER_ALNUM = np.array(list("ABCDEFGHJKLMNPQRSTUVWXYZ23456789"), dtype=object)
-_LETTERS = np.array(list("abcdefghijklmnopqrstuvwxyz"), dtype=object)
+_UPPER_ALNUM_CODES = np.array([ord(ch) for ch in "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"], dtype=np.uint32)
 
 
 def _fit_words(c: LeafContext, n: int, lo: int, hi: int | None) -> list[str]:
@@ -56,9 +55,10 @@ def _codes(c: LeafContext, n: int, lo: int, hi: int | None) -> list[str]:
     top = hi if hi is not None else max(lo, 10)
     a = max(lo, min(8, top))
     lengths = c.rng.integers(a, max(a, min(top, a + 4)) + 1, size=n)
-    width = int(lengths.max()) if n else 0
-    chars = _UPPER_ALNUM[c.rng.integers(0, len(_UPPER_ALNUM), size=(n, max(width, 1)))].tolist()
-    return ["".join(row[:k]) for row, k in zip(chars, lengths.tolist(), strict=True)]
+    width = max(int(lengths.max()) if n else 0, 1)
+    codes = _UPPER_ALNUM_CODES[c.rng.integers(0, len(_UPPER_ALNUM_CODES), size=(n, width))]
+    codes[np.arange(width)[None, :] >= lengths[:, None]] = 0
+    return codes_to_strings(codes)
 
 
 class StringGenerator:
@@ -85,29 +85,32 @@ class StringGenerator:
             why = rx.feasible(char_lo, char_hi)
             if why:
                 raise Invalid(f"{spec.path}: {why}.")
-        self.strategies: list[Strategy] = []
+        # (generator, regex indexes it matches by construction)
+        self.strategies: list[tuple[Strategy, frozenset[int]]] = []
         category = spec.category
         if category in cv.STRING_GENERATORS:
             gen = cv.STRING_GENERATORS[category]
-            self.strategies.append(lambda c, n, g=gen: g(cv.CategoryContext(c.rng, c.locale, c.shared), n))
+            self.strategies.append(
+                (lambda c, n, g=gen: g(cv.CategoryContext(c.rng, c.locale, c.shared), n), frozenset()))
         if fmt in formats.FORMAT_GENERATORS:
             fgen = formats.FORMAT_GENERATORS[fmt]
-            self.strategies.append(lambda c, n, g=fgen: g(c, n, self.lo, self.hi))
+            self.strategies.append((lambda c, n, g=fgen: g(c, n, self.lo, self.hi), frozenset()))
             short = formats.short_fallback(fmt)
             if short is not None:
-                self.strategies.append(lambda c, n, g=short: g(c, n, self.lo, self.hi))
+                self.strategies.append((lambda c, n, g=short: g(c, n, self.lo, self.hi), frozenset()))
         if self.regexes:
             rx0 = self.regexes[0]
-            self.strategies.append(lambda c, n: rx0.generate(c.rng, n, char_lo, char_hi))
+            self.strategies.append((lambda c, n: rx0.generate(c.rng, n, char_lo, char_hi),
+                                    frozenset({0}) if rx0.exact else frozenset()))
         elif fmt not in formats.FORMAT_GENERATORS:
             if any(k in spec.name.lower() for k in _CODE_NAMES):
-                self.strategies.append(lambda c, n: _codes(c, n, self.lo, self.hi))
-            self.strategies.append(lambda c, n: _fit_words(c, n, self.lo, self.hi))
+                self.strategies.append((lambda c, n: _codes(c, n, self.lo, self.hi), frozenset()))
+            self.strategies.append((lambda c, n: _fit_words(c, n, self.lo, self.hi), frozenset()))
         self.compile_check()
 
     # -- checks ----------------------------------------------------------------------------
 
-    def ok(self, values: list[str]) -> np.ndarray:
+    def ok(self, values: list[str], guaranteed: frozenset[int] = frozenset()) -> np.ndarray:
         n = len(values)
         good = np.ones(n, dtype=bool)
         if not self.octets and (self.lo or self.hi is not None):
@@ -115,17 +118,19 @@ class StringGenerator:
             good &= lens >= self.lo
             if self.hi is not None:
                 good &= lens <= self.hi
-        for rx in self.regexes:
+        for i, rx in enumerate(self.regexes):
+            if i in guaranteed:
+                continue
             rows = np.flatnonzero(good)
             if rows.size:
                 m = np.fromiter((rx.matches(values[i]) for i in rows.tolist()), dtype=bool, count=rows.size)
                 good[rows[~m]] = False
         return good
 
-    def _fill(self, c: LeafContext, n: int) -> list[str]:
+    def _fill(self, c: LeafContext, n: int, strategies: list | None = None) -> list[str]:
         out: list[str] | None = None
         bad = np.ones(n, dtype=bool)
-        for _si, strategy in enumerate(self.strategies):
+        for strategy, guaranteed in (self.strategies if strategies is None else strategies):
             for _r in range(_ROUNDS):
                 rows = np.flatnonzero(bad)
                 if not rows.size:
@@ -133,10 +138,10 @@ class StringGenerator:
                 if out is None:
                     vals = strategy(c, n)
                     out = vals
-                    bad = ~self.ok(vals)
+                    bad = ~self.ok(vals, guaranteed)
                     continue
                 vals = strategy(c.subset(rows, c.rng), rows.size)
-                good = self.ok(vals)
+                good = self.ok(vals, guaranteed)
                 for j in np.flatnonzero(good).tolist():
                     out[rows[j]] = vals[j]
                 bad[rows[good]] = False
@@ -146,9 +151,26 @@ class StringGenerator:
         return out
 
     def compile_check(self) -> None:
+        """Fail fast when no strategy satisfies the facets; drop realistic strategies that mostly
+        miss them (a Faker phone number against `^\\+?[0-9]{10,14}$`), they would only cost time."""
+        n = 128
         rng = np.random.default_rng(0)
-        ctx = LeafContext(rng, "en_US", np.arange(64), 64, lambda g, s: rng.integers(0, s, size=64))
-        self._fill(ctx, 64)
+        ctx = LeafContext(rng, "en_US", np.arange(n), n, lambda g, s: rng.integers(0, s, size=n))
+        kept = []
+        for i, (strategy, guaranteed) in enumerate(self.strategies):
+            last = i == len(self.strategies) - 1
+            try:
+                rate = float(self.ok(strategy(ctx, n), guaranteed).mean())
+            except Invalid:
+                if last and not kept:
+                    raise
+                continue
+            if rate >= 0.5 or (last and rate > 0) or (rate > 0 and not kept and last):
+                kept.append((strategy, guaranteed))
+        if not kept:
+            kept = self.strategies
+        self.strategies = kept
+        self._fill(ctx, n)
 
     # -- public ----------------------------------------------------------------------------
 

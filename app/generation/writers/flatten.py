@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import orjson
 
 from app.generation.columns import Arr, Choice, Column, Leaf, Obj
 from app.generation.generators import AnyGen, ArrayGen, ChoiceGen, Gen, LeafGen, ObjectGen
+from app.generation.writers.json import encode
 
 
 @dataclass
@@ -77,10 +77,16 @@ def _walk(gen: Gen, prefix: str, path: list, cols: list[FlatColumn], tables: lis
 
 def _leaf_cells(fc: FlatColumn, col: Column) -> list[str | None]:
     if fc.kind == "json" or not isinstance(col, Leaf):
-        values = fc.gen.py(col)
-        if isinstance(fc.gen, (AnyGen, ChoiceGen)) and all(isinstance(v, str) or v is None for v in values):
-            return values  # a scalar union / unconstrained word: its text, not JSON
-        return [None if v is None else orjson.dumps(v).decode() for v in values]
+        if isinstance(fc.gen, (AnyGen, ChoiceGen)):
+            values = fc.gen.py(col)
+            if all(isinstance(v, str) or v is None for v in values):
+                return values  # a scalar union / unconstrained word: its text, not JSON
+        texts: list[str | None] = list(encode(fc.gen, col))
+        nulls = getattr(col, "nulls", None)
+        if nulls is not None:
+            for i in np.flatnonzero(nulls).tolist():
+                texts[i] = None
+        return texts
     return col.text()
 
 
