@@ -54,7 +54,7 @@ def _is_group(gen: Gen | None) -> bool:
 
 def encode(gen: Gen, col: Column) -> list[str]:
     """JSON text of every row of `col`."""
-    if isinstance(gen, LeafGen) or isinstance(gen, AnyGen):
+    if isinstance(gen, (LeafGen, AnyGen)):
         assert isinstance(col, Leaf)
         return leaf_json(gen, col)
     if isinstance(gen, ObjectGen):
@@ -97,8 +97,9 @@ def _object(gen: ObjectGen, col: Obj) -> list[str] | None:
         key = next(first)
         parts[0] = repeat("{" + key[1:])
         parts.append(repeat("}"))
-        return ["".join(row) for row in zip(*parts)]
-    return ["{" + m[1:] + "}" for m in ("".join(row) for row in zip(*parts))]
+        # strict=False: the constant parts are endless repeats
+        return ["".join(row) for row in zip(*parts, strict=False)]
+    return ["{" + m[1:] + "}" for m in ("".join(row) for row in zip(*parts, strict=False))]
 
 
 def _member_parts(gen: ObjectGen, col: Obj, parts: list) -> bool:
@@ -117,7 +118,7 @@ def _member_parts(gen: ObjectGen, col: Obj, parts: list) -> bool:
                 return False
             if not inner:
                 continue
-            rows = ["".join(r) for r in zip(*inner)]
+            rows = ["".join(r) for r in zip(*inner, strict=False)]
             if masked:
                 rows = [r if p else "" for r, p in zip(rows, present.tolist(), strict=True)]  # type: ignore[union-attr]
             parts.append(rows)
