@@ -6,8 +6,10 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import Any
 
 import orjson
 from fastapi import FastAPI, Request
@@ -16,7 +18,9 @@ from sqlalchemy import text
 from starlette.responses import HTMLResponse, Response
 from strawberry.fastapi import GraphQLRouter
 
-from app.core.database import make_async_engine, make_sessionmaker
+from app.core.database import make_async_engine, make_sessionmaker, make_sync_engine
+from app.core.jobs.dispatcher import Dispatcher
+from app.core.jobs.executors import make_executor
 from app.core.migrate import upgrade
 from app.core.services.bootstrap import ensure_bootstrap
 from app.core.settings import Settings, get_settings
@@ -42,6 +46,14 @@ def _version() -> str:
         return "0.0.0"
 
 
+@dataclass
+class JobServices:
+    """App-level collaborators handed to every request context."""
+
+    executor: Any
+    dispatcher: Dispatcher
+
+
 class OfflineGraphQLRouter(GraphQLRouter):
     """GraphiQL served from vendored assets: no CDN."""
 
@@ -65,9 +77,17 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True)
         app.state.sessionmaker = make_sessionmaker(engine)
         async with app.state.sessionmaker() as session:
             await ensure_bootstrap(session, settings)
+        jobs_engine = make_sync_engine(settings.database_url)
+        executor = make_executor(settings)
+        dispatcher = Dispatcher(settings, jobs_engine, executor)
+        app.state.services = JobServices(executor=executor, dispatcher=dispatcher)
+        dispatcher.start()
         try:
             yield
         finally:
+            await dispatcher.stop()
+            executor.shutdown()
+            jobs_engine.dispose()
             await engine.dispose()
 
     app = FastAPI(title="Test Data Generation Service", version=_version(), lifespan=lifespan,

@@ -211,3 +211,70 @@ class ConstraintSet(SQLModel, table=True):
     created_by: int | None = Field(default=None, foreign_key="user_account.id")
     created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
     updated_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
+
+
+class DatasetStatus(StrEnum):
+    queued = "queued"
+    running = "running"
+    completed = "completed"
+    failed = "failed"
+    cancelled = "cancelled"
+
+
+class Dataset(SQLModel, table=True):
+    """A generation request and its lifecycle. The row is the source of truth for workers:
+    `attempt` fences every update a worker makes, `lease_until` is its heartbeat."""
+
+    __tablename__ = "dataset"
+    __table_args__ = (Index("ix_dataset_status_startable", "status", "startable"),)
+    id: int | None = Field(default=None, primary_key=True)
+    tenant_id: int = Field(foreign_key="tenant.id", index=True)
+    project_id: int = Field(foreign_key="project.id", index=True)
+    schema_id: int = Field(foreign_key="schema_doc.id", index=True)
+    constraint_set_id: int | None = Field(default=None, foreign_key="constraint_set.id")
+    name: str = Field(max_length=200)
+    record_count: int = Field(sa_type=BigInteger)
+    types: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    params: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    # the rules as they were when the dataset was created: later edits of the set change nothing
+    rules: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    status: str = Field(default=DatasetStatus.queued.value, max_length=16)
+    startable: bool = True  # False while `params.deferred` waits for the manual trigger
+    progress: float = 0.0
+    records_generated: int = Field(default=0, sa_type=BigInteger)
+    error: str | None = None
+    attempt: int = 0
+    locked_by: str | None = Field(default=None, max_length=100)
+    lease_until: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+    created_by: int | None = Field(default=None, foreign_key="user_account.id")
+    created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
+    started_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+    finished_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+
+
+class DatasetFile(SQLModel, table=True):
+    __tablename__ = "dataset_file"
+    __table_args__ = (UniqueConstraint("dataset_id", "format", "file_index", name="uq_dataset_file"),)
+    id: int | None = Field(default=None, primary_key=True)
+    dataset_id: int = Field(foreign_key="dataset.id", index=True, ondelete="CASCADE")
+    format: str = Field(max_length=10)
+    file_index: int = 0
+    records: int = Field(sa_type=BigInteger)
+    size_bytes: int = Field(sa_type=BigInteger)
+    sha256: str = Field(max_length=64)
+    path: str = Field(max_length=500)  # relative to the data directory
+    created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
+
+
+class Notification(SQLModel, table=True):
+    __tablename__ = "notification"
+    __table_args__ = (Index("ix_notification_user_read", "user_id", "read_at"),)
+    id: int | None = Field(default=None, primary_key=True)
+    tenant_id: int = Field(foreign_key="tenant.id", index=True)
+    user_id: int = Field(foreign_key="user_account.id")
+    type: str = Field(max_length=64)
+    title: str = Field(max_length=200)
+    message: str = ""
+    data: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
+    read_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))

@@ -127,3 +127,18 @@ class ConstraintSetUpdate(Strict):
     description: Annotated[str, StringConstraints(max_length=5000)] | None = None
     root: Annotated[str, StringConstraints(max_length=500)] | None = None
     rules: RuleList | None = None
+
+
+OUTPUT_FORMATS = ("csv", "json", "xml", "sql", "ndjson")
+
+
+class DatasetCreate(Strict):
+    name: Name
+    project_id: Id
+    schema_id: Id
+    record_count: int = Field(ge=1, description="Records to generate (1 to the tenant's limit)")
+    constraint_set_id: Id | None = None
+    types: Annotated[list[str], Field(max_length=5)] | None = Field(
+        default=None, description="Formats to pre-generate: csv, json, xml, sql, ndjson (others render on download)")
+    params: dict[str, Any] = Field(default_factory=dict, description="seed, locale, root, records_per_file, "
+                                   "null_rate, sql_dialect, table_name, csv_delimiter, deferred")

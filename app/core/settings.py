@@ -32,6 +32,11 @@ class Settings(BaseSettings):
     graphql_max_tokens: int = 4000
     graphql_introspection: bool = True
     workers: int = Field(default=2, ge=1)
+    # a worker renews its lease with every progress update; a lapsed lease means the worker is gone
+    job_lease_seconds: float = Field(default=30.0, gt=0)
+    job_max_attempts: int = Field(default=3, ge=1)
+    dispatch_interval_seconds: float = Field(default=1.0, gt=0)
+    default_types: list[str] = ["json"]
     broker_url: str | None = None
     webhook_allow_private: bool = False
     max_record_count: int = 10_000_000

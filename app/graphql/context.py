@@ -3,7 +3,7 @@ very same context, so both styles share everything after the door."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from functools import cached_property
 from typing import Any
 
@@ -29,6 +29,11 @@ class Context(BaseContext):
         self._principal = principal
         self.auth_error = auth_error
         self.services = services  # app-level collaborators (job runner, storage) set at start-up
+        self.post_commit: list[Callable[[], None]] = []
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        """Run `callback` once the operation's changes are committed (e.g. wake the dispatcher)."""
+        self.post_commit.append(callback)
 
     @property
     def principal(self) -> Principal:

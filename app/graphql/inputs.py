@@ -91,6 +91,11 @@ class ConstraintSetUpdateInput:
     rules: list[JSON] | None = None
 
 
+@pydantic_input(model=payloads.DatasetCreate, all_fields=True)
+class DatasetCreateInput:
+    params: JSON = strawberry.field(default_factory=dict, description="Generation parameters (DESIGN §5)")
+
+
 def to_payload(model: type[M], value: Any) -> M:
     """Validate a GraphQL input object with its payload model (same rules as REST bodies)."""
     data = {name: getattr(value, name) for name in model.model_fields if hasattr(value, name)}

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from sqlmodel.ext.asyncio.session import AsyncSession
 from strawberry.dataloader import DataLoader
 
-from app.core.models import Project, ProjectMember, SchemaDoc, User
+from app.core.models import Dataset, DatasetFile, Project, ProjectMember, SchemaDoc, User
 from app.core.principal import Principal
-from app.core.repositories import ProjectRepository, SchemaRepository, UserRepository
+from app.core.repositories import DatasetRepository, ProjectRepository, SchemaRepository, UserRepository
 
 
 class Loaders:
@@ -23,6 +23,9 @@ class Loaders:
         self._schemas = SchemaRepository(session, principal)
         self.schemas_by_project = DataLoader(self._load_schemas_by_project)
         self.project_ids_by_schema = DataLoader(self._load_project_ids_by_schema)
+        self._datasets = DatasetRepository(session, principal)
+        self.datasets_by_project = DataLoader(self._load_datasets_by_project)
+        self.files_by_dataset = DataLoader(self._load_files_by_dataset)
 
     async def _load_members(self, project_ids: Sequence[int]) -> list[list[ProjectMember]]:
         grouped: dict[int, list[ProjectMember]] = defaultdict(list)
@@ -45,3 +48,11 @@ class Loaders:
     async def _load_project_ids_by_schema(self, schema_ids: Sequence[int]) -> list[list[int]]:
         found = await self._schemas.project_ids(schema_ids)
         return [found.get(sid, []) for sid in schema_ids]
+
+    async def _load_datasets_by_project(self, project_ids: Sequence[int]) -> list[list[Dataset]]:
+        found = await self._datasets.of_projects(project_ids)
+        return [found.get(pid, []) for pid in project_ids]
+
+    async def _load_files_by_dataset(self, dataset_ids: Sequence[int]) -> list[list[DatasetFile]]:
+        found = await self._datasets.files_of(dataset_ids)
+        return [found.get(did, []) for did in dataset_ids]

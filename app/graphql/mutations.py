@@ -98,7 +98,7 @@ class Mutation:
     @strawberry.mutation
     async def delete_project(self, info: Info[Context, None], project_id: int) -> DeleteResult:
         ctx = info.context
-        await projects.delete(ctx.session, ctx.principal, project_id)
+        await projects.delete(ctx.session, ctx.principal, project_id, settings=ctx.settings)
         return DeleteResult(deleted=True, id=project_id)
 
     @strawberry.mutation

@@ -20,8 +20,10 @@ from strawberry.tools import merge_types
 from app.core.settings import Settings
 from app.graphql.errors import DomainErrors
 from app.graphql.mutations import Mutation
+from app.graphql.mutations_datasets import DatasetMutation
 from app.graphql.mutations_library import LibraryMutation
 from app.graphql.queries import Query
+from app.graphql.queries_datasets import DatasetQuery
 from app.graphql.queries_library import LibraryQuery
 from app.graphql.unit_of_work import UnitOfWork
 
@@ -46,8 +48,8 @@ def build_schema(settings: Settings) -> strawberry.Schema:
     if not settings.graphql_introspection or settings.is_production:
         extensions.append(lambda: AddValidationRules([NoSchemaIntrospectionCustomRule]))
     return AppSchema(
-        query=merge_types("Query", (Query, LibraryQuery)),
-        mutation=merge_types("Mutation", (Mutation, LibraryMutation)),
+        query=merge_types("Query", (Query, LibraryQuery, DatasetQuery)),
+        mutation=merge_types("Mutation", (Mutation, LibraryMutation, DatasetMutation)),
         config=StrawberryConfig(auto_camel_case=False),
         extensions=extensions,
     )

@@ -21,5 +21,7 @@ class UnitOfWork(SchemaExtension):
         failed = bool(result is None or getattr(result, "errors", None))
         if failed and not session.info.pop(COMMIT_DESPITE_ERROR, False):
             await session.rollback()
-        else:
-            await session.commit()
+            return
+        await session.commit()
+        for callback in getattr(context, "post_commit", ()):
+            callback()

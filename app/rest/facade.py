@@ -178,10 +178,13 @@ def build_router(routes: tuple[Route, ...], graphql_schema: Any) -> APIRouter:
             problems.append(f"{route.method} {route.path}: {errors[0].message}")
     if problems:
         raise RuntimeError("Stored REST operations do not match the GraphQL schema:\n" + "\n".join(problems))
+    from app.rest.downloads import make_download_endpoint
+
     router = APIRouter()
     for route in routes:
+        endpoint = make_download_endpoint(route) if route.download else make_endpoint(route)
         router.add_api_route(
-            starlette_path(route), make_endpoint(route), methods=[route.method], include_in_schema=False,
+            starlette_path(route), endpoint, methods=[route.method], include_in_schema=False,
             name=route.operation_id,
         )
     return router

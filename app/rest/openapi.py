@@ -130,6 +130,13 @@ def build_openapi(routes: tuple[Route, ...], schema: GraphQLSchema, *, version: 
         if route.form is not None:
             op["requestBody"] = {"required": True, "content": {"application/x-www-form-urlencoded": {
                 "schema": _model_schema(route.form, components)}}}
+        if route.download:
+            op["responses"]["200"] = {
+                "description": "The file, streamed; supports Range requests; X-Content-SHA256 carries its checksum",
+                "content": {m: {"schema": {"type": "string", "format": "binary"}} for m in (
+                    "text/csv", "application/json", "application/xml", "application/sql", "application/x-ndjson")},
+            }
+            op["responses"]["206"] = {"description": "Partial content (Range request)"}
         if route.operation is not None:
             success: dict[str, Any] = {"description": "Success", "content": {"application/json": {
                 "schema": response_schema(schema, route)}}}

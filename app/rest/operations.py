@@ -9,7 +9,8 @@ PROJECT_SUMMARY = "project_id name description tags tenant_id created_by created
 PROJECT_DETAIL = (
     PROJECT_SUMMARY
     + " my_role members { user_id role added_at added_by user { id username display_name email role } }"
-    + " schemas { schema_id name type version default_root created_at } datasets"
+    + " schemas { schema_id name type version default_root created_at }"
+    + " datasets { dataset_id name schema_id record_count status progress created_at finished_at }"
 )
 TENANT = "tenant_id name is_active max_record_count max_concurrent_generations retention_days created_at updated_at"
 AUDIT = "id at actor_id actor_username role tenant_id action project_id target_type target_id details ip success"
@@ -81,3 +82,25 @@ CONSTRAINT_SETS = (
 CONSTRAINT_SET_DETAIL = f"query($constraint_id: Int!) {{ constraint_set(constraint_id: $constraint_id) {{ {CONSTRAINT_SET} }} }}"
 UPDATE_CONSTRAINT_SET = f"mutation($constraint_id: Int!, $input: ConstraintSetUpdateInput!) {{ update_constraint_set(constraint_id: $constraint_id, input: $input) {{ {CONSTRAINT_SET} }} }}"
 DELETE_CONSTRAINT_SET = "mutation($constraint_id: Int!) { delete_constraint_set(constraint_id: $constraint_id) { deleted id } }"
+
+DATASET = (
+    "dataset_id name project_id schema_id constraint_set_id record_count types params status progress"
+    " records_generated error attempt created_by created_at started_at finished_at"
+    " files { format file_index records size_bytes sha256 }"
+)
+CREATE_DATASET = f"mutation($input: DatasetCreateInput!) {{ create_dataset(input: $input) {{ {DATASET} }} }}"
+DATASETS = (
+    "query($project_id: Int, $status: String, $limit: Int!, $offset: Int!) {"
+    f" datasets(project_id: $project_id, status: $status, limit: $limit, offset: $offset) {{ total items {{ {DATASET} }} }} }}"
+)
+DATASET_DETAIL = f"query($dataset_id: Int!) {{ dataset(dataset_id: $dataset_id) {{ {DATASET} }} }}"
+START_DATASET = f"mutation($dataset_id: Int!) {{ start_dataset(dataset_id: $dataset_id) {{ {DATASET} }} }}"
+DELETE_DATASET = f"mutation($dataset_id: Int!) {{ delete_dataset(dataset_id: $dataset_id) {{ {DATASET} }} }}"
+
+NOTIFICATION = "notification_id type title message data created_at read_at is_read"
+NOTIFICATIONS = (
+    "query($unread_only: Boolean!, $limit: Int!, $offset: Int!) {"
+    f" notifications(unread_only: $unread_only, limit: $limit, offset: $offset) {{ total items {{ {NOTIFICATION} }} }} }}"
+)
+UNREAD_COUNT = "query { unread_notification_count { count } }"
+MARK_READ = f"mutation($notification_id: Int!) {{ mark_notification_read(notification_id: $notification_id) {{ {NOTIFICATION} }} }}"

@@ -28,6 +28,7 @@ class Route:
     result: str | None = None  # root field of `data` whose value is the response body
     body: type[BaseModel] | None = None  # JSON body, validated and passed as variable `input`
     form: type[BaseModel] | None = None  # form-encoded body; its fields become variables
+    download: bool = False  # the streaming download door (app/rest/downloads.py)
     multipart: bool = False  # also accepts multipart/form-data with a file part `file` (upload door)
     query: tuple[Param, ...] = ()
     status: int = 200

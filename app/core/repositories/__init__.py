@@ -7,6 +7,7 @@ written by accident. `tests/core/test_no_inline_queries.py` keeps `select(` out 
 
 from app.core.repositories.audit import AuditRepository
 from app.core.repositories.auth import AuthRepository
+from app.core.repositories.datasets import DatasetRepository, NotificationRepository
 from app.core.repositories.projects import ProjectRepository, VisibleProject
 from app.core.repositories.schemas import ConstraintSetRepository, SchemaRepository
 from app.core.repositories.tenants import TenantRepository
@@ -16,6 +17,8 @@ __all__ = [
     "AuditRepository",
     "AuthRepository",
     "ConstraintSetRepository",
+    "DatasetRepository",
+    "NotificationRepository",
     "ProjectRepository",
     "SchemaRepository",
     "TenantRepository",

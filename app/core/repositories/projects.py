@@ -10,7 +10,7 @@ from sqlmodel import col, select
 
 from app.core.authz import effective_project_role
 from app.core.errors import NotFound
-from app.core.models import Project, ProjectMember, ProjectRole, Role
+from app.core.models import Project, ProjectMember, ProjectRole, ProjectSchema, Role
 from app.core.repositories.base import ScopedRepository, page
 
 
@@ -97,3 +97,6 @@ class ProjectRepository(ScopedRepository):
 
     async def delete_memberships(self, project_id: int) -> None:
         await self.session.exec(delete(ProjectMember).where(col(ProjectMember.project_id) == project_id))  # type: ignore[call-overload]
+
+    async def delete_schema_links(self, project_id: int) -> None:
+        await self.session.exec(delete(ProjectSchema).where(col(ProjectSchema.project_id) == project_id))  # type: ignore[call-overload]

@@ -8,7 +8,7 @@ from sqlalchemy import delete, func
 from sqlmodel import col, select
 
 from app.core.errors import NotFound
-from app.core.models import ConstraintSet, ProjectSchema, SchemaDoc
+from app.core.models import ConstraintSet, Dataset, ProjectSchema, SchemaDoc
 from app.core.repositories.base import ScopedRepository, page
 
 
@@ -62,8 +62,8 @@ class SchemaRepository(ScopedRepository):
         return int((await self.session.exec(stmt)).one())
 
     async def dataset_count(self, schema_id: int) -> int:
-        """Datasets generated from the schema (none until the datasets capability lands)."""
-        return 0
+        stmt = select(func.count()).where(Dataset.schema_id == schema_id, Dataset.status != "cancelled")
+        return int((await self.session.exec(stmt)).one())
 
     async def unlink_all(self, schema_id: int) -> None:
         await self.session.exec(delete(ProjectSchema).where(col(ProjectSchema.schema_id) == schema_id))  # type: ignore[call-overload]

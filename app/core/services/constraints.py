@@ -8,11 +8,11 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.authz import Action, require, require_owner_or
-from app.core.errors import Invalid, NotFound
+from app.core.errors import Conflict, Invalid, NotFound
 from app.core.models import ConstraintSet, utcnow
 from app.core.payloads import ConstraintSetCreate, ConstraintSetUpdate
 from app.core.principal import Principal
-from app.core.repositories import ConstraintSetRepository, SchemaRepository
+from app.core.repositories import ConstraintSetRepository, DatasetRepository, SchemaRepository
 from app.core.services import audit
 from app.core.services.schemas import loaded_schema
 from app.core.settings import Settings
@@ -76,6 +76,9 @@ async def update(session: AsyncSession, principal: Principal, settings: Settings
 async def delete(session: AsyncSession, principal: Principal, constraint_id: int) -> ConstraintSet:
     row = await ConstraintSetRepository(session, principal).get(constraint_id)
     require_owner_or(principal, row.created_by, Action.CONSTRAINT_CHANGE_ANY)
+    used = await DatasetRepository(session, principal).count_for_constraint_set(constraint_id)
+    if used:
+        raise Conflict(f"Constraint set {constraint_id} is used by {used} dataset(s); delete those first.")
     await session.delete(row)
     audit.record(session, principal, "constraint_set.delete", target_type="constraint_set", target_id=constraint_id,
                  tenant_id=row.tenant_id, details={"name": row.name})

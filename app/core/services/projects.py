@@ -12,6 +12,7 @@ from app.core.payloads import MemberAdd, MemberRemove, ProjectCreate, ProjectUpd
 from app.core.principal import Principal
 from app.core.repositories import ProjectRepository, TenantRepository, UserRepository, VisibleProject
 from app.core.services import audit, events
+from app.core.settings import Settings
 
 
 def _dedupe(tags: list[str]) -> list[str]:
@@ -68,11 +69,16 @@ async def update(session: AsyncSession, principal: Principal, project_id: int, d
     return project
 
 
-async def delete(session: AsyncSession, principal: Principal, project_id: int) -> Project:
+async def delete(session: AsyncSession, principal: Principal, project_id: int, *, settings: Settings | None = None) -> Project:
     repo = ProjectRepository(session, principal)
     visible = await repo.get(project_id)
     require_project(principal, visible.role, Action.PROJECT_DELETE)
     project = visible.project
+    if settings is not None:
+        from app.core.services import datasets
+
+        await datasets.delete_for_project(session, principal, settings, project_id)
+    await repo.delete_schema_links(project_id)
     await repo.delete_memberships(project_id)
     await session.delete(project)
     audit.record(session, principal, "project.delete", target_type="project", target_id=project_id,

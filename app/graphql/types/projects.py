@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import strawberry
-from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from app.core.clock import iso
@@ -12,6 +11,7 @@ from app.core.models import ProjectMember as MemberRow
 from app.core.models import ProjectRole, Role
 from app.core.repositories import VisibleProject
 from app.graphql.context import Context
+from app.graphql.types.datasets import Dataset
 from app.graphql.types.library import Schema
 
 
@@ -78,9 +78,10 @@ class Project(ProjectSummary):
         rows = await info.context.loaders.schemas_by_project.load(self.project_id)
         return [Schema.from_row(r) for r in rows]
 
-    @strawberry.field(description="Datasets of the project.")
-    async def datasets(self, info: Info[Context, None]) -> list[JSON]:
-        return []
+    @strawberry.field(description="Datasets of the project, newest first.")
+    async def datasets(self, info: Info[Context, None]) -> list[Dataset]:
+        rows = await info.context.loaders.datasets_by_project.load(self.project_id)
+        return [Dataset.from_row(r) for r in rows]
 
     @classmethod
     def from_visible(cls, visible: VisibleProject) -> Project:

@@ -1,0 +1,36 @@
+"""The Celery application for scale-out generation (`tdg worker`). Late acknowledgement and
+re-delivery on worker loss; the dataset row's fenced attempt makes re-delivery safe."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from celery import Celery
+
+from app.core.settings import Settings, get_settings
+
+
+@lru_cache
+def celery_for(settings: Settings | None = None) -> Celery:
+    settings = settings or get_settings()
+    app = Celery("tdg", broker=settings.broker_url)
+    app.conf.update(
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        task_default_queue="tdg",
+        task_ignore_result=True,
+        broker_connection_retry_on_startup=True,
+        # a shard must finish before the broker re-delivers it to another worker
+        broker_transport_options={"visibility_timeout": 6 * 3600},
+        worker_hijack_root_logger=False,
+    )
+
+    @app.task(name="tdg.generate_dataset", acks_late=True, reject_on_worker_lost=True)
+    def generate_dataset(dataset_id: int, attempt: int) -> str:
+        from app.core.jobs.executors import settings_payload
+        from app.core.jobs.worker_run import run_dataset
+
+        return run_dataset(settings_payload(settings), dataset_id, attempt)
+
+    return app

@@ -1,0 +1,99 @@
+"""The dispatcher loop in `tdg serve`: starts queued datasets within each tenant's concurrency
+cap and the executor's capacity, and re-queues running datasets whose lease lapsed (their
+worker is gone) until the attempt limit, after which they fail with a reason."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+from datetime import timedelta
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from app.core.jobs.executors import CeleryExecutor, LocalPoolExecutor
+from app.core.models import DatasetStatus, utcnow
+from app.core.repositories.jobs import JobRepository, fenced_update
+from app.core.settings import Settings
+
+log = logging.getLogger("tdg.dispatcher")
+
+
+class Dispatcher:
+    def __init__(self, settings: Settings, engine: Engine, executor: LocalPoolExecutor | CeleryExecutor) -> None:
+        self.settings = settings
+        self.engine = engine
+        self.executor = executor
+        self.owner = f"dispatcher:{socket.gethostname()}"
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._loop(), name="tdg-dispatcher")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _loop(self) -> None:
+        while True:
+            try:
+                await asyncio.to_thread(self.tick)
+            except Exception:
+                log.exception("dispatcher tick failed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=self.settings.dispatch_interval_seconds)
+            self._wake.clear()
+
+    def tick(self) -> None:
+        self.reap()
+        self.dispatch()
+
+    def reap(self) -> None:
+        now = utcnow()
+        with Session(self.engine) as session:
+            repo = JobRepository(session)
+            for dataset in repo.lapsed(now):
+                assert dataset.id is not None
+                if dataset.attempt >= self.settings.job_max_attempts:
+                    fenced_update(session.connection(), dataset.id, dataset.attempt, status=DatasetStatus.failed.value,
+                                  error=f"Generation did not finish after {dataset.attempt} attempts; its workers stopped "
+                                        "responding.", finished_at=now, lease_until=None)
+                    log.warning("dataset %s failed after %s attempts", dataset.id, dataset.attempt)
+                elif repo.requeue(dataset.id, dataset.attempt):
+                    log.warning("dataset %s: lease lapsed (worker gone), re-queued", dataset.id)
+            session.commit()
+
+    def dispatch(self) -> None:
+        slots = self.executor.free_slots()
+        if slots <= 0:
+            return
+        lease = timedelta(seconds=self.settings.job_lease_seconds)
+        with Session(self.engine) as session:
+            repo = JobRepository(session)
+            candidates = repo.startable(limit=100)
+            if not candidates:
+                return
+            running = repo.running_per_tenant()
+            caps = repo.tenant_caps()
+            claimed: list[tuple[int, int]] = []
+            for dataset in candidates:
+                if len(claimed) >= slots:
+                    break
+                assert dataset.id is not None
+                if running.get(dataset.tenant_id, 0) >= caps.get(dataset.tenant_id, 4):
+                    continue
+                attempt = repo.claim(dataset.id, utcnow(), lease, self.owner)
+                if attempt is not None:
+                    running[dataset.tenant_id] = running.get(dataset.tenant_id, 0) + 1
+                    claimed.append((dataset.id, attempt))
+            session.commit()
+        for dataset_id, attempt in claimed:
+            self.executor.submit(dataset_id, attempt)

@@ -1,0 +1,85 @@
+"""Where generation runs: a local process pool inside `tdg serve` (the embedded default) or
+Celery workers (`tdg worker`) when TDG_BROKER_URL is set. Both run `worker_run.run_dataset`."""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any, Protocol
+
+from app.core.jobs.worker_run import render_format, run_dataset
+from app.core.settings import Settings
+
+log = logging.getLogger("tdg.jobs")
+
+
+class Executor(Protocol):
+    def submit(self, dataset_id: int, attempt: int) -> None: ...
+
+    def free_slots(self) -> int: ...
+
+    def shutdown(self) -> None: ...
+
+
+def settings_payload(settings: Settings) -> dict[str, Any]:
+    return settings.model_dump(mode="json")
+
+
+class LocalPoolExecutor:
+    """A process pool: generation never runs on the server's event loop."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.size = settings.workers
+        # spawn: a forked child would inherit the server's event loop and connection pools
+        self.pool = ProcessPoolExecutor(max_workers=self.size, mp_context=multiprocessing.get_context("spawn"))
+        self.in_flight: set[int] = set()
+
+    def submit(self, dataset_id: int, attempt: int) -> None:
+        self.in_flight.add(dataset_id)
+        future = self.pool.submit(run_dataset, settings_payload(self.settings), dataset_id, attempt)
+        future.add_done_callback(lambda f, d=dataset_id: self._done(d, f))
+
+    def _done(self, dataset_id: int, future: Future[str]) -> None:
+        self.in_flight.discard(dataset_id)
+        exc = future.exception()
+        if exc is not None:
+            # the row's lease lapses and the reaper re-queues it; nothing is lost
+            log.error("dataset %s: worker process failed: %r", dataset_id, exc)
+
+    def free_slots(self) -> int:
+        return max(0, self.size - len(self.in_flight))
+
+    def render(self, dataset_id: int, fmt: str) -> Future[list[dict[str, Any]]]:
+        return self.pool.submit(render_format, settings_payload(self.settings), dataset_id, fmt)
+
+    def shutdown(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+class CeleryExecutor:
+    """Hands the work to Celery; capacity is the workers' business (prefetch 1, acks late)."""
+
+    def __init__(self, settings: Settings) -> None:
+        from app.core.jobs.celery_app import celery_for
+
+        self.settings = settings
+        self.app = celery_for(settings)
+        self.render_pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+
+    def submit(self, dataset_id: int, attempt: int) -> None:
+        self.app.send_task("tdg.generate_dataset", args=[dataset_id, attempt], queue="tdg")
+
+    def free_slots(self) -> int:
+        return 1_000_000
+
+    def render(self, dataset_id: int, fmt: str) -> Future[list[dict[str, Any]]]:
+        return self.render_pool.submit(render_format, settings_payload(self.settings), dataset_id, fmt)
+
+    def shutdown(self) -> None:
+        self.render_pool.shutdown(wait=False, cancel_futures=True)
+
+
+def make_executor(settings: Settings) -> LocalPoolExecutor | CeleryExecutor:
+    return CeleryExecutor(settings) if settings.broker_url else LocalPoolExecutor(settings)

@@ -1,0 +1,71 @@
+"""Where dataset files live and how they are written: temporary name, fsync, rename."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+EXTENSIONS = {"csv": "csv", "json": "json", "ndjson": "ndjson", "xml": "xml", "sql": "sql"}
+MEDIA_TYPES = {
+    "csv": "text/csv; charset=utf-8",
+    "json": "application/json",
+    "ndjson": "application/x-ndjson",
+    "xml": "application/xml",
+    "sql": "application/sql",
+}
+
+
+def dataset_dir(data_dir: Path, dataset_id: int) -> Path:
+    return data_dir / "datasets" / str(dataset_id)
+
+
+def relative_file_path(dataset_id: int, attempt: int, fmt: str, file_index: int) -> str:
+    return f"datasets/{dataset_id}/a{attempt}/data-{file_index:04d}.{EXTENSIONS[fmt]}"
+
+
+class _HashingWriter:
+    """A binary stream that hashes and counts what passes through it."""
+
+    def __init__(self, fh: IO[bytes]) -> None:
+        self._fh = fh
+        self.sha256 = hashlib.sha256()
+        self.size = 0
+
+    def write(self, data: bytes) -> int:
+        self._fh.write(data)
+        self.sha256.update(data)
+        self.size += len(data)
+        return len(data)
+
+
+@dataclass(frozen=True, slots=True)
+class WrittenFile:
+    path: str
+    size_bytes: int
+    sha256: str
+
+
+def write_atomically(data_dir: Path, relative: str, produce: Callable[[_HashingWriter], object]) -> WrittenFile:
+    target = data_dir / relative
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.part")
+    try:
+        with open(tmp, "wb", buffering=1024 * 1024) as fh:
+            stream = _HashingWriter(fh)
+            produce(stream)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return WrittenFile(relative, stream.size, stream.sha256.hexdigest())
+
+
+def remove_tree(path: Path) -> None:
+    shutil.rmtree(path, ignore_errors=True)

@@ -1,0 +1,227 @@
+"""One dataset generation, run inside a worker process (local pool or Celery worker).
+
+Take over the dataset (fenced by attempt), compile the plan, write every requested format file
+by file (temporary name, fsync, rename, sha256), renew the lease with each progress update, and
+finish with one fenced transaction that records the files, the status, the domain event and the
+creator's notification. Losing the fence (cancelled, or re-queued after a lapsed lease) stops
+the run and removes what it wrote; so does any failure, which is recorded with a reason."""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import time
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from app.core.clock import iso
+from app.core.database import make_sync_engine
+from app.core.errors import DomainError
+from app.core.jobs.files import dataset_dir, relative_file_path, remove_tree, write_atomically
+from app.core.models import DatasetFile, DatasetStatus, Notification, utcnow
+from app.core.repositories.jobs import JobRepository, fenced_update
+from app.core.schema_cache import load_cached
+from app.core.services import events
+from app.core.settings import Settings
+from app.core.storage import BlobStore
+
+log = logging.getLogger("tdg.worker")
+_engines: dict[str, Engine] = {}
+PROGRESS_EVERY_SECONDS = 0.5
+
+
+class Fenced(Exception):
+    """This worker no longer owns the dataset."""
+
+
+def worker_id() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def engine_for(url: str) -> Engine:
+    engine = _engines.get(url)
+    if engine is None:
+        engine = _engines[url] = make_sync_engine(url)
+    return engine
+
+
+def run_dataset(settings_payload: dict[str, Any], dataset_id: int, attempt: int) -> str:
+    """Entry point for executors; returns what happened (for logs)."""
+    settings = Settings.model_validate(settings_payload)
+    engine = engine_for(settings.database_url)
+    lease = timedelta(seconds=settings.job_lease_seconds)
+    with Session(engine) as session:
+        repo = JobRepository(session)
+        mine = repo.take_over(dataset_id, attempt, worker_id(), utcnow(), lease)
+        session.commit()
+        if mine is None:
+            return "skipped"
+        dataset = repo.dataset(dataset_id)
+        schema = repo.schema(dataset.schema_id) if dataset else None
+        if dataset is None or schema is None:
+            return "vanished"
+        session.expunge_all()
+    job = _Job(settings, engine, dataset, schema, mine, lease)
+    return job.run()
+
+
+class _Job:
+    def __init__(self, settings: Settings, engine: Engine, dataset: Any, schema: Any, attempt: int,
+                 lease: timedelta) -> None:
+        self.settings = settings
+        self.engine = engine
+        self.dataset = dataset
+        self.schema = schema
+        self.attempt = attempt
+        self.lease = lease
+        self.attempt_dir = dataset_dir(settings.data_dir, dataset.id) / f"a{attempt}"
+        self.types = list(dataset.types) or list(settings.default_types)
+        self.total = max(1, dataset.record_count * len(self.types))
+        self.done = 0
+        self.last_beat = 0.0
+
+    def run(self) -> str:
+        try:
+            files = self._generate()
+            self._complete(files)
+            return "completed"
+        except Fenced:
+            remove_tree(self.attempt_dir)
+            return "fenced"
+        except DomainError as exc:
+            self._fail(exc.detail)
+            return "failed"
+        except OSError as exc:
+            reason = exc.strerror or exc.__class__.__name__
+            self._fail(f"Writing the dataset files failed: {reason}.")
+            return "failed"
+        except Exception:
+            log.exception("dataset %s: unexpected generation error", self.dataset.id)
+            self._fail("Generation failed unexpectedly; the error has been logged for the operators.")
+            return "failed"
+
+    # -- generation ------------------------------------------------------------------------
+
+    def _generate(self) -> list[DatasetFile]:
+        from app.generation.engine import compile_plan
+
+        loaded = load_cached(BlobStore(self.settings.data_dir), self.schema.storage_key, self.schema.filename)
+        params = dict(self.dataset.params)
+        plan = compile_plan(loaded, _rules(loaded, params, self.dataset.rules), params,
+                            record_count=self.dataset.record_count)
+        self._beat(force=True)
+        files: list[DatasetFile] = []
+        for fmt in self.types:
+            for index, (start, stop) in enumerate(plan.file_ranges()):
+                rel = relative_file_path(self.dataset.id, self.attempt, fmt, index)
+                written = write_atomically(
+                    self.settings.data_dir, rel,
+                    lambda stream, fmt=fmt, start=start, stop=stop: plan.write(
+                        fmt, stream, start, stop, progress=self._progress),
+                )
+                files.append(DatasetFile(dataset_id=self.dataset.id, format=fmt, file_index=index, records=stop - start,
+                                         size_bytes=written.size_bytes, sha256=written.sha256, path=written.path))
+        return files
+
+    def _progress(self, n: int) -> None:
+        self.done += n
+        self._beat()
+
+    def _beat(self, *, force: bool = False) -> None:
+        now = time.monotonic()
+        if not force and now - self.last_beat < PROGRESS_EVERY_SECONDS:
+            return
+        self.last_beat = now
+        with self.engine.begin() as conn:
+            held = fenced_update(
+                conn, self.dataset.id, self.attempt, progress=min(0.99, self.done / self.total),
+                records_generated=min(self.dataset.record_count, self.done // len(self.types)),
+                lease_until=utcnow() + self.lease,
+            )
+        if not held:
+            raise Fenced
+
+    # -- outcome ---------------------------------------------------------------------------
+
+    def _finish(self, status: DatasetStatus, *, error: str | None, files: list[DatasetFile]) -> bool:
+        now = utcnow()
+        with Session(self.engine) as session:
+            held = fenced_update(session.connection(), self.dataset.id, self.attempt, status=status.value,
+                                 error=error, finished_at=now, lease_until=None,
+                                 progress=1.0 if status is DatasetStatus.completed else self.done / self.total,
+                                 records_generated=self.dataset.record_count if status is DatasetStatus.completed
+                                 else 0)
+            if not held:
+                session.rollback()
+                return False
+            for f in files:
+                session.add(f)
+            payload = {"dataset_id": self.dataset.id, "name": self.dataset.name, "project_id": self.dataset.project_id,
+                       "schema_id": self.dataset.schema_id, "record_count": self.dataset.record_count,
+                       "status": status.value, "error": error, "finished_at": iso(now),
+                       "files": [{"format": f.format, "file_index": f.file_index, "records": f.records,
+                                  "size_bytes": f.size_bytes, "sha256": f.sha256} for f in files]}
+            event = "dataset.completed" if status is DatasetStatus.completed else "dataset.failed"
+            events.record(session, event, tenant_id=self.dataset.tenant_id, data=payload)  # type: ignore[arg-type]
+            if self.dataset.created_by is not None:
+                title = (f"Dataset '{self.dataset.name}' is ready" if status is DatasetStatus.completed
+                         else f"Dataset '{self.dataset.name}' failed")
+                session.add(Notification(tenant_id=self.dataset.tenant_id, user_id=self.dataset.created_by, type=event,
+                                         title=title[:200], message=error or f"{self.dataset.record_count} records.",
+                                         data={"dataset_id": self.dataset.id, "project_id": self.dataset.project_id}))
+            session.commit()
+        return True
+
+    def _complete(self, files: list[DatasetFile]) -> None:
+        if not self._finish(DatasetStatus.completed, error=None, files=files):
+            raise Fenced
+        # earlier attempts' leftovers (a worker that died mid-write) are no longer referenced
+        for leftover in dataset_dir(self.settings.data_dir, self.dataset.id).glob("a*"):
+            if leftover != self.attempt_dir:
+                remove_tree(leftover)
+
+    def _fail(self, reason: str) -> None:
+        remove_tree(self.attempt_dir)
+        self._finish(DatasetStatus.failed, error=reason[:2000], files=[])
+
+
+def _rules(loaded: Any, params: dict[str, Any], raw: list[dict[str, Any]]) -> list[Any]:
+    """The dataset's rule snapshot, parsed against the record root's field tree."""
+    if not raw:
+        return []
+    from app.generation.constraint_rules import parse_rules
+
+    return parse_rules(loaded.field_tree(params.get("root")), raw)
+
+
+def render_format(settings_payload: dict[str, Any], dataset_id: int, fmt: str) -> list[dict[str, Any]]:
+    """Write a format that was not pre-generated for a completed dataset; returns the file rows."""
+    from app.generation.engine import compile_plan
+
+    settings = Settings.model_validate(settings_payload)
+    engine = engine_for(settings.database_url)
+    with Session(engine) as session:
+        repo = JobRepository(session)
+        dataset = repo.dataset(dataset_id)
+        schema = repo.schema(dataset.schema_id) if dataset else None
+        if dataset is None or schema is None:
+            return []
+        session.expunge_all()
+    loaded = load_cached(BlobStore(settings.data_dir), schema.storage_key, schema.filename)
+    params = dict(dataset.params)
+    plan = compile_plan(loaded, _rules(loaded, params, dataset.rules), params, record_count=dataset.record_count)
+    out = []
+    for index, (start, stop) in enumerate(plan.file_ranges()):
+        rel = f"datasets/{dataset_id}/rendered/data-{index:04d}.{fmt}"
+        written = write_atomically(settings.data_dir, rel, lambda s, a=start, b=stop: plan.write(fmt, s, a, b))
+        out.append({"format": fmt, "file_index": index, "records": stop - start, "size_bytes": written.size_bytes,
+                    "sha256": written.sha256, "path": written.path})
+    return out
+
+
+__all__ = ["Fenced", "Path", "render_format", "run_dataset", "worker_id"]

@@ -1,0 +1,208 @@
+"""Datasets: creation (validated, queued for the dispatcher), listing, manual start,
+cancellation/deletion and downloads."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.core.authz import Action, require_project
+from app.core.errors import Conflict, Invalid, NotFound
+from app.core.jobs.files import EXTENSIONS, MEDIA_TYPES, dataset_dir, remove_tree
+from app.core.models import Dataset, DatasetFile, DatasetStatus, ProjectSchema, utcnow
+from app.core.payloads import OUTPUT_FORMATS, DatasetCreate
+from app.core.principal import Principal
+from app.core.repositories import (
+    ConstraintSetRepository,
+    DatasetRepository,
+    ProjectRepository,
+    SchemaRepository,
+    TenantRepository,
+)
+from app.core.schema_cache import load_cached_async
+from app.core.services import audit
+from app.core.settings import Settings
+from app.core.storage import BlobStore
+
+DOWNLOAD_FORMATS = ("csv", "json", "xml", "sql", "ndjson")
+
+
+def _types(raw: list[str] | None, settings: Settings) -> list[str]:
+    if raw is None:
+        return list(settings.default_types)
+    if not raw:
+        raise Invalid("types must list at least one format.")
+    unknown = [t for t in raw if t not in OUTPUT_FORMATS]
+    if unknown:
+        raise Invalid(f"Unknown output format '{unknown[0]}'; use csv, json, xml, sql or ndjson.")
+    return list(dict.fromkeys(raw))
+
+
+async def create(session: AsyncSession, principal: Principal, settings: Settings, data: DatasetCreate) -> Dataset:
+    from app.generation.engine import parse_params
+
+    visible = await ProjectRepository(session, principal).get(data.project_id)
+    require_project(principal, visible.role, Action.DATASET_CREATE)
+    project = visible.project
+    try:
+        schema = await SchemaRepository(session, principal).get(data.schema_id)
+    except NotFound:
+        raise Invalid(f"Schema {data.schema_id} does not exist in this tenant.") from None
+    if schema.tenant_id != project.tenant_id:
+        raise Invalid(f"Schema {data.schema_id} does not exist in this project's tenant.")
+    tenant = await TenantRepository(session, principal).get(project.tenant_id)
+    limit = min(tenant.max_record_count, settings.max_record_count)
+    if data.record_count > limit:
+        raise Invalid(f"record_count must be between 1 and {limit:,} (this tenant's limit).")
+    rules: list[dict[str, Any]] = []
+    if data.constraint_set_id is not None:
+        try:
+            constraint_set = await ConstraintSetRepository(session, principal).get(data.constraint_set_id)
+        except NotFound:
+            raise Invalid(f"Constraint set {data.constraint_set_id} does not exist in this tenant.") from None
+        if constraint_set.schema_id != schema.id:
+            raise Invalid(f"Constraint set {data.constraint_set_id} belongs to schema {constraint_set.schema_id}, "
+                          f"not to schema {schema.id}.")
+        rules = list(constraint_set.rules)
+    raw_params = dict(data.params)
+    deferred = raw_params.get("deferred", False)
+    if not isinstance(deferred, bool):
+        raise Invalid("params.deferred must be true or false.")
+    parsed = parse_params(raw_params)  # unknown keys and bad values -> 422
+    if parsed.root is not None:
+        loaded = await load_cached_async(BlobStore(settings.data_dir), schema.storage_key, schema.filename)
+        raw_params["root"] = loaded.resolve_root(parsed.root)
+    raw_params["seed"] = parsed.seed if "seed" in raw_params else secrets.randbits(63)
+    raw_params.pop("deferred", None)
+    dataset = Dataset(
+        tenant_id=project.tenant_id, project_id=project.id, schema_id=schema.id,  # type: ignore[arg-type]
+        constraint_set_id=data.constraint_set_id, name=data.name, record_count=data.record_count,
+        types=_types(data.types, settings), params=raw_params, rules=rules, startable=not deferred,
+        created_by=principal.user_id,
+    )
+    session.add(dataset)
+    if await SchemaRepository(session, principal).link(project.id, schema.id) is None:  # type: ignore[arg-type]
+        session.add(ProjectSchema(project_id=project.id, schema_id=schema.id, linked_by=principal.user_id))  # type: ignore[arg-type]
+    await session.flush()
+    audit.record(session, principal, "dataset.create", target_type="dataset", target_id=dataset.id,
+                 project_id=project.id, tenant_id=project.tenant_id,
+                 details={"name": dataset.name, "schema_id": schema.id, "record_count": dataset.record_count,
+                          "types": dataset.types, "seed": raw_params["seed"], "deferred": deferred})
+    return dataset
+
+
+async def get(session: AsyncSession, principal: Principal, dataset_id: int) -> Dataset:
+    return await DatasetRepository(session, principal).get(dataset_id)
+
+
+async def list_visible(session: AsyncSession, principal: Principal, *, project_id: int | None, status: str | None,
+                       limit: int, offset: int) -> tuple[list[Dataset], int]:
+    if status is not None and status not in DatasetStatus._value2member_map_:
+        raise Invalid(f"status must be one of {', '.join(DatasetStatus._value2member_map_)}.")
+    if project_id is not None:
+        await ProjectRepository(session, principal).get(project_id)
+    return await DatasetRepository(session, principal).list(project_id=project_id, status=status, limit=limit,
+                                                            offset=offset)
+
+
+async def start(session: AsyncSession, principal: Principal, dataset_id: int) -> Dataset:
+    """The manual trigger: a queued dataset becomes startable (idempotent); other states are 409."""
+    dataset = await DatasetRepository(session, principal).get(dataset_id)
+    visible = await ProjectRepository(session, principal).get(dataset.project_id)
+    require_project(principal, visible.role, Action.DATASET_CREATE)
+    if dataset.status != DatasetStatus.queued.value:
+        raise Conflict(f"Dataset {dataset_id} is {dataset.status}; only a queued dataset can be started.")
+    if not dataset.startable:
+        dataset.startable = True
+        audit.record(session, principal, "dataset.start", target_type="dataset", target_id=dataset_id,
+                     project_id=dataset.project_id, tenant_id=dataset.tenant_id)
+    return dataset
+
+
+async def delete(session: AsyncSession, principal: Principal, settings: Settings, dataset_id: int) -> Dataset:
+    """Queued/running: cancelled (the worker loses its fence and stops); otherwise removed."""
+    repo = DatasetRepository(session, principal)
+    dataset = await repo.get(dataset_id)
+    visible = await ProjectRepository(session, principal).get(dataset.project_id)
+    require_project(principal, visible.role, Action.DATASET_CREATE)
+    files = (await repo.files_of([dataset_id]))[dataset_id]
+    for f in files:
+        await session.delete(f)
+    if dataset.status in (DatasetStatus.queued.value, DatasetStatus.running.value):
+        dataset.status = DatasetStatus.cancelled.value
+        dataset.finished_at = utcnow()
+        dataset.lease_until = None
+        dataset.error = "Cancelled by a user."
+        action = "dataset.cancel"
+    else:
+        await session.delete(dataset)
+        action = "dataset.delete"
+    audit.record(session, principal, action, target_type="dataset", target_id=dataset_id,
+                 project_id=dataset.project_id, tenant_id=dataset.tenant_id, details={"name": dataset.name})
+    await session.flush()
+    await asyncio.to_thread(remove_tree, dataset_dir(settings.data_dir, dataset_id))
+    return dataset
+
+
+async def delete_for_project(session: AsyncSession, principal: Principal, settings: Settings, project_id: int) -> None:
+    for dataset in await DatasetRepository(session, principal).of_project(project_id):
+        for f in (await DatasetRepository(session, principal).files_of([dataset.id]))[dataset.id]:  # type: ignore[list-item]
+            await session.delete(f)
+        await session.delete(dataset)
+        await asyncio.to_thread(remove_tree, dataset_dir(settings.data_dir, dataset.id))  # type: ignore[arg-type]
+    await session.flush()
+
+
+@dataclass(frozen=True, slots=True)
+class Download:
+    path: Path
+    filename: str
+    media_type: str
+    size_bytes: int
+    sha256: str
+
+
+async def download(session: AsyncSession, principal: Principal, settings: Settings, renderer: Any, dataset_id: int,
+                   fmt: str, file_index: int) -> Download:
+    if fmt not in DOWNLOAD_FORMATS:
+        raise Invalid(f"Unknown format '{fmt[:20]}'; use csv, json, xml or sql (or ndjson).")
+    if file_index < 0:
+        raise NotFound(f"Dataset {dataset_id} has no file {file_index}.")
+    repo = DatasetRepository(session, principal)
+    dataset = await repo.get(dataset_id)
+    if dataset.status != DatasetStatus.completed.value:
+        raise Conflict(f"Dataset {dataset_id} is {dataset.status}; files can be downloaded once it is completed.")
+    row = await repo.file(dataset_id, fmt, file_index)
+    if row is None:
+        if await repo.file(dataset_id, fmt, 0) is None:
+            row = await _render(session, repo, settings, renderer, dataset, fmt, file_index)
+        if row is None:
+            raise NotFound(f"Dataset {dataset_id} has no {fmt} file {file_index}.")
+    audit.record(session, principal, "dataset.download", target_type="dataset", target_id=dataset_id,
+                 project_id=dataset.project_id, tenant_id=dataset.tenant_id,
+                 details={"format": fmt, "file_index": file_index})
+    name = f"dataset-{dataset_id}" + (f"-{file_index}" if file_index else "") + f".{EXTENSIONS[fmt]}"
+    return Download(settings.data_dir / row.path, name, MEDIA_TYPES[fmt], row.size_bytes, row.sha256)
+
+
+async def _render(session: AsyncSession, repo: DatasetRepository, settings: Settings, renderer: Any, dataset: Dataset,
+                  fmt: str, file_index: int) -> DatasetFile | None:
+    """Render a format that was not pre-generated, off the event loop, and keep it."""
+    if renderer is None:
+        raise Conflict("On-demand rendering is not available in this process.")
+    rows = await asyncio.wrap_future(renderer.render(dataset.id, fmt))
+    found: DatasetFile | None = None
+    for r in rows:
+        existing = await repo.file(dataset.id, fmt, r["file_index"])  # type: ignore[arg-type]
+        if existing is None:
+            existing = DatasetFile(dataset_id=dataset.id, **r)  # type: ignore[arg-type]
+            session.add(existing)
+        if r["file_index"] == file_index:
+            found = existing
+    await session.flush()
+    return found

@@ -1,0 +1,25 @@
+"""In-app notifications of the current user."""
+
+from __future__ import annotations
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.core.models import Notification, utcnow
+from app.core.principal import Principal
+from app.core.repositories import NotificationRepository
+
+
+async def list_own(session: AsyncSession, principal: Principal, *, unread_only: bool, limit: int,
+                   offset: int) -> tuple[list[Notification], int]:
+    return await NotificationRepository(session, principal).list(unread_only=unread_only, limit=limit, offset=offset)
+
+
+async def unread_count(session: AsyncSession, principal: Principal) -> int:
+    return await NotificationRepository(session, principal).unread_count()
+
+
+async def mark_read(session: AsyncSession, principal: Principal, notification_id: int) -> Notification:
+    row = await NotificationRepository(session, principal).get(notification_id)
+    if row.read_at is None:
+        row.read_at = utcnow()
+    return row

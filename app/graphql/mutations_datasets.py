@@ -1,0 +1,45 @@
+"""Root mutations of datasets and notifications."""
+
+from __future__ import annotations
+
+import strawberry
+from strawberry.types import Info
+
+from app.core import payloads
+from app.core.services import datasets, notifications
+from app.graphql.context import Context
+from app.graphql.inputs import DatasetCreateInput, to_payload
+from app.graphql.types.datasets import Dataset, Notification
+
+
+def _wake(ctx: Context) -> None:
+    dispatcher = getattr(ctx.services, "dispatcher", None)
+    if dispatcher is not None:
+        dispatcher.wake()
+
+
+@strawberry.type
+class DatasetMutation:
+    @strawberry.mutation(description="Create a dataset; generation starts unless params.deferred is true.")
+    async def create_dataset(self, info: Info[Context, None], input: DatasetCreateInput) -> Dataset:
+        ctx = info.context
+        row = await datasets.create(ctx.session, ctx.principal, ctx.settings, to_payload(payloads.DatasetCreate, input))
+        ctx.after_commit(lambda: _wake(ctx))
+        return Dataset.from_row(row)
+
+    @strawberry.mutation(description="Start a queued (deferred) dataset; idempotent; 409 in any other state.")
+    async def start_dataset(self, info: Info[Context, None], dataset_id: int) -> Dataset:
+        ctx = info.context
+        row = await datasets.start(ctx.session, ctx.principal, dataset_id)
+        ctx.after_commit(lambda: _wake(ctx))
+        return Dataset.from_row(row)
+
+    @strawberry.mutation(description="Cancel a queued or running dataset, or delete a finished one; files are removed.")
+    async def delete_dataset(self, info: Info[Context, None], dataset_id: int) -> Dataset:
+        ctx = info.context
+        return Dataset.from_row(await datasets.delete(ctx.session, ctx.principal, ctx.settings, dataset_id))
+
+    @strawberry.mutation(description="Mark a notification read.")
+    async def mark_notification_read(self, info: Info[Context, None], notification_id: int) -> Notification:
+        ctx = info.context
+        return Notification.from_row(await notifications.mark_read(ctx.session, ctx.principal, notification_id))

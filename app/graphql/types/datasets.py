@@ -1,0 +1,98 @@
+"""Dataset, dataset file and notification types."""
+
+from __future__ import annotations
+
+import strawberry
+from strawberry.scalars import JSON
+from strawberry.types import Info
+
+from app.core.clock import iso
+from app.core.models import Dataset as DatasetRow
+from app.core.models import DatasetFile as DatasetFileRow
+from app.core.models import Notification as NotificationRow
+from app.graphql.context import Context
+
+
+@strawberry.type(description="A generated file; download it from /api/v1/data/{dataset_id}?format=&file_index=.")
+class DatasetFile:
+    format: str
+    file_index: int
+    records: int
+    size_bytes: int
+    sha256: str
+
+    @classmethod
+    def from_row(cls, row: DatasetFileRow) -> DatasetFile:
+        return cls(format=row.format, file_index=row.file_index, records=row.records, size_bytes=row.size_bytes,
+                   sha256=row.sha256)
+
+
+@strawberry.type(description="A dataset and its generation state (queued, running, completed, failed, cancelled).")
+class Dataset:
+    dataset_id: int
+    name: str
+    project_id: int
+    schema_id: int
+    constraint_set_id: int | None
+    record_count: int
+    types: list[str]
+    params: JSON
+    status: str
+    progress: float
+    records_generated: int
+    error: str | None
+    attempt: int
+    created_by: int | None
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+
+    @strawberry.field(description="Files written so far (complete once status is completed).")
+    async def files(self, info: Info[Context, None]) -> list[DatasetFile]:
+        rows = await info.context.loaders.files_by_dataset.load(self.dataset_id)
+        return [DatasetFile.from_row(r) for r in rows]
+
+    @classmethod
+    def from_row(cls, row: DatasetRow) -> Dataset:
+        assert row.id is not None
+        return cls(dataset_id=row.id, name=row.name, project_id=row.project_id, schema_id=row.schema_id,
+                   constraint_set_id=row.constraint_set_id, record_count=row.record_count, types=list(row.types),
+                   params=dict(row.params), status=row.status, progress=round(row.progress, 4),
+                   records_generated=row.records_generated, error=row.error, attempt=row.attempt,
+                   created_by=row.created_by, created_at=iso(row.created_at) or "", started_at=iso(row.started_at),
+                   finished_at=iso(row.finished_at))
+
+
+@strawberry.type
+class DatasetPage:
+    items: list[Dataset]
+    total: int
+
+
+@strawberry.type
+class Notification:
+    notification_id: int
+    type: str
+    title: str
+    message: str
+    data: JSON
+    created_at: str
+    read_at: str | None
+    is_read: bool
+
+    @classmethod
+    def from_row(cls, row: NotificationRow) -> Notification:
+        assert row.id is not None
+        return cls(notification_id=row.id, type=row.type, title=row.title, message=row.message, data=dict(row.data),
+                   created_at=iso(row.created_at) or "", read_at=iso(row.read_at), is_read=row.read_at is not None)
+
+
+@strawberry.type
+class NotificationPage:
+    items: list[Notification]
+    total: int
+
+
+@strawberry.type
+class UnreadCount:
+    count: int
