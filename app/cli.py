@@ -38,6 +38,29 @@ def migrate() -> None:
     typer.echo("Database is up to date.")
 
 
+@app.command()
+def worker(
+    concurrency: int | None = typer.Option(None, help="Worker processes (default TDG_WORKERS)"),
+    name: str | None = typer.Option(None, help="Worker node name (default tdg-<pid>@<host>)"),
+    loglevel: str = typer.Option("INFO", help="Celery log level"),
+) -> None:
+    """Run a Celery generation worker (needs TDG_BROKER_URL; shares the database and TDG_DATA_DIR)."""
+    import os
+
+    from app.core.jobs.celery_app import celery_for
+
+    settings = get_settings()
+    if not settings.broker_url:
+        typer.echo("error: TDG_BROKER_URL is not set; `tdg serve` generates with its local process pool.", err=True)
+        raise typer.Exit(code=2)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    celery = celery_for(settings)
+    celery.worker_main([
+        "worker", "-Q", "tdg", f"--concurrency={concurrency or settings.workers}", f"--loglevel={loglevel}",
+        "-n", name or f"tdg-{os.getpid()}@%h", "--without-gossip", "--without-mingle",
+    ])
+
+
 @user_app.command("create")
 def user_create(
     username: str = typer.Argument(..., help="Login name"),

@@ -76,6 +76,9 @@ class Dispatcher:
         if slots <= 0:
             return
         lease = timedelta(seconds=self.settings.job_lease_seconds)
+        if isinstance(self.executor, CeleryExecutor):
+            # a task may wait in the broker for a free worker; it renews the lease once it runs
+            lease *= 20
         with Session(self.engine) as session:
             repo = JobRepository(session)
             candidates = repo.startable(limit=100)
