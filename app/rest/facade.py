@@ -4,6 +4,7 @@ stored operation through the same schema and context as /graphql, map the result
 from __future__ import annotations
 
 import base64
+import re
 from datetime import date
 from typing import Any
 
@@ -29,6 +30,7 @@ from app.rest.errors import domain_error_response, error_response
 from app.rest.route import Param, Route
 
 MAX_ID = 2**31 - 1
+_INT = re.compile(r"-?[0-9]+")
 _JSON_TYPES = ("application/json",)
 _FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
@@ -37,7 +39,8 @@ def _convert(param: Param, raw: str) -> Any:
     try:
         match param.type:
             case "int":
-                if not raw.lstrip("-").isdigit():
+                # ASCII digits only: str.isdigit() and int() also accept other scripts' digits
+                if not _INT.fullmatch(raw):
                     raise ValueError
                 return int(raw)
             case "bool":
