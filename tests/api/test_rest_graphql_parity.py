@@ -1,0 +1,168 @@
+"""REST is a facade over GraphQL: every stored read operation, run over POST /graphql with the
+variables the facade would build, returns exactly the REST body; pending rows answer 501; every
+endpoint of the interface specification is in the route table and in the OpenAPI document."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from app.rest.route import Route
+from app.rest.routes import ROUTES
+from tests.api_client import Actor, Api
+
+# the repository is checked out with shared/ beside it (locally and in CI)
+SPEC = Path(__file__).resolve().parents[3] / "shared" / "spec" / "interface.md"
+_ROW = re.compile(r"^\|\s*(GET|POST|PUT|PATCH|DELETE)\s*\|\s*(/\S*)\s*\|")
+
+
+def spec_endpoints() -> list[tuple[str, str]]:
+    """(method, path) of every row of the specification's endpoint tables."""
+    text = SPEC.read_text()
+    section = text.split("## Endpoints", 1)[1].split("\n## ", 1)[0]
+    return [(m.group(1), m.group(2)) for line in section.splitlines() if (m := _ROW.match(line.strip()))]
+
+
+# GET rows whose stored operation is a query (GET /users/logout runs a mutation: not a read)
+PERSON_SCHEMA = (
+    '{"type": "object", "required": ["name", "age"], "properties": {'
+    '"name": {"type": "string", "maxLength": 20}, "age": {"type": "integer", "minimum": 0, "maximum": 120}}}'
+)
+READS = [r for r in ROUTES if r.method == "GET" and r.operation is not None
+         and not r.operation.lstrip().startswith("mutation")]
+
+
+async def _seed(api: Api) -> tuple[dict[str, Actor], dict[str, int]]:
+    """A tenant with users, a shared project, an API token and audit rows; returns actors and ids."""
+    tenant_id, admin = await api.create_tenant()
+    manager = await api.create_user(admin, "Manager")
+    tester = await api.create_user(admin, "Tester", display_name="Parity Tester")
+    project = await api.create_project(manager, "Parity", tags=["p"])
+    await api.create_project(admin, "Second")
+    await api.add_member(manager, project["project_id"], tester.id, "edit")
+    token = await api.call("POST", "/settings/tokens", tester, 201, json={"name": "parity"})
+    schema = await api.call("POST", "/schemas", manager, 201, json={
+        "name": "person", "content": PERSON_SCHEMA, "project_id": project["project_id"]})
+    constraints = await api.call("POST", "/constraints", manager, 201, json={
+        "name": "adults", "schema_id": schema["schema_id"], "rules": [{"path": "age", "min": 18, "max": 99}]})
+    dataset = await api.call("POST", "/datasets/create", tester, 201, json={
+        "name": "people", "project_id": project["project_id"], "schema_id": schema["schema_id"],
+        "constraint_set_id": constraints["constraint_id"], "record_count": 3, "params": {"deferred": True}})
+    assert api.root is not None
+    actors = {"root": api.root, "admin": admin, "tester": tester}
+    ids = {"project_id": project["project_id"], "user_id": tester.id, "tenant_id": tenant_id,
+           "token_id": token["token_id"], "schema_id": schema["schema_id"],
+           "constraint_id": constraints["constraint_id"], "dataset_id": dataset["dataset_id"]}
+    return actors, ids
+
+
+async def _first_id(api: Api, actor: Actor, name: str) -> int | None:
+    """For a path parameter this test does not seed, take an id from its collection's list route."""
+    for route in ROUTES:
+        if route.method == "GET" and route.paged and route.operation and not route.path_params:
+            r = await api.request("GET", route.path, actor)
+            if r.status_code == 200 and r.json() and name in r.json()[0]:
+                return int(r.json()[0][name])
+    return None
+
+
+def _variables(route: Route, path_values: dict[str, int], query: dict[str, Any]) -> dict[str, Any]:
+    variables: dict[str, Any] = dict(route.extra_variables)
+    variables.update({n: path_values[n] for n in route.path_params})
+    for param in route.query:
+        variables[param.name] = query.get(param.name, param.default)
+    return variables
+
+
+async def _compare(api: Api, actor: Actor, route: Route, path_values: dict[str, int],
+                   query: dict[str, Any]) -> bool:
+    """Run the route over REST and its operation over GraphQL; True when data (not an error) was compared."""
+    path = route.path
+    for name in route.path_params:
+        path = path.replace("{" + name + "}", str(path_values[name]))
+    rest = await api.request("GET", path, actor, params=query)
+    gql = await api.graphql(route.operation or "", _variables(route, path_values, query), actor)
+    where = f"{route.method} {route.path} as {actor.username} with {query}"
+    if gql.get("errors"):
+        error = gql["errors"][0]
+        assert rest.status_code == error["extensions"]["status"], (where, rest.text, error)
+        assert rest.json()["detail"] == error["message"], where
+        return False
+    assert rest.status_code == route.status, (where, rest.text)
+    data = gql["data"][route.result]
+    if route.paged:
+        assert rest.json() == data["items"], where
+        assert rest.headers["X-Total-Count"] == str(data["total"]), where
+    else:
+        assert rest.json() == data, where
+    return True
+
+
+async def test_every_read_route_equals_its_graphql_operation(api: Api) -> None:
+    actors, ids = await _seed(api)
+    assert READS, "no read routes"
+    compared: set[str] = set()
+    for route in READS:
+        for role, actor in actors.items():
+            values = dict(ids)
+            for name in route.path_params:
+                if name not in values:
+                    found = await _first_id(api, actor, name)
+                    values[name] = found if found is not None else 1
+            queries: list[dict[str, Any]] = [{}]
+            if route.paged:
+                queries.append({"limit": 1, "offset": 1})
+            for query in queries:
+                if await _compare(api, actor, route, values, query):
+                    compared.add(f"{route.path} {role}")
+    # the seeded resources are really compared as data, not only as matching errors
+    for path in ("/users/me", "/users", "/users/{user_id}", "/projects", "/projects/{project_id}", "/tenants",
+                 "/tenants/{tenant_id}", "/audit/logs", "/settings/tokens", "/schemas", "/schemas/{schema_id}",
+                 "/schemas/{schema_id}/repr", "/constraints", "/constraints/{constraint_id}", "/datasets",
+                 "/datasets/{dataset_id}"):
+        assert f"{path} root" in compared or f"{path} admin" in compared, path
+    assert "/projects/{project_id} tester" in compared and "/users/me tester" in compared
+
+
+async def test_pending_rows_answer_501(api: Api) -> None:
+    _, admin = await api.create_tenant()
+    pending = [r for r in ROUTES if r.pending is not None]
+    for route in pending:
+        assert route.operation is None, route.path
+        path = route.path
+        for name in route.path_params:
+            path = path.replace("{" + name + "}", "1")
+        r = await api.request(route.method, path, admin)
+        assert r.status_code == 501, (route.method, route.path, r.text)
+        assert route.pending in r.json()["detail"]
+    assert pending, "no pending rows left: drop this test's loop or keep it as a guard"
+
+
+def test_spec_endpoints_are_parsed() -> None:
+    endpoints = spec_endpoints()
+    assert len(endpoints) == 55, len(endpoints)
+    assert ("POST", "/users/token") in endpoints and ("POST", "/integrations/{integration_id}/test") in endpoints
+    assert len(set(endpoints)) == len(endpoints), "duplicate rows in the specification tables"
+
+
+async def test_every_spec_endpoint_is_routed_and_documented(client: httpx.AsyncClient) -> None:
+    routed = {(r.method, r.path) for r in ROUTES}
+    missing = [e for e in spec_endpoints() if e not in routed]
+    assert not missing, f"specification endpoints without a route row: {missing}"
+    assert len(routed) == len(ROUTES), "duplicate route rows"
+
+    document = (await client.get("/api/v1/openapi.json")).json()
+    documented = {(method.upper(), path) for path, ops in document["paths"].items() for method in ops}
+    undocumented = [e for e in spec_endpoints() if e not in documented]
+    assert not undocumented, f"specification endpoints missing from the OpenAPI document: {undocumented}"
+    assert documented == routed, {"only routed": routed - documented, "only documented": documented - routed}
+
+
+@pytest.mark.parametrize("route", READS, ids=lambda r: f"{r.method} {r.path}")
+def test_read_routes_select_what_they_return(route: Route) -> None:
+    """A read row names its result field inside its own operation (else the facade answers None)."""
+    assert route.result and re.search(rf"\b{re.escape(route.result)}\s*[({{]", route.operation or ""), route.path
