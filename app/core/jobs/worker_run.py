@@ -108,12 +108,7 @@ class _Job:
     # -- generation ------------------------------------------------------------------------
 
     def _generate(self) -> list[DatasetFile]:
-        from app.generation.engine import compile_plan
-
-        loaded = load_cached(BlobStore(self.settings.data_dir), self.schema.storage_key, self.schema.filename)
-        params = dict(self.dataset.params)
-        plan = compile_plan(loaded, _rules(loaded, params, self.dataset.rules), params,
-                            record_count=self.dataset.record_count)
+        plan = compile_dataset(self.settings, self.dataset, self.schema)
         self._beat(force=True)
         files: list[DatasetFile] = []
         for fmt in self.types:
@@ -190,19 +185,22 @@ class _Job:
         self._finish(DatasetStatus.failed, error=reason[:2000], files=[])
 
 
-def _rules(loaded: Any, params: dict[str, Any], raw: list[dict[str, Any]]) -> list[Any]:
-    """The dataset's rule snapshot, parsed against the record root's field tree."""
-    if not raw:
-        return []
-    from app.generation.constraint_rules import parse_rules
+def compile_dataset(settings: Settings, dataset: Any, schema: Any) -> Any:
+    """The generation plan of a dataset: its schema, its rule snapshot, its params and seed."""
+    from app.generation.engine import compile_plan
 
-    return parse_rules(loaded.field_tree(params.get("root")), raw)
+    loaded = load_cached(BlobStore(settings.data_dir), schema.storage_key, schema.filename)
+    params = dict(dataset.params)
+    rules: list[Any] = []
+    if dataset.rules:
+        from app.generation.constraint_rules import parse_rules
+
+        rules = parse_rules(loaded.field_tree(params.get("root")), dataset.rules)
+    return compile_plan(loaded, rules, params, record_count=dataset.record_count)
 
 
 def render_format(settings_payload: dict[str, Any], dataset_id: int, fmt: str) -> list[dict[str, Any]]:
     """Write a format that was not pre-generated for a completed dataset; returns the file rows."""
-    from app.generation.engine import compile_plan
-
     settings = Settings.model_validate(settings_payload)
     engine = engine_for(settings.database_url)
     with Session(engine) as session:
@@ -212,9 +210,7 @@ def render_format(settings_payload: dict[str, Any], dataset_id: int, fmt: str) -
         if dataset is None or schema is None:
             return []
         session.expunge_all()
-    loaded = load_cached(BlobStore(settings.data_dir), schema.storage_key, schema.filename)
-    params = dict(dataset.params)
-    plan = compile_plan(loaded, _rules(loaded, params, dataset.rules), params, record_count=dataset.record_count)
+    plan = compile_dataset(settings, dataset, schema)
     out = []
     for index, (start, stop) in enumerate(plan.file_ranges()):
         rel = f"datasets/{dataset_id}/rendered/data-{index:04d}.{fmt}"
