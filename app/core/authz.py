@@ -85,6 +85,7 @@ _ACTION_WORDS: dict[Action, str] = {
     Action.TENANT_CREATE: "create tenants",
     Action.TENANT_READ_ANY: "view other tenants",
     Action.TENANT_UPDATE: "change tenant settings",
+    Action.PROJECT_READ: "view this project",
     Action.PROJECT_UPDATE: "update this project",
     Action.PROJECT_MANAGE_MEMBERS: "manage this project's members",
     Action.PROJECT_LINK_SCHEMA: "link schemas to this project",
