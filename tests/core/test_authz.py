@@ -1,0 +1,117 @@
+"""Unit tests of the one authorization table (app/core/authz.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.core import authz
+from app.core.authz import (
+    Action,
+    can_grant,
+    effective_project_role,
+    permission_table,
+    require,
+    require_project,
+)
+from app.core.errors import Forbidden
+from app.core.models import ProjectRole, Role
+from app.core.principal import Principal
+
+TENANT, OTHER_TENANT = 10, 20
+
+
+def who(role: Role, *, user_id: int = 1, tenant_id: int = TENANT) -> Principal:
+    return Principal(user_id=user_id, tenant_id=tenant_id, username=f"u{user_id}", role=role, via="jwt")
+
+
+def test_role_order() -> None:
+    assert [r.rank for r in (Role.Tester, Role.Manager, Role.Admin, Role.SuperUser)] == [1, 2, 3, 4]
+    assert [r.rank for r in (ProjectRole.view, ProjectRole.edit, ProjectRole.owner)] == [1, 2, 3]
+
+
+@pytest.mark.parametrize(("granter", "allowed"), [
+    (Role.Tester, {Role.Tester}),
+    (Role.Manager, {Role.Tester, Role.Manager}),
+    (Role.Admin, {Role.Tester, Role.Manager, Role.Admin}),
+    (Role.SuperUser, set(Role)),
+])
+def test_can_grant_up_to_own_role_and_superuser_only_by_superuser(granter: Role, allowed: set[Role]) -> None:
+    assert {r for r in Role if can_grant(who(granter), r)} == allowed
+
+
+def test_effective_project_role() -> None:
+    def eff(p: Principal, *, tenant: int = TENANT, created_by: int | None = 99,
+            membership: ProjectRole | None = None) -> ProjectRole | None:
+        return effective_project_role(p, project_tenant_id=tenant, created_by=created_by, membership=membership)
+
+    # a SuperUser owns everything, in every tenant
+    assert eff(who(Role.SuperUser, tenant_id=OTHER_TENANT)) is ProjectRole.owner
+    # nobody else sees another tenant's project, whatever the membership row says
+    for role in (Role.Tester, Role.Manager, Role.Admin):
+        assert eff(who(role), tenant=OTHER_TENANT, membership=ProjectRole.owner, created_by=1) is None
+    # Admins own every project of their tenant
+    assert eff(who(Role.Admin)) is ProjectRole.owner
+    assert eff(who(Role.Admin), membership=ProjectRole.view) is ProjectRole.owner
+    # a Manager owns what they created, else has their membership (or nothing)
+    assert eff(who(Role.Manager, user_id=5), created_by=5) is ProjectRole.owner
+    assert eff(who(Role.Manager, user_id=5), created_by=6) is None
+    assert eff(who(Role.Manager, user_id=5), created_by=None, membership=ProjectRole.edit) is ProjectRole.edit
+    # a Tester has exactly their membership, even for a project they created before a demotion
+    assert eff(who(Role.Tester, user_id=5), created_by=5) is None
+    for membership in ProjectRole:
+        assert eff(who(Role.Tester), membership=membership) is membership
+
+
+def test_require_uses_minimum_roles() -> None:
+    for action, minimum in authz.MIN_ROLE.items():
+        for role in Role:
+            if role.rank >= minimum.rank:
+                require(who(role), action)
+            else:
+                with pytest.raises(Forbidden) as err:
+                    require(who(role), action)
+                assert role.value in err.value.detail and err.value.status == 403
+
+
+def test_require_project_needs_both_roles() -> None:
+    require_project(who(Role.Tester), ProjectRole.edit, Action.DATASET_CREATE)
+    with pytest.raises(Forbidden, match="needs 'edit'"):
+        require_project(who(Role.Tester), ProjectRole.view, Action.DATASET_CREATE)
+    # an owner Tester updates a project but may neither manage members nor delete it
+    require_project(who(Role.Tester), ProjectRole.owner, Action.PROJECT_UPDATE)
+    for action in (Action.PROJECT_MANAGE_MEMBERS, Action.PROJECT_DELETE):
+        with pytest.raises(Forbidden, match=r"\(Tester\)"):
+            require_project(who(Role.Tester), ProjectRole.owner, action)
+    require_project(who(Role.Manager), ProjectRole.owner, Action.PROJECT_MANAGE_MEMBERS)
+    with pytest.raises(Forbidden):
+        require_project(who(Role.Manager), ProjectRole.edit, Action.PROJECT_MANAGE_MEMBERS)
+    with pytest.raises(Forbidden):
+        require_project(who(Role.Manager), ProjectRole.owner, Action.PROJECT_DELETE)
+    require_project(who(Role.Admin), ProjectRole.owner, Action.PROJECT_DELETE)
+
+
+def test_permission_table_is_complete() -> None:
+    rows = permission_table()
+    assert [r["action"] for r in rows] == [a.value for a in authz.MIN_ROLE]
+    # every action has a minimum role, and every project action is also a tenant action
+    assert set(authz.MIN_ROLE) == set(Action)
+    assert set(authz.MIN_PROJECT_ROLE) <= set(authz.MIN_ROLE)
+    by_action = {r["action"]: r for r in rows}
+    for action, project_role in authz.MIN_PROJECT_ROLE.items():
+        assert by_action[action.value]["min_project_role"] == project_role.value
+    for row in rows:
+        assert row["min_role"] in {r.value for r in Role}
+        assert set(row) <= {"action", "min_role", "min_project_role"}
+    # the rules of DESIGN §4 as data
+    assert by_action["project.delete"]["min_role"] == "Admin"
+    assert by_action["audit.read"]["min_role"] == "Admin"
+    assert by_action["user.invite"]["min_role"] == "Manager"
+    assert by_action["tenant.create"]["min_role"] == "SuperUser"
+    assert by_action["project.members"] == {"action": "project.members", "min_role": "Manager",
+                                            "min_project_role": "owner"}
+
+
+def test_every_refusal_reads_as_a_sentence() -> None:
+    for action in Action:
+        words = authz.describe(action)
+        assert words and "." not in words, (action, words)

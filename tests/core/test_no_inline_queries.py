@@ -1,0 +1,85 @@
+"""SQL is built only in app/core/repositories/ (and migrations): everywhere else a query would
+bypass the tenancy-scoped access path. The scan reads the syntax tree, so `np.select(...)` or a
+service function named `update` is not mistaken for SQL."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+APP = Path(__file__).resolve().parents[2] / "app"
+ALLOWED = (APP / "core" / "repositories", APP / "core" / "migrations")
+SQL_BUILDERS = {"select", "delete", "update", "insert", "text", "union", "union_all", "exists"}
+SQL_MODULES = ("sqlalchemy", "sqlmodel")
+# the readiness probe's constant query touches no table
+ALLOWED_TEXT = {"SELECT 1"}
+
+
+def _sql_calls(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    names: dict[str, str] = {}  # local name -> builder imported from SQLAlchemy/SQLModel
+    modules: set[str] = set()  # local names bound to SQLAlchemy/SQLModel modules
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in SQL_MODULES:
+            for alias in node.names:
+                if alias.name in SQL_BUILDERS:
+                    names[alias.asname or alias.name] = alias.name
+                elif alias.name in {"sql", "expression", "future"}:
+                    modules.add(alias.asname or alias.name)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] in SQL_MODULES:
+                    modules.add((alias.asname or alias.name).split(".")[0])
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        builder = None
+        if isinstance(func, ast.Name) and func.id in names:
+            builder = names[func.id]
+        elif isinstance(func, ast.Attribute) and func.attr in SQL_BUILDERS:
+            base = func.value
+            on_module = isinstance(base, ast.Name) and base.id in modules
+            on_table = isinstance(base, ast.Attribute) and base.attr == "__table__"  # Model.__table__.update()
+            if on_module or on_table:
+                builder = func.attr
+        if builder is None:
+            continue
+        if builder == "text" and node.args and isinstance(node.args[0], ast.Constant) \
+                and node.args[0].value in ALLOWED_TEXT:
+            continue
+        label = path.relative_to(APP.parent) if path.is_relative_to(APP.parent) else path.name
+        found.append(f"{label}:{node.lineno}: {builder}(...)")
+    return found
+
+
+def _python_files() -> list[Path]:
+    return sorted(p for p in APP.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def test_no_sql_outside_repositories() -> None:
+    offenders = [hit for path in _python_files() if not any(path.is_relative_to(a) for a in ALLOWED)
+                 for hit in _sql_calls(path)]
+    assert not offenders, "SQL built outside app/core/repositories/:\n" + "\n".join(offenders)
+
+
+def test_the_scan_sees_repository_queries() -> None:
+    """The detector is not blind: the repositories themselves are full of hits."""
+    hits = [hit for path in _python_files() if path.is_relative_to(ALLOWED[0]) for hit in _sql_calls(path)]
+    assert len(hits) >= 10, hits
+    assert any("select(" in h for h in hits) and any("delete(" in h for h in hits)
+
+
+def test_the_scan_catches_aliases(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    code = (
+        "import numpy as np\nimport sqlalchemy as sa\nfrom sqlmodel import select as pick\n"
+        "from sqlalchemy import text\n"
+        "np.select([], [])\nservice.update(1)\n"
+        "pick(User)\nsa.delete(User)\nUser.__table__.update()\ntext('DELETE FROM user_account')\n"
+        "text('SELECT 1')\n"
+    )
+    sample.write_text(code)
+    hits = _sql_calls(sample)
+    assert [h.rsplit(": ", 1)[1] for h in hits] == ["select(...)", "delete(...)", "update(...)", "text(...)"]
