@@ -133,6 +133,9 @@ async def delete(session: AsyncSession, principal: Principal, settings: Settings
     files = (await repo.files_of([dataset_id]))[dataset_id]
     for f in files:
         await session.delete(f)
+    # no ORM relationship orders these deletes: without this flush the dataset row went first
+    # and the database's cascade left the file-row deletes matching nothing (SAWarning)
+    await session.flush()
     if dataset.status in (DatasetStatus.queued.value, DatasetStatus.running.value):
         dataset.status = DatasetStatus.cancelled.value
         dataset.finished_at = utcnow()
@@ -153,6 +156,7 @@ async def delete_for_project(session: AsyncSession, principal: Principal, settin
     for dataset in await DatasetRepository(session, principal).of_project(project_id):
         for f in (await DatasetRepository(session, principal).files_of([dataset.id]))[dataset.id]:  # type: ignore[list-item]
             await session.delete(f)
+        await session.flush()  # file rows before their dataset (see delete)
         await session.delete(dataset)
         await asyncio.to_thread(remove_tree, dataset_dir(settings.data_dir, dataset.id))  # type: ignore[arg-type]
     await session.flush()
