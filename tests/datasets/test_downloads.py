@@ -1,0 +1,112 @@
+"""The download door over HTTP: media types and file names per format, Range requests, checksums,
+formats rendered on request, and deletion (completed and running datasets) removing the files."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import time
+from pathlib import Path
+
+from app.core.settings import Settings
+from tests.api_client import Api
+from tests.datasets.flow import ORDER_JSON, create_dataset, download, upload_schema, wait_for
+
+MEDIA = {"csv": "text/csv; charset=utf-8", "json": "application/json", "xml": "application/xml",
+         "sql": "application/sql"}
+
+
+async def test_headers_range_checksums_and_rendering(api: Api, settings: Settings) -> None:
+    root = api.root
+    assert root is not None
+    project = await api.create_project(root, "Downloads")
+    schema = await upload_schema(api, root, ORDER_JSON, "customer_order.schema.json")
+    only_csv = await create_dataset(api, root, project["project_id"], schema["schema_id"], 700, types=["csv"],
+                                    params={"seed": 31})
+    all_four = await create_dataset(api, root, project["project_id"], schema["schema_id"], 700,
+                                    types=["csv", "json", "xml", "sql"], params={"seed": 31})
+    a = await wait_for(api, root, only_csv["dataset_id"])
+    b = await wait_for(api, root, all_four["dataset_id"])
+    assert a["status"] == b["status"] == "completed", (a, b)
+    assert [f["format"] for f in a["files"]] == ["csv"]
+    did = a["dataset_id"]
+
+    for fmt in ("csv", "json", "xml", "sql"):
+        r = await download(api, root, did, fmt)
+        assert r.status_code == 200, (fmt, r.text)
+        assert r.headers["content-type"] == MEDIA[fmt]
+        assert r.headers["content-disposition"] == f'attachment; filename="dataset-{did}.{fmt}"'
+        digest = hashlib.sha256(r.content).hexdigest()
+        assert r.headers["x-content-sha256"] == digest
+        assert int(r.headers["content-length"]) == len(r.content)
+        listed = (await api.call("GET", f"/datasets/{did}", root, 200))["files"]
+        row = next(f for f in listed if f["format"] == fmt)
+        assert row["sha256"] == digest and row["size_bytes"] == len(r.content) and row["records"] == 700
+        # rendered on request from the same records: the pre-generated dataset of the same seed matches
+        same = next(f for f in b["files"] if f["format"] == fmt)
+        assert same["sha256"] == digest, fmt
+    listed = (await api.call("GET", f"/datasets/{did}", root, 200))["files"]
+    assert sorted(f["format"] for f in listed) == ["csv", "json", "sql", "xml"]
+
+    full = (await download(api, root, did, "csv")).content
+    r = await download(api, root, did, "csv", headers={"Range": "bytes=10-99"})
+    assert r.status_code == 206, r.text
+    assert r.content == full[10:100]
+    assert r.headers["content-range"] == f"bytes 10-99/{len(full)}"
+    r = await download(api, root, did, "csv", headers={"Range": f"bytes=-{len(full) // 3}"})
+    assert r.status_code == 206 and r.content == full[-(len(full) // 3):]
+    r = await download(api, root, did, "csv", headers={"Range": f"bytes={len(full) + 10}-"})
+    assert r.status_code == 416, r.status_code
+
+    # deleting a completed dataset removes its rows and its files
+    folder = settings.data_dir / "datasets" / str(did)
+    assert any(p.is_file() for p in folder.rglob("*"))
+    r = await api.request("DELETE", f"/datasets/{did}", root)
+    assert r.status_code == 200, r.text
+    assert not folder.exists()
+    assert (await api.request("GET", f"/datasets/{did}", root)).status_code == 404
+    assert (await download(api, root, did, "csv")).status_code == 404
+    # the other dataset is untouched
+    assert (await download(api, root, b["dataset_id"], "xml")).status_code == 200
+
+
+def _files_under(folder: Path) -> list[Path]:
+    return [p for p in folder.rglob("*") if p.is_file()] if folder.exists() else []
+
+
+async def test_deleting_a_running_dataset_cancels_it_and_removes_its_files(api: Api, settings: Settings) -> None:
+    root = api.root
+    assert root is not None
+    project = await api.create_project(root, "Cancel")
+    schema = await upload_schema(api, root, ORDER_JSON, "customer_order.schema.json")
+    ds = await create_dataset(api, root, project["project_id"], schema["schema_id"], 3_000_000, types=["csv"])
+    did = ds["dataset_id"]
+    deadline = time.monotonic() + 60
+    while True:
+        body = await api.call("GET", f"/datasets/{did}", root, 200)
+        if body["status"] == "running" and body["progress"] > 0:
+            break
+        assert body["status"] in ("queued", "running") and time.monotonic() < deadline, body
+        await asyncio.sleep(0.1)
+    folder = settings.data_dir / "datasets" / str(did)
+    assert _files_under(folder), "the worker has not written anything yet"
+
+    r = await api.request("DELETE", f"/datasets/{did}", root)
+    assert r.status_code == 200 and r.json()["status"] == "cancelled", r.text
+    # the worker loses its fence at its next progress update and removes what it wrote
+    deadline = time.monotonic() + 15
+    while _files_under(folder):
+        assert time.monotonic() < deadline, _files_under(folder)
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(1.5)
+    body = await api.call("GET", f"/datasets/{did}", root, 200)
+    assert body["status"] == "cancelled" and body["files"] == [] and body["error"], body
+    assert not _files_under(folder)
+    r = await download(api, root, did, "csv")
+    assert r.status_code == 409 and "cancelled" in r.json()["detail"]
+    # the one worker slot is free again: the cancelled run stopped instead of writing 3M records
+    assert settings.workers == 1
+    started = time.monotonic()
+    small = await create_dataset(api, root, project["project_id"], schema["schema_id"], 100, types=["csv"])
+    assert (await wait_for(api, root, small["dataset_id"], timeout=20))["status"] == "completed"
+    assert time.monotonic() - started < 10
