@@ -472,6 +472,10 @@ class RegexGenerator:
         self.anchored = anchored
         self.min_len = self.gen.min_len
         self.max_len = self.gen.max_len
+        # the language's true longest match (None: unbounded), before repeats were capped
+        full_max = sre_p.parse(pattern).getwidth()[1]
+        self.true_max = None if full_max >= sre_c.MAXREPEAT else int(full_max)
+        self.fixed_ends = anchored or (parsed.anchored_start and parsed.anchored_end)
 
     def matches(self, value: str) -> bool:
         m = self.compiled.fullmatch(value) if self.anchored else self.compiled.search(value)

@@ -100,7 +100,15 @@ class StringGenerator:
                 self.strategies.append((lambda c, n, g=short: g(c, n, self.lo, self.hi), frozenset()))
         if self.regexes:
             rx0 = self.regexes[0]
-            self.strategies.append((lambda c, n: rx0.generate(c.rng, n, char_lo, char_hi),
+            # the other patterns' length ranges narrow the window the first one is drawn in
+            gen_lo, gen_hi = char_lo, char_hi
+            for rx in self.regexes[1:]:
+                gen_lo = max(gen_lo, rx.min_len)
+                if rx.fixed_ends and rx.true_max is not None:
+                    gen_hi = rx.true_max if gen_hi is None else min(gen_hi, rx.true_max)
+            if gen_hi is not None and gen_lo > gen_hi:
+                raise Invalid(f"{spec.path}: the patterns allow no common length.")
+            self.strategies.append((lambda c, n: rx0.generate(c.rng, n, gen_lo, gen_hi),
                                     frozenset({0}) if rx0.exact else frozenset()))
         elif fmt not in formats.FORMAT_GENERATORS:
             if any(k in spec.name.lower() for k in _CODE_NAMES):
@@ -130,8 +138,10 @@ class StringGenerator:
     def _fill(self, c: LeafContext, n: int, strategies: list | None = None) -> list[str]:
         out: list[str] | None = None
         bad = np.ones(n, dtype=bool)
-        for strategy, guaranteed in (self.strategies if strategies is None else strategies):
-            for _r in range(_ROUNDS):
+        chain = self.strategies if strategies is None else strategies
+        for si, (strategy, guaranteed) in enumerate(chain):
+            # the last strategy is the facet-driven one: give it more draws
+            for _r in range(_ROUNDS if si < len(chain) - 1 else 4 * _ROUNDS):
                 rows = np.flatnonzero(bad)
                 if not rows.size:
                     return out  # type: ignore[return-value]
