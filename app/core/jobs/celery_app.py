@@ -3,17 +3,21 @@ re-delivery on worker loss; the dataset row's fenced attempt makes re-delivery s
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from celery import Celery
 
 from app.core.settings import Settings, get_settings
 
+# one Celery app per distinct configuration; Settings is unhashable, so an lru_cache on the
+# argument raised TypeError and neither `tdg worker` nor `tdg serve` with a broker could start
+_apps: dict[str, Celery] = {}
 
-@lru_cache
+
 def celery_for(settings: Settings | None = None) -> Celery:
     settings = settings or get_settings()
-    app = Celery("tdg", broker=settings.broker_url)
+    key = settings.model_dump_json()
+    if key in _apps:
+        return _apps[key]
+    app = _apps[key] = Celery("tdg", broker=settings.broker_url)
     app.conf.update(
         task_acks_late=True,
         task_reject_on_worker_lost=True,
