@@ -22,8 +22,10 @@ from app.core.database import make_async_engine, make_sessionmaker, make_sync_en
 from app.core.jobs.dispatcher import Dispatcher
 from app.core.jobs.executors import make_executor
 from app.core.migrate import upgrade
+from app.core.services import profile
 from app.core.services.bootstrap import ensure_bootstrap
 from app.core.settings import Settings, get_settings
+from app.core.webhooks.dispatcher import WebhookDispatcher
 from app.graphql.context import open_context
 from app.graphql.schema import build_schema
 from app.rest import errors
@@ -52,6 +54,7 @@ class JobServices:
 
     executor: Any
     dispatcher: Dispatcher
+    webhooks: WebhookDispatcher | None = None
 
 
 class OfflineGraphQLRouter(GraphQLRouter):
@@ -80,11 +83,15 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True)
         jobs_engine = make_sync_engine(settings.database_url)
         executor = make_executor(settings)
         dispatcher = Dispatcher(settings, jobs_engine, executor)
-        app.state.services = JobServices(executor=executor, dispatcher=dispatcher)
+        # webhook delivery runs in every `tdg serve` process (leases keep replicas from double-sending)
+        webhooks = WebhookDispatcher(settings, jobs_engine)
+        app.state.services = JobServices(executor=executor, dispatcher=dispatcher, webhooks=webhooks)
         dispatcher.start()
+        webhooks.start()
         try:
             yield
         finally:
+            await webhooks.stop()
             await dispatcher.stop()
             executor.shutdown()
             jobs_engine.dispose()
@@ -114,6 +121,15 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True)
     @app.get("/api/reference", include_in_schema=False)
     async def reference() -> HTMLResponse:
         return HTMLResponse(reference_html(f"{API_PREFIX}/openapi.json"))
+
+    @app.get("/avatars/{key}.png", include_in_schema=False)
+    async def avatar(key: str) -> Response:
+        # content-addressed and unguessable, so an <img> can load it without a bearer token
+        png = await asyncio.to_thread(profile.avatar_file, settings, key)
+        if png is None:
+            return errors.error_response(404, "No such avatar.")
+        return Response(png, media_type="image/png", headers={"Cache-Control": "public, max-age=31536000, immutable",
+                                                              "X-Content-Type-Options": "nosniff"})
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> dict[str, str]:

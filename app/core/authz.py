@@ -39,6 +39,10 @@ class Action(StrEnum):
     SCHEMA_DELETE_ANY = "schema.delete"
     CONSTRAINT_CREATE = "constraint.create"
     CONSTRAINT_CHANGE_ANY = "constraint.change"
+    # integrations of the tenant: Managers read them, Admins manage them
+    INTEGRATION_READ = "integration.read"
+    INTEGRATION_MANAGE = "integration.manage"
+    DATASET_EXPORT = "dataset.export"
 
 
 MIN_ROLE: dict[Action, Role] = {
@@ -62,6 +66,9 @@ MIN_ROLE: dict[Action, Role] = {
     Action.SCHEMA_DELETE_ANY: Role.Manager,
     Action.CONSTRAINT_CREATE: Role.Tester,
     Action.CONSTRAINT_CHANGE_ANY: Role.Manager,
+    Action.INTEGRATION_READ: Role.Manager,
+    Action.INTEGRATION_MANAGE: Role.Admin,
+    Action.DATASET_EXPORT: Role.Tester,
 }
 
 MIN_PROJECT_ROLE: dict[Action, ProjectRole] = {
@@ -71,6 +78,7 @@ MIN_PROJECT_ROLE: dict[Action, ProjectRole] = {
     Action.PROJECT_LINK_SCHEMA: ProjectRole.edit,
     Action.DATASET_CREATE: ProjectRole.edit,
     Action.PROJECT_DELETE: ProjectRole.owner,
+    Action.DATASET_EXPORT: ProjectRole.edit,
 }
 
 _ACTION_WORDS: dict[Action, str] = {
@@ -94,6 +102,9 @@ _ACTION_WORDS: dict[Action, str] = {
     Action.SCHEMA_DELETE_ANY: "delete schemas uploaded by others",
     Action.CONSTRAINT_CREATE: "create constraint sets",
     Action.CONSTRAINT_CHANGE_ANY: "change constraint sets created by others",
+    Action.INTEGRATION_READ: "view integrations",
+    Action.INTEGRATION_MANAGE: "manage integrations",
+    Action.DATASET_EXPORT: "export datasets of this project",
 }
 
 

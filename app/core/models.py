@@ -74,6 +74,10 @@ class User(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
     updated_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
     last_login_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+    # TOTP secrets are Fernet-encrypted (app/core/security/sealed.py); `pending` waits for confirmation
+    totp_secret_enc: str | None = None
+    totp_pending_enc: str | None = None
+    deleted_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
 
 
 class RevokedToken(SQLModel, table=True):
@@ -169,6 +173,8 @@ class DomainEvent(SQLModel, table=True):
     tenant_id: int | None = Field(default=None, index=True)
     created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
     data: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    # set once the webhook dispatcher has turned the event into delivery rows
+    fanned_out_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True), index=True)
 
 
 class SchemaDoc(SQLModel, table=True):
@@ -278,3 +284,98 @@ class Notification(SQLModel, table=True):
     data: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
     read_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+
+
+class RecoveryCode(SQLModel, table=True):
+    """Two-factor recovery codes: SHA-256 of high-entropy codes, each usable once."""
+
+    __tablename__ = "recovery_code"
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user_account.id", index=True)
+    code_hash: str = Field(max_length=64)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
+    used_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+
+
+class TotpUsedStep(SQLModel, table=True):
+    """TOTP time steps already accepted per user: the primary key refuses a replay even under a race."""
+
+    __tablename__ = "totp_used_step"
+    user_id: int = Field(foreign_key="user_account.id", primary_key=True)
+    step: int = Field(sa_type=BigInteger, primary_key=True)
+    used_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
+
+
+class Integration(SQLModel, table=True):
+    """A tenant's webhook endpoint or object store. Secret fields live only in `secrets_enc`."""
+
+    __tablename__ = "integration"
+    id: int | None = Field(default=None, primary_key=True)
+    tenant_id: int = Field(foreign_key="tenant.id", index=True)
+    provider: str = Field(max_length=32)
+    name: str = Field(max_length=200)
+    config: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    secrets_enc: str | None = None
+    events: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    is_active: bool = True
+    consecutive_failures: int = 0
+    disabled_reason: str | None = None
+    created_by: int | None = Field(default=None, foreign_key="user_account.id")
+    created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
+
+
+class DeliveryStatus(StrEnum):
+    pending = "pending"
+    succeeded = "succeeded"
+    failed = "failed"
+
+
+class WebhookDelivery(SQLModel, table=True):
+    """One event for one webhook integration. `body` is frozen at fan-out so every attempt (and a
+    manual redelivery) sends the same bytes under the same `webhook_id`."""
+
+    __tablename__ = "webhook_delivery"
+    __table_args__ = (Index("ix_webhook_delivery_due", "status", "next_attempt_at"),)
+    id: int | None = Field(default=None, primary_key=True)
+    integration_id: int = Field(foreign_key="integration.id", index=True, ondelete="CASCADE")
+    tenant_id: int = Field(foreign_key="tenant.id", index=True)
+    webhook_id: str = Field(max_length=64, index=True)
+    event_type: str = Field(max_length=64)
+    body: str
+    status: str = Field(default=DeliveryStatus.pending.value, max_length=16)
+    attempts: int = 0
+    next_attempt_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+    lease_until: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+    last_status_code: int | None = None
+    last_error: str | None = None
+    created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
+    finished_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+
+
+class DeliveryAttempt(SQLModel, table=True):
+    __tablename__ = "delivery_attempt"
+    id: int | None = Field(default=None, primary_key=True)
+    delivery_id: int = Field(foreign_key="webhook_delivery.id", index=True, ondelete="CASCADE")
+    attempt: int
+    at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
+    status_code: int | None = None
+    error: str | None = None
+    response_body: str | None = None  # the receiver's answer, truncated to 1 KB
+    duration_ms: int = 0
+
+
+class ObjectExport(SQLModel, table=True):
+    __tablename__ = "object_export"
+    id: int | None = Field(default=None, primary_key=True)
+    tenant_id: int = Field(foreign_key="tenant.id", index=True)
+    dataset_id: int = Field(foreign_key="dataset.id", index=True, ondelete="CASCADE")
+    integration_id: int | None = Field(default=None, foreign_key="integration.id", ondelete="SET NULL")
+    status: str = Field(default="running", max_length=16)
+    formats: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    bucket: str = Field(max_length=255)
+    objects: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    error: str | None = None
+    created_by: int | None = Field(default=None, foreign_key="user_account.id")
+    created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
+    finished_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))

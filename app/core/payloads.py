@@ -4,7 +4,7 @@ inputs). Strict: `"5"`, `true` and `1e12` are not integers; unknown keys are ref
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, EmailStr, Field, StringConstraints
 
@@ -142,3 +142,104 @@ class DatasetCreate(Strict):
         default=None, description="Formats to pre-generate: csv, json, xml, sql, ndjson (others render on download)")
     params: dict[str, Any] = Field(default_factory=dict, description="seed, locale, root, records_per_file, "
                                    "null_rate, sql_dialect, table_name, csv_delimiter, deferred")
+
+
+# -- settings, two-factor -------------------------------------------------------------------
+
+Theme = Literal["light", "dark", "system"]
+Locale = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(_[A-Z]{2})?$", max_length=10)]
+OneTimeCode = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
+NOTIFICATION_EVENTS = ("dataset.completed", "dataset.failed", "schema.uploaded", "project.created")
+
+
+class SettingsUpdate(Strict):
+    display_name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=100)] | None = None
+    theme: Theme | None = None
+    locale: Locale | None = Field(default=None, description="e.g. en_US, de_DE, fr_FR, ja_JP")
+
+
+class AvatarUpload(Strict):
+    """An avatar image (PNG, JPEG or WebP); multipart part `file`, or base64 in JSON."""
+
+    max_upload_bytes: ClassVar[int] = 2 * 1024 * 1024
+    content_base64: str = Field(description="The image bytes, base64 (multipart uploads fill this in)")
+    filename: Annotated[str, StringConstraints(max_length=255)] | None = None
+
+
+class PasswordChange(Strict):
+    current_password: Annotated[str, StringConstraints(min_length=1, max_length=1000)]
+    new_password: Password
+
+
+class EmailChange(Strict):
+    email: EmailStr
+    password: Annotated[str, StringConstraints(min_length=1, max_length=1000)]
+
+
+class NotificationChannels(Strict):
+    in_app: bool | None = None
+    webhook: bool | None = None
+
+
+class NotificationPrefsUpdate(Strict):
+    preferences: dict[Literal["dataset.completed", "dataset.failed", "schema.uploaded", "project.created"],
+                      NotificationChannels] = Field(
+        description="Per event: {in_app, webhook} switches; omitted events and switches keep their value")
+
+
+class TwoFactorEnable(Strict):
+    code: OneTimeCode | None = Field(default=None, description="Omit to start enrolment; send the app's code to confirm")
+
+
+class TwoFactorDisable(Strict):
+    password: Annotated[str, StringConstraints(min_length=1, max_length=1000)]
+    code: OneTimeCode = Field(description="A current authenticator code or an unused recovery code")
+
+
+class AccountDelete(Strict):
+    password: Annotated[str, StringConstraints(min_length=1, max_length=1000)]
+
+
+# -- integrations, exports ------------------------------------------------------------------
+
+WEBHOOK_EVENTS = ("dataset.completed", "dataset.failed", "schema.uploaded", "project.created")
+
+
+class WebhookConfig(Strict):
+    url: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
+
+
+class S3Config(Strict):
+    bucket: Annotated[str, StringConstraints(strip_whitespace=True, min_length=3, max_length=63,
+                                             pattern=r"^[a-z0-9][a-z0-9.\-]{1,61}[a-z0-9]$")]
+    endpoint_url: Annotated[str, StringConstraints(strip_whitespace=True, max_length=2000)] | None = None
+    region: Annotated[str, StringConstraints(strip_whitespace=True, max_length=64)] = "us-east-1"
+    prefix: Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)] = ""
+    access_key_id: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=256)]
+    secret_access_key: Annotated[str, StringConstraints(min_length=1, max_length=256)]
+
+
+class IntegrationCreate(Strict):
+    name: Name
+    provider: Literal["webhook", "s3"]
+    config: dict[str, Any] = Field(description="Provider fields, see GET /integrations/providers")
+    events: Annotated[list[Literal["dataset.completed", "dataset.failed", "schema.uploaded", "project.created"]],
+                      Field(max_length=10)] | None = Field(default=None, description="webhook: events to send (default all)")
+    is_active: bool = True
+
+
+class IntegrationUpdate(Strict):
+    name: Name | None = None
+    config: dict[str, Any] | None = Field(default=None, description="Fields to change; omitted secrets are kept")
+    events: Annotated[list[Literal["dataset.completed", "dataset.failed", "schema.uploaded", "project.created"]],
+                      Field(max_length=10)] | None = None
+    is_active: bool | None = Field(default=None, description="true re-enables an integration disabled after failures")
+    rotate_secret: bool = Field(default=False, description="webhook: issue a new signing secret (shown once)")
+
+
+class ObjectExportCreate(Strict):
+    integration_id: Id
+    formats: Annotated[list[str], Field(min_length=1, max_length=5)] | None = Field(
+        default=None, description="Formats to upload (default: the dataset's types)")
+    prefix: Annotated[str, StringConstraints(strip_whitespace=True, max_length=500,
+                                             pattern=r"^[A-Za-z0-9!_.*'()/-]*$")] | None = None

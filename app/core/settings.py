@@ -39,6 +39,15 @@ class Settings(BaseSettings):
     default_types: list[str] = ["json"]
     broker_url: str | None = None
     webhook_allow_private: bool = False
+    # Standard Webhooks retry schedule: seconds to wait before each retry after the first attempt
+    webhook_retry_schedule: list[float] = [5, 300, 1800, 7200, 18000, 36000, 36000]
+    webhook_timeout_seconds: float = Field(default=15.0, gt=0)
+    webhook_poll_seconds: float = Field(default=1.0, gt=0)
+    # an integration is disabled after this many consecutive events whose delivery failed for good
+    webhook_max_failed_events: int = Field(default=5, ge=1)
+    # multipart threshold and part size of object-store uploads
+    export_part_bytes: int = Field(default=8 * 1024 * 1024, ge=5 * 1024 * 1024)
+    retention_interval_seconds: float = Field(default=3600.0, gt=0)
     max_record_count: int = 10_000_000
 
     @field_validator("secret_key")

@@ -38,7 +38,8 @@ class Mutation:
     @strawberry.mutation(description="Exchange username and password for a bearer token.")
     async def login(self, info: Info[Context, None], username: str, password: str, otp: str | None = None) -> TokenResponse:
         ctx = info.context
-        issued = await auth.login(ctx.session, ctx.meta, ctx.settings, username=username, password=password)
+        issued = await auth.login(ctx.session, ctx.meta, ctx.settings, username=username, password=password,
+                                  otp=otp)
         return TokenResponse(access_token=issued.access_token, token_type=issued.token_type, expires_in=issued.expires_in)
 
     @strawberry.mutation(description="Revoke the token used for this request.")

@@ -22,9 +22,11 @@ from app.graphql.errors import DomainErrors
 from app.graphql.mutations import Mutation
 from app.graphql.mutations_datasets import DatasetMutation
 from app.graphql.mutations_library import LibraryMutation
+from app.graphql.mutations_settings import SettingsMutation
 from app.graphql.queries import Query
 from app.graphql.queries_datasets import DatasetQuery
 from app.graphql.queries_library import LibraryQuery
+from app.graphql.queries_settings import SettingsQuery
 from app.graphql.unit_of_work import UnitOfWork
 
 
@@ -48,8 +50,8 @@ def build_schema(settings: Settings) -> strawberry.Schema:
     if not settings.graphql_introspection or settings.is_production:
         extensions.append(lambda: AddValidationRules([NoSchemaIntrospectionCustomRule]))
     return AppSchema(
-        query=merge_types("Query", (Query, LibraryQuery, DatasetQuery)),
-        mutation=merge_types("Mutation", (Mutation, LibraryMutation, DatasetMutation)),
+        query=merge_types("Query", (Query, LibraryQuery, DatasetQuery, SettingsQuery)),
+        mutation=merge_types("Mutation", (Mutation, LibraryMutation, DatasetMutation, SettingsMutation)),
         config=StrawberryConfig(auto_camel_case=False),
         extensions=extensions,
     )

@@ -11,6 +11,7 @@ from typing import Any
 import orjson
 from fastapi import APIRouter, Depends, Request
 from graphql import GraphQLError, parse, validate
+from pydantic import BaseModel
 from starlette.responses import Response
 
 from app.core.errors import (
@@ -81,17 +82,22 @@ async def _form_body(request: Request) -> dict[str, Any]:
     return {k: v for k, v in form.items() if isinstance(v, str)}
 
 
-async def _multipart_upload(request: Request) -> dict[str, Any]:
-    """The upload door: a multipart `file` part becomes the same input as a JSON body."""
+async def _multipart_upload(request: Request, model: type[BaseModel]) -> dict[str, Any]:
+    """The upload door: a multipart `file` part becomes the same input as a JSON body. The body
+    model may cap the file with a `max_upload_bytes` class attribute (default: the schema limit)."""
     form = await request.form(max_files=1, max_fields=10)
     upload = form.get("file")
     if upload is None or isinstance(upload, str):
         raise BadRequest("Missing required field 'file' (a multipart file part).")
-    raw = await upload.read(MAX_SCHEMA_BYTES + 1)
-    if len(raw) > MAX_SCHEMA_BYTES:
-        raise PayloadTooLarge(f"The schema file is larger than the limit of {MAX_SCHEMA_BYTES:,} bytes (10 MiB).")
+    limit: int = getattr(model, "max_upload_bytes", MAX_SCHEMA_BYTES)
+    raw = await upload.read(limit + 1)
+    if len(raw) > limit:
+        what = "schema file" if limit == MAX_SCHEMA_BYTES else "file"
+        raise PayloadTooLarge(f"The {what} is larger than the limit of {limit:,} bytes ({limit / 2**20:g} MiB).")
     data: dict[str, Any] = {"content_base64": base64.b64encode(raw).decode("ascii"), "filename": upload.filename}
     for key in ("name", "project_id"):
+        if key not in model.model_fields:
+            continue
         value = form.get(key)
         if isinstance(value, str) and value != "":
             data[key] = _convert(Param(key, "int" if key == "project_id" else "str"), value)
@@ -110,7 +116,7 @@ async def build_variables(route: Route, request: Request) -> dict[str, Any]:
         variables[param.name] = _convert(param, raw) if raw not in (None, "") else param.default
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if route.multipart and ctype == "multipart/form-data":
-        variables["input"] = validate_payload(route.body, await _multipart_upload(request)).model_dump(  # type: ignore[arg-type]
+        variables["input"] = validate_payload(route.body, await _multipart_upload(request, route.body)).model_dump(  # type: ignore[arg-type]
             mode="json", exclude_unset=True)
     elif route.body is not None:
         body = await _json_body(request)

@@ -104,3 +104,44 @@ NOTIFICATIONS = (
 )
 UNREAD_COUNT = "query { unread_notification_count { count } }"
 MARK_READ = f"mutation($notification_id: Int!) {{ mark_notification_read(notification_id: $notification_id) {{ {NOTIFICATION} }} }}"
+
+USER_SETTINGS = "user_id username email display_name theme locale avatar_url two_factor_enabled notifications"
+TWO_FACTOR = "enabled detail secret otpauth_uri recovery_codes"
+SETTINGS = f"query {{ settings {{ {USER_SETTINGS} }} }}"
+UPDATE_SETTINGS = f"mutation($input: SettingsUpdateInput!) {{ update_settings(input: $input) {{ {USER_SETTINGS} }} }}"
+UPLOAD_AVATAR = f"mutation($input: AvatarUploadInput!) {{ upload_avatar(input: $input) {{ {USER_SETTINGS} }} }}"
+CHANGE_PASSWORD = ("mutation($input: PasswordChangeInput!) { change_password(input: $input)"
+                   " { ok detail access_token token_type expires_in } }")
+CHANGE_EMAIL = f"mutation($input: EmailChangeInput!) {{ change_email(input: $input) {{ {USER_SETTINGS} }} }}"
+UPDATE_NOTIFICATIONS = (f"mutation($input: NotificationPrefsInput!) {{ update_notification_preferences(input: $input)"
+                        f" {{ {USER_SETTINGS} }} }}")
+ENABLE_2FA = f"mutation($input: TwoFactorEnableInput!) {{ enable_2fa(input: $input) {{ {TWO_FACTOR} }} }}"
+DISABLE_2FA = f"mutation($input: TwoFactorDisableInput!) {{ disable_2fa(input: $input) {{ {TWO_FACTOR} }} }}"
+DELETE_ACCOUNT = "mutation($input: AccountDeleteInput!) { delete_account(input: $input) { deleted id } }"
+
+INTEGRATION = ("integration_id name provider config secret_fields events is_active consecutive_failures"
+               " disabled_reason tenant_id created_by created_at updated_at")
+DELIVERY = ("delivery_id integration_id webhook_id event_type status attempts next_attempt_at last_status_code"
+            " last_error created_at finished_at payload"
+            " attempt_log { attempt at status_code error response_body duration_ms }")
+PROVIDERS = "query { integration_providers { name description fields { name type required secret description } } }"
+INTEGRATIONS = (f"query($limit: Int!, $offset: Int!) {{ integrations(limit: $limit, offset: $offset)"
+                f" {{ total items {{ {INTEGRATION} }} }} }}")
+CREATE_INTEGRATION = (f"mutation($input: IntegrationCreateInput!) {{ create_integration(input: $input)"
+                      f" {{ {INTEGRATION} signing_secret }} }}")
+UPDATE_INTEGRATION = (f"mutation($integration_id: Int!, $input: IntegrationUpdateInput!) {{"
+                      f" update_integration(integration_id: $integration_id, input: $input)"
+                      f" {{ {INTEGRATION} signing_secret }} }}")
+DELETE_INTEGRATION = ("mutation($integration_id: Int!) { delete_integration(integration_id: $integration_id)"
+                      " { deleted id } }")
+TEST_INTEGRATION = ("mutation($integration_id: Int!) { test_integration(integration_id: $integration_id)"
+                    " { ok detail status_code duration_ms delivery_id } }")
+DELIVERIES = (f"query($integration_id: Int!, $limit: Int!, $offset: Int!) {{ integration_deliveries("
+              f"integration_id: $integration_id, limit: $limit, offset: $offset) {{ total items {{ {DELIVERY} }} }} }}")
+REDELIVER = (f"mutation($integration_id: Int!, $delivery_id: Int!) {{ redeliver_webhook("
+             f"integration_id: $integration_id, delivery_id: $delivery_id) {{ {DELIVERY} }} }}")
+
+OBJECT_EXPORT = ("export_id dataset_id integration_id status error bucket formats"
+                 " objects { key format file_index records size_bytes sha256 } created_by created_at finished_at")
+EXPORT_OBJECTSTORE = (f"mutation($dataset_id: Int!, $input: ObjectExportInput!) {{ export_dataset_objectstore("
+                      f"dataset_id: $dataset_id, input: $input) {{ {OBJECT_EXPORT} }} }}")

@@ -15,7 +15,7 @@ from app.core.principal import Principal, RequestMeta
 from app.core.repositories import AuthRepository, UserRepository
 from app.core.security import jwt_tokens, opaque_tokens
 from app.core.security.passwords import check_password_policy, hash_password_async, verify_password_async
-from app.core.services import audit
+from app.core.services import audit, two_factor
 from app.core.settings import Settings
 
 _BAD_CREDENTIALS = "Incorrect username or password."
@@ -53,7 +53,8 @@ async def _count_failure(session: AsyncSession, repo: AuthRepository, settings: 
 
 
 async def login(
-    session: AsyncSession, meta: RequestMeta, settings: Settings, *, username: str, password: str
+    session: AsyncSession, meta: RequestMeta, settings: Settings, *, username: str, password: str,
+    otp: str | None = None,
 ) -> IssuedToken:
     repo = AuthRepository(session)
     user_key, ip_key = f"user:{username.lower()}", f"ip:{meta.ip or 'unknown'}"
@@ -73,6 +74,8 @@ async def login(
         audit.keep_despite_error(session)
         raise Unauthenticated(_BAD_CREDENTIALS)
     assert user.id is not None
+    if user.two_factor_enabled:
+        await _second_factor(session, repo, meta, settings, user, user_key, otp)
     token, claims = jwt_tokens.issue(
         secret=settings.signing_key(), user_id=user.id, tenant_id=user.tenant_id, role=user.role,
         ttl=timedelta(hours=settings.token_ttl_hours),
@@ -84,6 +87,25 @@ async def login(
     principal = Principal(user.id, user.tenant_id, user.username, Role(user.role), "jwt", claims.jti, ip=meta.ip)
     audit.record(session, principal, "auth.login", target_type="user", target_id=user.id)
     return IssuedToken(token, "bearer", settings.token_ttl_hours * 3600)
+
+
+async def _second_factor(
+    session: AsyncSession, repo: AuthRepository, meta: RequestMeta, settings: Settings, user: User, user_key: str,
+    otp: str | None,
+) -> None:
+    """A 2FA user also needs a fresh TOTP code or an unused recovery code; wrong codes count as failures."""
+    if not otp:
+        raise Unauthenticated("A one-time code is required: send 'otp' with a code from the authenticator app "
+                              "or a recovery code.")
+    if await two_factor.check_second_factor(session, settings, user, otp):
+        return
+    await _count_failure(session, repo, settings, user_key, settings.login_max_failures)
+    audit.record(
+        session, None, "auth.login", success=False, ip=meta.ip, actor_username=user.username,
+        tenant_id=user.tenant_id, target_type="user", target_id=user.id, details={"reason": "bad one-time code"},
+    )
+    audit.keep_despite_error(session)
+    raise Unauthenticated("The one-time code is invalid or was already used; a valid one-time code is required.")
 
 
 async def authenticate(session: AsyncSession, settings: Settings, token: str, *, ip: str | None) -> Principal:

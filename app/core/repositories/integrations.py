@@ -1,0 +1,142 @@
+"""Integrations, their webhook deliveries and object exports.
+
+`IntegrationRepository` is the caller's view (tenant-scoped). `DeliveryQueue` is the system side
+used by the webhook dispatcher: it acts for events already authorised when they were recorded,
+claims deliveries with a lease (so several dispatchers never send one attempt twice) and fences
+every outcome update by the attempt number it claimed."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy import func, or_, update
+from sqlmodel import Session, col, select
+
+from app.core.errors import NotFound
+from app.core.models import (
+    DeliveryAttempt,
+    DeliveryStatus,
+    DomainEvent,
+    Integration,
+    ObjectExport,
+    WebhookDelivery,
+)
+from app.core.repositories.base import ScopedRepository, page
+
+PENDING = DeliveryStatus.pending.value
+
+
+class IntegrationRepository(ScopedRepository):
+    async def get(self, integration_id: int) -> Integration:
+        row = await self.session.get(Integration, integration_id)
+        if row is None or not (self.principal.is_superuser or row.tenant_id == self.principal.tenant_id):
+            raise NotFound(f"Integration {integration_id} was not found.")
+        return row
+
+    async def list(self, *, limit: int, offset: int) -> tuple[list[Integration], int]:
+        stmt = select(Integration).where(self.tenant_clause(Integration.tenant_id))
+        total = (await self.session.exec(select(func.count()).select_from(stmt.subquery()))).one()
+        rows = (await self.session.exec(page(stmt.order_by(col(Integration.id)), limit, offset))).all()
+        return list(rows), int(total)
+
+    async def deliveries(self, integration_id: int, *, limit: int, offset: int) -> tuple[list[WebhookDelivery], int]:
+        stmt = select(WebhookDelivery).where(WebhookDelivery.integration_id == integration_id,
+                                             self.tenant_clause(WebhookDelivery.tenant_id))
+        total = (await self.session.exec(select(func.count()).select_from(stmt.subquery()))).one()
+        rows = (await self.session.exec(page(stmt.order_by(col(WebhookDelivery.id).desc()), limit, offset))).all()
+        return list(rows), int(total)
+
+    async def delivery(self, integration_id: int, delivery_id: int) -> WebhookDelivery:
+        row = await self.session.get(WebhookDelivery, delivery_id)
+        if row is None or row.integration_id != integration_id or not (
+                self.principal.is_superuser or row.tenant_id == self.principal.tenant_id):
+            raise NotFound(f"Delivery {delivery_id} of integration {integration_id} was not found.")
+        return row
+
+    async def attempts_of(self, delivery_ids: list[int]) -> dict[int, list[DeliveryAttempt]]:
+        out: dict[int, list[DeliveryAttempt]] = {d: [] for d in delivery_ids}
+        if not delivery_ids:
+            return out
+        stmt = (select(DeliveryAttempt).join(WebhookDelivery, col(WebhookDelivery.id) == DeliveryAttempt.delivery_id)
+                .where(col(DeliveryAttempt.delivery_id).in_(delivery_ids), self.tenant_clause(WebhookDelivery.tenant_id))
+                .order_by(col(DeliveryAttempt.delivery_id), col(DeliveryAttempt.attempt)))
+        for row in (await self.session.exec(stmt)).all():
+            out[row.delivery_id].append(row)
+        return out
+
+    async def exports_of(self, dataset_id: int) -> list[ObjectExport]:
+        stmt = select(ObjectExport).where(ObjectExport.dataset_id == dataset_id,
+                                          self.tenant_clause(ObjectExport.tenant_id))
+        return list((await self.session.exec(stmt.order_by(col(ObjectExport.id)))).all())
+
+
+class DeliveryQueue:
+    """System-side queries of the webhook dispatcher (synchronous, run in a worker thread)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    # -- fan-out: outbox events -> delivery rows -------------------------------------------
+
+    def unfanned_events(self, limit: int) -> list[DomainEvent]:
+        stmt = (select(DomainEvent).where(col(DomainEvent.fanned_out_at).is_(None))
+                .order_by(col(DomainEvent.created_at)).limit(limit))
+        return list(self.session.exec(stmt).all())
+
+    def mark_fanned_out(self, event_id: str, now: datetime) -> bool:
+        """Claim the event for this transaction; False when another dispatcher already did."""
+        result = self.session.exec(update(DomainEvent).where(  # type: ignore[call-overload]
+            col(DomainEvent.id) == event_id, col(DomainEvent.fanned_out_at).is_(None)).values(fanned_out_at=now))
+        return bool(result.rowcount == 1)
+
+    def active_webhooks(self, tenant_id: int) -> list[Integration]:
+        stmt = select(Integration).where(Integration.tenant_id == tenant_id, Integration.provider == "webhook",
+                                         col(Integration.is_active).is_(True))
+        return list(self.session.exec(stmt).all())
+
+    # -- sending ---------------------------------------------------------------------------
+
+    def due(self, now: datetime, limit: int) -> list[WebhookDelivery]:
+        stmt = (select(WebhookDelivery).where(
+            WebhookDelivery.status == PENDING, col(WebhookDelivery.next_attempt_at) <= now,
+            or_(col(WebhookDelivery.lease_until).is_(None), col(WebhookDelivery.lease_until) < now))
+            .order_by(col(WebhookDelivery.next_attempt_at)).limit(limit))
+        return list(self.session.exec(stmt).all())
+
+    def claim(self, delivery_id: int, attempts: int, now: datetime, lease: timedelta) -> bool:
+        result = self.session.exec(update(WebhookDelivery).where(  # type: ignore[call-overload]
+            col(WebhookDelivery.id) == delivery_id, WebhookDelivery.status == PENDING,
+            WebhookDelivery.attempts == attempts,
+            or_(col(WebhookDelivery.lease_until).is_(None), col(WebhookDelivery.lease_until) < now),
+        ).values(lease_until=now + lease))
+        return bool(result.rowcount == 1)
+
+    def integration(self, integration_id: int) -> Integration | None:
+        return self.session.get(Integration, integration_id)
+
+    def delivery(self, delivery_id: int) -> WebhookDelivery | None:
+        return self.session.get(WebhookDelivery, delivery_id)
+
+    def record_outcome(self, delivery_id: int, claimed_attempts: int, **values: object) -> bool:
+        """Write the outcome of the attempt this dispatcher claimed (fenced by the attempt count)."""
+        result = self.session.exec(update(WebhookDelivery).where(  # type: ignore[call-overload]
+            col(WebhookDelivery.id) == delivery_id, WebhookDelivery.attempts == claimed_attempts,
+            WebhookDelivery.status == PENDING).values(**values))
+        return bool(result.rowcount == 1)
+
+    def count_failed_event(self, integration_id: int) -> int:
+        """One more event that could not be delivered; returns the consecutive count."""
+        self.session.exec(update(Integration).where(col(Integration.id) == integration_id).values(  # type: ignore[call-overload]
+            consecutive_failures=Integration.consecutive_failures + 1))
+        return int(self.session.exec(select(Integration.consecutive_failures).where(
+            col(Integration.id) == integration_id)).one())
+
+    def reset_failures(self, integration_id: int) -> None:
+        self.session.exec(update(Integration).where(  # type: ignore[call-overload]
+            col(Integration.id) == integration_id, Integration.consecutive_failures != 0).values(consecutive_failures=0))
+
+    def disable(self, integration_id: int, reason: str, now: datetime) -> bool:
+        result = self.session.exec(update(Integration).where(  # type: ignore[call-overload]
+            col(Integration.id) == integration_id, col(Integration.is_active).is_(True)).values(
+            is_active=False, disabled_reason=reason, updated_at=now))
+        return bool(result.rowcount == 1)

@@ -1,0 +1,129 @@
+"""Exporting a completed dataset's files to an S3-compatible object store (boto3).
+
+Files are streamed from disk by boto3's transfer manager: multipart above `export_part_bytes`,
+each object tagged with its SHA-256 in metadata. The upload runs in a worker thread (the event
+loop keeps serving) within the request, which answers with the export record. Failures are
+recorded with a reason built from the store's error code only, so no credential or endpoint
+detail ever reaches the caller."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+import boto3
+from boto3.exceptions import S3UploadFailedError
+from boto3.s3.transfer import TransferConfig
+from botocore.config import Config
+from botocore.exceptions import BotoCoreError, ClientError, EndpointConnectionError
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.core.authz import Action, require_project
+from app.core.errors import Conflict, Invalid, NotFound
+from app.core.jobs.files import EXTENSIONS, MEDIA_TYPES
+from app.core.models import DatasetStatus, ObjectExport, utcnow
+from app.core.payloads import ObjectExportCreate
+from app.core.principal import Principal
+from app.core.repositories import DatasetRepository, ProjectRepository
+from app.core.repositories.integrations import IntegrationRepository
+from app.core.services import audit, datasets, integrations
+from app.core.settings import Settings
+
+_ERROR_CODE = re.compile(r"\(([A-Za-z0-9.]+)\)")
+
+
+def s3_client(config: dict[str, Any], secrets: dict[str, str]) -> Any:
+    return boto3.session.Session().client(
+        "s3", endpoint_url=config.get("endpoint_url") or None, region_name=config.get("region") or "us-east-1",
+        aws_access_key_id=config["access_key_id"], aws_secret_access_key=secrets["secret_access_key"],
+        config=Config(connect_timeout=10, read_timeout=60, retries={"max_attempts": 3, "mode": "standard"},
+                      # path-style works with every S3-compatible store (MinIO, Ceph, moto)
+                      s3={"addressing_style": "path"}),
+    )
+
+
+def describe_failure(exc: Exception) -> str:
+    """A user-safe reason: the store's error code, never the exception text."""
+    if isinstance(exc, ClientError):
+        code = str(exc.response.get("Error", {}).get("Code", "error"))[:64]
+        return f"The object store refused the request ({code})."
+    if isinstance(exc, S3UploadFailedError):
+        match = _ERROR_CODE.search(str(exc))
+        return f"The object store refused the upload ({match.group(1) if match else 'error'})."
+    if isinstance(exc, EndpointConnectionError):
+        return "The object store endpoint could not be reached."
+    return f"The object store request failed ({exc.__class__.__name__})."
+
+
+def check_bucket(config: dict[str, Any], secrets: dict[str, str]) -> tuple[bool, str]:
+    try:
+        s3_client(config, secrets).head_bucket(Bucket=config["bucket"])
+    except (BotoCoreError, ClientError, S3UploadFailedError) as exc:
+        return False, describe_failure(exc)
+    return True, f"Bucket '{config['bucket']}' is reachable with these credentials."
+
+
+def _upload(config: dict[str, Any], secrets: dict[str, str], part_bytes: int,
+            files: list[dict[str, Any]]) -> None:
+    client = s3_client(config, secrets)
+    transfer = TransferConfig(multipart_threshold=part_bytes, multipart_chunksize=part_bytes, max_concurrency=2)
+    for f in files:
+        client.upload_file(f["path"], config["bucket"], f["key"], Config=transfer, ExtraArgs={
+            "ContentType": MEDIA_TYPES[f["format"]], "Metadata": {"sha256": f["sha256"]}})
+
+
+def _key(*parts: str) -> str:
+    return "/".join(p.strip("/") for p in parts if p and p.strip("/"))
+
+
+async def export(session: AsyncSession, principal: Principal, settings: Settings, renderer: Any, dataset_id: int,
+                 data: ObjectExportCreate) -> ObjectExport:
+    repo = DatasetRepository(session, principal)
+    dataset = await repo.get(dataset_id)
+    visible = await ProjectRepository(session, principal).get(dataset.project_id)
+    require_project(principal, visible.role, Action.DATASET_EXPORT)
+    try:
+        integration = await IntegrationRepository(session, principal).get(data.integration_id)
+    except NotFound:
+        raise Invalid(f"Integration {data.integration_id} does not exist in this tenant.") from None
+    if integration.tenant_id != dataset.tenant_id or integration.provider != "s3":
+        raise Invalid(f"Integration {data.integration_id} is not an object-storage (s3) integration of this "
+                      "dataset's tenant.")
+    integrations.ensure_active(integration)
+    if dataset.status != DatasetStatus.completed.value:
+        raise Conflict(f"Dataset {dataset_id} is {dataset.status}; only a completed dataset can be exported.")
+    formats = list(dict.fromkeys(data.formats or dataset.types or settings.default_types))
+    unknown = [f for f in formats if f not in datasets.DOWNLOAD_FORMATS]
+    if unknown:
+        raise Invalid(f"Unknown format '{unknown[0][:20]}'; use csv, json, xml, sql or ndjson.")
+    for fmt in formats:
+        if await repo.file(dataset_id, fmt, 0) is None:  # not pre-generated: render it once, as a download would
+            await datasets.download(session, principal, settings, renderer, dataset_id, fmt, 0)
+    stored = [f for f in (await repo.files_of([dataset_id]))[dataset_id] if f.format in formats]
+    base = _key(str(integration.config.get("prefix") or ""), data.prefix or f"dataset-{dataset_id}")
+    files = [{"path": str(settings.data_dir / f.path), "format": f.format, "file_index": f.file_index,
+              "size_bytes": f.size_bytes, "sha256": f.sha256, "records": f.records,
+              "key": _key(base, f.format, f"data-{f.file_index:04d}.{EXTENSIONS[f.format]}")} for f in stored]
+    record = ObjectExport(tenant_id=dataset.tenant_id, dataset_id=dataset_id, integration_id=integration.id,
+                          formats=formats, bucket=integration.config["bucket"], created_by=principal.user_id,
+                          objects=[{k: v for k, v in f.items() if k != "path"} for f in files])
+    error = None
+    try:
+        await integrations.vet_endpoint(settings, integration.config.get("endpoint_url"))
+        await asyncio.to_thread(_upload, integration.config, integrations.secrets_of(settings, integration),
+                                settings.export_part_bytes, files)
+    except Invalid as exc:
+        error = exc.detail
+    except (BotoCoreError, ClientError, S3UploadFailedError, OSError) as exc:
+        error = describe_failure(exc)
+    record.status = "failed" if error else "completed"
+    record.error = error
+    record.finished_at = utcnow()
+    session.add(record)
+    await session.flush()
+    audit.record(session, principal, "dataset.export", target_type="dataset", target_id=dataset_id,
+                 project_id=dataset.project_id, tenant_id=dataset.tenant_id,
+                 details={"export_id": record.id, "integration_id": integration.id, "formats": formats,
+                          "objects": len(files), "status": record.status}, success=error is None)
+    return record

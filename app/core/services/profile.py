@@ -1,0 +1,203 @@
+"""The signed-in user's own settings: profile, avatar, password, email, notification
+preferences and account deletion."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import io
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from PIL import Image, ImageOps, UnidentifiedImageError
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.core.errors import Conflict, Forbidden, Invalid, PayloadTooLarge
+from app.core.models import Role, User, utcnow
+from app.core.payloads import (
+    NOTIFICATION_EVENTS,
+    AccountDelete,
+    AvatarUpload,
+    EmailChange,
+    NotificationPrefsUpdate,
+    PasswordChange,
+    SettingsUpdate,
+)
+from app.core.principal import Principal
+from app.core.repositories import UserRepository
+from app.core.repositories.two_factor import TwoFactorRepository
+from app.core.security import jwt_tokens
+from app.core.security.passwords import check_password_policy, hash_password_async, verify_password_async
+from app.core.services import audit
+from app.core.settings import Settings
+from app.core.storage import BlobStore
+
+AVATAR_SIZE = (256, 256)
+AVATAR_FORMATS = {"PNG", "JPEG", "WEBP"}
+# decompression bombs: refuse before decoding anything larger than this many pixels
+MAX_AVATAR_PIXELS = 40_000_000
+AVATAR_PATH = "/avatars/{key}.png"
+
+
+def avatar_url(user: User) -> str | None:
+    return AVATAR_PATH.format(key=user.avatar_path) if user.avatar_path else None
+
+
+def notification_preferences(user: User) -> dict[str, dict[str, bool]]:
+    """Every event with both switches; stored values override the default (on)."""
+    stored: dict[str, Any] = dict(user.notification_prefs or {})
+    out = {}
+    for event in NOTIFICATION_EVENTS:
+        mine = stored.get(event) or {}
+        out[event] = {"in_app": bool(mine.get("in_app", True)), "webhook": bool(mine.get("webhook", True))}
+    return out
+
+
+async def _me(session: AsyncSession, principal: Principal) -> User:
+    return await UserRepository(session, principal).get(principal.user_id)
+
+
+async def get(session: AsyncSession, principal: Principal) -> User:
+    return await _me(session, principal)
+
+
+async def update(session: AsyncSession, principal: Principal, data: SettingsUpdate) -> User:
+    user = await _me(session, principal)
+    fields = data.model_dump(exclude_none=True)  # null means "leave as is", as in GraphQL
+    if not fields:
+        raise Invalid("Nothing to update: send at least one of display_name, theme, locale.")
+    for key, value in fields.items():
+        setattr(user, key, (value or None) if key == "display_name" else value)
+    user.updated_at = utcnow()
+    audit.record(session, principal, "settings.update", target_type="user", target_id=user.id,
+                 details={"fields": sorted(fields)})
+    return user
+
+
+def _reencode_avatar(raw: bytes) -> bytes:
+    """Decode the upload for real and draw a fresh 256x256 PNG: nothing of the original file
+    (metadata, trailing bytes, polyglot payloads) survives."""
+    try:
+        with Image.open(io.BytesIO(raw)) as img:
+            if img.format not in AVATAR_FORMATS:
+                raise Invalid("The avatar must be a PNG, JPEG or WebP image.")
+            if img.width * img.height > MAX_AVATAR_PIXELS:
+                raise Invalid("The avatar image has too many pixels.")
+            img.load()
+            img = ImageOps.exif_transpose(img)
+            img = img.convert("RGBA")
+            fitted = ImageOps.fit(img, AVATAR_SIZE, method=Image.Resampling.LANCZOS)
+    except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError, SyntaxError):
+        raise Invalid("The file is not a readable PNG, JPEG or WebP image.") from None
+    out = io.BytesIO()
+    fitted.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+async def upload_avatar(session: AsyncSession, principal: Principal, settings: Settings, data: AvatarUpload) -> User:
+    try:
+        raw = base64.b64decode(data.content_base64, validate=True)
+    except (binascii.Error, ValueError):
+        raise Invalid("content_base64 is not valid base64.") from None
+    if len(raw) > AvatarUpload.max_upload_bytes:
+        raise PayloadTooLarge(f"The avatar is larger than the limit of {AvatarUpload.max_upload_bytes:,} bytes (2 MiB).")
+    if not raw:
+        raise Invalid("The avatar file is empty.")
+    png = await asyncio.to_thread(_reencode_avatar, raw)
+    key = await asyncio.to_thread(BlobStore(settings.data_dir).put, png)
+    user = await _me(session, principal)
+    user.avatar_path = key
+    user.updated_at = utcnow()
+    audit.record(session, principal, "settings.avatar", target_type="user", target_id=user.id,
+                 details={"size_bytes": len(png)})
+    return user
+
+
+def avatar_file(settings: Settings, key: str) -> bytes | None:
+    """The stored PNG of an avatar key (content-addressed, so the URL is its own cache key)."""
+    if len(key) != 64 or not all(c in "0123456789abcdef" for c in key):
+        return None
+    path = BlobStore(settings.data_dir).path(key)
+    return path.read_bytes() if path.is_file() else None
+
+
+@dataclass(frozen=True, slots=True)
+class PasswordChanged:
+    user: User
+    access_token: str
+    expires_in: int
+
+
+async def change_password(session: AsyncSession, principal: Principal, settings: Settings,
+                          data: PasswordChange) -> PasswordChanged:
+    """Every session token issued before now stops working; the answer carries a fresh one."""
+    user = await _me(session, principal)
+    if not await verify_password_async(data.current_password, user.password_hash):
+        raise Forbidden("The current password is incorrect.")
+    check_password_policy(data.new_password)
+    if data.new_password == data.current_password:
+        raise Invalid("The new password must differ from the current one.")
+    user.password_hash = await hash_password_async(data.new_password)
+    now = utcnow()
+    user.tokens_valid_after = now
+    user.updated_at = now
+    assert user.id is not None
+    token, _ = jwt_tokens.issue(secret=settings.signing_key(), user_id=user.id, tenant_id=user.tenant_id,
+                                role=user.role, ttl=timedelta(hours=settings.token_ttl_hours))
+    audit.record(session, principal, "settings.change_password", target_type="user", target_id=user.id)
+    return PasswordChanged(user, token, settings.token_ttl_hours * 3600)
+
+
+async def change_email(session: AsyncSession, principal: Principal, data: EmailChange) -> User:
+    users = UserRepository(session, principal)
+    user = await _me(session, principal)
+    if not await verify_password_async(data.password, user.password_hash):
+        raise Forbidden("The password is incorrect.")
+    if await users.email_taken(user.tenant_id, data.email, except_user=user.id):
+        raise Conflict(f"The email address '{data.email}' is already used in this tenant.")
+    user.email = data.email
+    user.updated_at = utcnow()
+    audit.record(session, principal, "settings.change_email", target_type="user", target_id=user.id)
+    return user
+
+
+async def update_notifications(session: AsyncSession, principal: Principal, data: NotificationPrefsUpdate) -> User:
+    user = await _me(session, principal)
+    prefs = notification_preferences(user)
+    for event, channels in data.preferences.items():
+        for channel, value in channels.model_dump(exclude_none=True).items():
+            prefs[event][channel] = value
+    user.notification_prefs = prefs  # a new dict, so the JSON column is seen as changed
+    user.updated_at = utcnow()
+    audit.record(session, principal, "settings.notifications", target_type="user", target_id=user.id)
+    return user
+
+
+async def delete_account(session: AsyncSession, principal: Principal, data: AccountDelete) -> User:
+    """Deactivate and anonymise; audit rows keep the name they were written with."""
+    users = UserRepository(session, principal)
+    user = await _me(session, principal)
+    if not await verify_password_async(data.password, user.password_hash):
+        raise Forbidden("The password is incorrect.")
+    if user.role == Role.Admin.value and await users.active_admin_count(user.tenant_id) <= 1:
+        raise Conflict("The last active Admin of a tenant cannot delete their account; make another user Admin first.")
+    for token in await users.own_tokens():
+        token.revoked_at = utcnow()
+    assert user.id is not None
+    await TwoFactorRepository(session, user.id).clear()
+    audit.record(session, principal, "settings.delete_account", target_type="user", target_id=user.id,
+                 details={"username": user.username})
+    now = utcnow()
+    user.username = f"deleted-{user.id}-{secrets.token_hex(4)}"
+    user.email = user.display_name = user.password_hash = user.avatar_path = None
+    user.totp_secret_enc = user.totp_pending_enc = None
+    user.two_factor_enabled = False
+    user.notification_prefs = {}
+    user.is_active = False
+    user.tokens_valid_after = now
+    user.deleted_at = now
+    user.updated_at = now
+    return user
