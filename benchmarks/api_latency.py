@@ -1,0 +1,248 @@
+"""API latency benchmark: REST facade vs direct GraphQL, and SQL statements per request.
+
+Seeds a dedicated database (SQLite file by default; `--pg` creates and drops a PostgreSQL
+database on 127.0.0.1:5432) with PROJECTS projects of MEMBERS members each, through SQLAlchemy
+core bulk inserts of the app's own models, then drives the app **in-process over httpx's ASGI
+transport** (no sockets: the figures are the application's own cost, not the network's) and
+prints p50/p99 for
+
+    GET /api/v1/projects/{id}   vs  POST /graphql  project(project_id:)
+    GET /api/v1/projects        vs  POST /graphql  projects(limit:, offset:)
+
+plus the REST facade's overhead against the direct GraphQL call, and the SQL statements each
+request executes (counted with a `before_cursor_execute` listener) for a 5- vs a 50-member
+project and a 10- vs 500-row page, which must not grow with size.
+
+    .venv/bin/python benchmarks/api_latency.py [--pg] [--requests 300]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+import time
+import uuid
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+from sqlalchemy import event, insert, select
+
+from app.core.database import make_sync_engine
+from app.core.migrate import upgrade
+from app.core.models import Project, ProjectMember, Role, Tenant, User
+from app.core.security.passwords import hash_password
+from app.core.settings import Settings
+from app.main import create_app
+from app.rest import operations as op
+
+PASSWORD = "bench-password-1"
+TARGET_OVERHEAD_PCT = 20.0
+TARGET_DETAIL_P99_MS = 20.0
+
+
+@dataclass(frozen=True)
+class Seeded:
+    big_project: int  # MEMBERS members
+    small_project: int  # 5 members
+    admin_username: str
+
+
+def seed(url: str, *, projects: int, members: int, pool: int) -> Seeded:
+    """Bulk-insert one tenant: an Admin, `pool` users, `projects` projects with `members` members each."""
+    engine = make_sync_engine(url)
+    password_hash = hash_password(PASSWORD)  # one hash for every seeded user: argon2 is slow on purpose
+    with engine.begin() as conn:
+        tenant_id = conn.execute(insert(Tenant).returning(Tenant.id),  # type: ignore[arg-type]
+                                 [Tenant(name="bench").model_dump(exclude={"id"})]).scalar_one()
+        users = [User(tenant_id=tenant_id, username="bench_admin", email="admin@bench.example", role=Role.Admin.value,
+                      password_hash=password_hash)]
+        users += [User(tenant_id=tenant_id, username=f"bench_user_{i}", email=f"user{i}@bench.example",
+                       display_name=f"User {i}", role=Role.Tester.value, password_hash=password_hash)
+                  for i in range(pool)]
+        conn.execute(insert(User), [u.model_dump(exclude={"id"}) for u in users])
+        user_ids = list(conn.execute(select(User.id).where(User.tenant_id == tenant_id, User.username != "bench_admin")
+                                     .order_by(User.id)).scalars())
+        admin_id = conn.execute(select(User.id).where(User.username == "bench_admin")).scalar_one()
+        rows = [Project(tenant_id=tenant_id, name=f"Project {i:04d}", description="benchmark project",
+                        tags=["bench", f"group-{i % 10}"], created_by=admin_id).model_dump(exclude={"id"})
+                for i in range(projects + 1)]
+        conn.execute(insert(Project), rows)
+        project_ids = list(conn.execute(select(Project.id).where(Project.tenant_id == tenant_id)
+                                        .order_by(Project.id)).scalars())
+        memberships = []
+        for n, pid in enumerate(project_ids):
+            count = 5 if n == len(project_ids) - 1 else members
+            for k in range(count):
+                memberships.append(ProjectMember(project_id=pid, user_id=user_ids[(n * 7 + k) % len(user_ids)],
+                                                 role=("view", "edit", "owner")[k % 3], added_by=admin_id).model_dump())
+        for start in range(0, len(memberships), 5000):
+            conn.execute(insert(ProjectMember), memberships[start:start + 5000])
+    engine.dispose()
+    return Seeded(big_project=project_ids[0], small_project=project_ids[-1], admin_username="bench_admin")
+
+
+@contextmanager
+def database(use_pg: bool) -> Iterator[str]:
+    if not use_pg:
+        with tempfile.TemporaryDirectory(prefix="tdg-bench-") as tmp:
+            yield f"sqlite:///{Path(tmp) / 'bench.db'}"
+        return
+    admin_dsn, user = _pg_admin()
+    name = f"tdg_bench_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(admin_dsn, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield f"postgresql+psycopg://{user}@127.0.0.1:5432/{name}"
+    finally:
+        with psycopg.connect(admin_dsn, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _pg_admin() -> tuple[str, str]:
+    for user in ("postgres", "root"):
+        dsn = f"host=127.0.0.1 port=5432 user={user} dbname=postgres"
+        try:
+            with psycopg.connect(dsn, connect_timeout=5):
+                return dsn, user
+        except psycopg.OperationalError:
+            continue
+    raise SystemExit("PostgreSQL is not reachable on 127.0.0.1:5432")
+
+
+class StatementCounter:
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, *_: Any) -> None:
+        self.count += 1
+
+
+async def timed(call: Callable[[], Awaitable[httpx.Response]], n: int) -> tuple[list[float], float]:
+    """Wall-clock ms of each of `n` requests, and this process's CPU ms over all of them (the CPU figure
+    is steadier than wall time on a shared machine; it leaves out the PostgreSQL server's own work)."""
+    for _ in range(min(20, n)):  # warm-up: caches, pools, first-query planning
+        (await call()).raise_for_status()
+    out = []
+    cpu = time.process_time()
+    for _ in range(n):
+        start = time.perf_counter()
+        r = await call()
+        out.append((time.perf_counter() - start) * 1000)
+        r.raise_for_status()
+    return out, (time.process_time() - cpu) * 1000
+
+
+def pct(values: list[float], q: float) -> float:
+    return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
+
+
+async def run(url: str, seeded: Seeded, requests: int, data_dir: Path) -> bool:
+    settings = Settings(env="test", database_url=url, data_dir=data_dir, admin_username="root",
+                        admin_password=PASSWORD, secret_key="bench-secret-" + "x" * 32, workers=1)
+    app = create_app(settings, run_migrations=False)
+    ok = True
+    async with app.router.lifespan_context(app):
+        counter = StatementCounter()
+        event.listen(app.state.engine.sync_engine, "before_cursor_execute", counter)
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://bench") as client:
+            r = await client.post("/api/v1/users/token", data={"username": seeded.admin_username, "password": PASSWORD})
+            r.raise_for_status()
+            headers = {"Authorization": f"Bearer {r.json()['access_token']}"}
+
+            def rest(path: str, **params: Any) -> Callable[[], Awaitable[httpx.Response]]:
+                return lambda: client.get("/api/v1" + path, headers=headers, params=params)
+
+            def gql(query: str, **variables: Any) -> Callable[[], Awaitable[httpx.Response]]:
+                return lambda: client.post("/graphql", headers=headers, json={"query": query, "variables": variables})
+
+            page = {"q": None, "tag": None, "tenant_id": None}
+            cases = {
+                "detail (50 members)": (rest(f"/projects/{seeded.big_project}"),
+                                        gql(op.PROJECT, project_id=seeded.big_project)),
+                "list (50 rows)": (rest("/projects"), gql(op.PROJECTS, limit=50, offset=0, **page)),
+            }
+            # the answers are the same, or the comparison means nothing
+            for name, (rest_call, gql_call) in cases.items():
+                rest_body = (await rest_call()).json()
+                data = (await gql_call()).json()["data"]
+                expected = data["project"] if "detail" in name else data["projects"]["items"]
+                assert rest_body == expected, name
+
+            print(f"latency over {requests} sequential requests each (in-process ASGI, ms):")
+            print(f"  {'request':<22}{'REST p50':>10}{'REST p99':>10}{'GQL p50':>10}{'GQL p99':>10}{'overhead':>10}"
+                  f"{'REST cpu':>10}{'GQL cpu':>10}")
+            for name, (rest_call, gql_call) in cases.items():
+                # interleave the two styles in rounds so drift on a shared machine hits both alike
+                rest_ms: list[float] = []
+                gql_ms: list[float] = []
+                rest_cpu = gql_cpu = 0.0
+                rounds = 4
+                for _ in range(rounds):
+                    wall, cpu = await timed(rest_call, requests // rounds)
+                    rest_ms, rest_cpu = rest_ms + wall, rest_cpu + cpu
+                    wall, cpu = await timed(gql_call, requests // rounds)
+                    gql_ms, gql_cpu = gql_ms + wall, gql_cpu + cpu
+                overhead = (statistics.median(rest_ms) / statistics.median(gql_ms) - 1) * 100
+                print(f"  {name:<22}{pct(rest_ms, 50):>10.2f}{pct(rest_ms, 99):>10.2f}{pct(gql_ms, 50):>10.2f}"
+                      f"{pct(gql_ms, 99):>10.2f}{overhead:>9.1f}%{rest_cpu / len(rest_ms):>10.2f}"
+                      f"{gql_cpu / len(gql_ms):>10.2f}")
+                if overhead > TARGET_OVERHEAD_PCT:
+                    print(f"    ! REST overhead above the {TARGET_OVERHEAD_PCT:.0f}% target")
+                    ok = False
+                if "detail" in name and pct(rest_ms, 99) > TARGET_DETAIL_P99_MS:
+                    print(f"    ! p99 project detail above the {TARGET_DETAIL_P99_MS:.0f} ms target")
+                    ok = False
+
+            print("SQL statements per request:")
+            sized = [
+                ("detail, 5 members", rest(f"/projects/{seeded.small_project}"),
+                 gql(op.PROJECT, project_id=seeded.small_project)),
+                ("detail, 50 members", rest(f"/projects/{seeded.big_project}"),
+                 gql(op.PROJECT, project_id=seeded.big_project)),
+                ("list, 10 rows", rest("/projects", limit=10), gql(op.PROJECTS, limit=10, offset=0, **page)),
+                ("list, 500 rows", rest("/projects", limit=500), gql(op.PROJECTS, limit=500, offset=0, **page)),
+            ]
+            counts: dict[str, tuple[int, int]] = {}
+            for name, rest_call, gql_call in sized:
+                per_style = []
+                for call in (rest_call, gql_call):
+                    counter.count = 0
+                    (await call()).raise_for_status()
+                    per_style.append(counter.count)
+                counts[name] = (per_style[0], per_style[1])
+                print(f"  {name:<22} REST {per_style[0]:>3}   GraphQL {per_style[1]:>3}")
+            for small, big in (("detail, 5 members", "detail, 50 members"), ("list, 10 rows", "list, 500 rows")):
+                if counts[small] != counts[big]:
+                    print(f"    ! statements grow with size: {small} {counts[small]} vs {big} {counts[big]}")
+                    ok = False
+    return ok
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pg", action="store_true", help="use a throw-away PostgreSQL database on 127.0.0.1:5432")
+    parser.add_argument("--requests", type=int, default=400, help="timed requests per style and endpoint")
+    parser.add_argument("--projects", type=int, default=1000)
+    parser.add_argument("--members", type=int, default=50)
+    parser.add_argument("--users", type=int, default=500, help="size of the user pool members are drawn from")
+    args = parser.parse_args()
+    with database(args.pg) as url, tempfile.TemporaryDirectory(prefix="tdg-bench-data-") as data_dir:
+        backend = "PostgreSQL" if args.pg else "SQLite"
+        start = time.perf_counter()
+        upgrade(url)
+        seeded = seed(url, projects=args.projects, members=args.members, pool=args.users)
+        print(f"{backend}: seeded {args.projects + 1} projects ({args.projects} x {args.members} members + one with 5)"
+              f" in {time.perf_counter() - start:.1f} s")
+        ok = asyncio.run(run(url, seeded, args.requests, Path(data_dir)))
+    print("all targets met" if ok else "some targets missed (see '!' lines)")
+
+
+if __name__ == "__main__":
+    main()
