@@ -1,0 +1,85 @@
+"""Generation through Celery: the in-process API with TDG_BROKER_URL (a Redis database claimed for
+this test) and two real `tdg worker` processes sharing the database and data directory. Every
+file must be byte-identical to what one uninterrupted process writes for the same seed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlmodel import Session, col, select
+
+from app.core.database import make_sync_engine
+from app.core.models import Dataset
+from app.core.settings import Settings
+from tests.api_client import Api
+from tests.datasets.flow import ORDER_JSON, ORDER_XSD, create_dataset, download, upload_schema, wait_for
+from tests.datasets.processes import Proc, expected_sha256, redis_database, service_env, start_worker
+
+
+@pytest.fixture
+def broker_url() -> Iterator[str]:
+    with redis_database() as url:
+        yield url
+
+
+@pytest.fixture
+def settings(settings: Settings, broker_url: str) -> Settings:
+    return settings.model_copy(update={"broker_url": broker_url, "job_lease_seconds": 3.0})
+
+
+def worker_env(settings: Settings) -> dict[str, str]:
+    assert settings.broker_url
+    return service_env(settings.database_url, settings.data_dir, TDG_BROKER_URL=settings.broker_url,
+                       TDG_JOB_LEASE_SECONDS=str(settings.job_lease_seconds))
+
+
+def lockers(database_url: str, ids: list[int]) -> set[str]:
+    engine = make_sync_engine(database_url)
+    try:
+        with Session(engine) as session:
+            rows = session.exec(select(Dataset.locked_by).where(col(Dataset.id).in_(ids))).all()
+        return {r for r in rows if r}
+    finally:
+        engine.dispose()
+
+
+async def test_two_celery_workers_write_the_same_bytes_as_one_process(api: Api, settings: Settings,
+                                                                      tmp_path: Path) -> None:
+    root = api.root
+    assert root is not None
+    workers: list[Proc] = []
+    try:
+        for i in range(2):
+            workers.append(start_worker(worker_env(settings), tmp_path / f"worker{i}.log", f"w{i}"))
+        project = await api.create_project(root, "Celery")
+        json_schema = await upload_schema(api, root, ORDER_JSON, "customer_order.schema.json")
+        xsd_schema = await upload_schema(api, root, ORDER_XSD, "customer_order.xsd")
+        plans = [  # (schema id, schema bytes, filename, record_count, types, seed)
+            (json_schema["schema_id"], ORDER_JSON, "customer_order.schema.json", 40_000, ["csv"], 11),
+            (json_schema["schema_id"], ORDER_JSON, "customer_order.schema.json", 30_000, ["json", "sql"], 12),
+            (xsd_schema["schema_id"], ORDER_XSD, "customer_order.xsd", 15_000, ["xml"], 13),
+            (json_schema["schema_id"], ORDER_JSON, "customer_order.schema.json", 20_000, ["csv"], 14),
+        ]
+        created = [await create_dataset(api, root, project["project_id"], sid, n, types=types, params={"seed": seed})
+                   for sid, _, _, n, types, seed in plans]
+        finished = [await wait_for(api, root, ds["dataset_id"], timeout=120) for ds in created]
+        for ds, (_, content, filename, n, types, seed) in zip(finished, plans, strict=True):
+            assert ds["status"] == "completed", ds
+            assert ds["attempt"] == 1, ds
+            files = {f["format"]: f for f in ds["files"]}
+            assert sorted(files) == sorted(types)
+            for fmt in types:
+                assert files[fmt]["records"] == n
+                assert files[fmt]["sha256"] == expected_sha256(content, filename, {"seed": seed}, n, fmt), (ds, fmt)
+        r = await download(api, root, finished[0]["dataset_id"], "csv")
+        assert r.status_code == 200 and r.content.count(b"\n") == 40_001
+        # both workers took part (prefetch 1, one slot each, four queued tasks)
+        worker_pids = {line.split(":")[-1] for line in lockers(settings.database_url, [d["dataset_id"] for d in created])}
+        assert len(worker_pids) == 2, worker_pids
+        for w in workers:
+            assert "tdg.generate_dataset" in w.output()
+    finally:
+        for w in workers:
+            w.stop()
