@@ -87,6 +87,10 @@ def _tighter(a: Any, b: Any, pick_max: bool) -> Any:
         return a if (str(a) >= str(b)) == pick_max else b
 
 
+class _TooLarge(Exception):
+    """The expansion exceeded MAX_COMPILED_NODES at the current recursion depth."""
+
+
 class Compiler:
     def __init__(self, tree: FieldTree, rules: Sequence[Any], *, xsd: bool, null_rate: float | None,
                  record_count: int) -> None:
@@ -96,29 +100,39 @@ class Compiler:
         self.null_rate = DEFAULT_NULL_RATE if null_rate is None else null_rate
         self.record_count = record_count
         self.count = 0
+        self.max_depth = MAX_REF_DEPTH
 
     # -- entry -----------------------------------------------------------------------------
 
     def compile(self) -> Gen:
-        gen = self.node(self.tree.root, "", 0, self.tree.root_name)
-        if gen is None:
-            raise Invalid(f"{self.tree.root_name}: the record's recursion cannot terminate.")
-        return gen
+        # wide recursive schemas expand exponentially with depth: retry shallower before giving up
+        for cap in range(MAX_REF_DEPTH, 0, -1):
+            self.max_depth = cap
+            self.count = 0
+            try:
+                gen = self.node(self.tree.root, "", 0, self.tree.root_name)
+            except _TooLarge:
+                continue
+            if gen is None:
+                raise Invalid(f"{self.tree.root_name}: the record's recursion cannot terminate.")
+            return gen
+        raise Invalid("The schema expands to too many fields to generate, even with recursion limited "
+                      "to one level.")
 
     # -- nodes -----------------------------------------------------------------------------
 
     def node(self, node: Node, pos: str, depth: int, name: str | None = None) -> Gen | None:
         self.count += 1
         if self.count > MAX_COMPILED_NODES:
-            raise Invalid("The schema expands to too many fields to generate (recursion too wide).")
+            raise _TooLarge
         key = hash_key(pos)
         slot_name = node.name if name is None else name
         if node.kind == Kind.REF:
-            if depth >= MAX_REF_DEPTH:
+            if depth >= self.max_depth:
                 return None
             target = self.tree.definitions.get(node.ref or "")
             if target is None:
-                raise Invalid(f"{node.path}: reference {node.ref!r} has no definition.")
+                return None  # an unresolved recursion point: treated like the depth cap
             inner = self.node(target, pos + "~", depth + 1, slot_name)
             if inner is not None and node.nullable:
                 _set_null_rate(inner, self._null_rate(node))
@@ -161,7 +175,7 @@ class Compiler:
                 presence = 1.0 - float(rate)  # a null rate on a non-nullable optional field means absence
             slots.append(ChildSlot(g, child.name, child.required or (g is not None and not child.name), presence))
         gen = ObjectGen(node, key, name, slots, self._null_rate(node, self.rules.get(node.path)),
-                        group=(node.name == "" and name == ""))
+                        group=(node.name == "" and name == ""), definitions=self.tree.definitions)
         return gen
 
     def array(self, node: Node, pos: str, depth: int, key: int, name: str) -> Gen | None:
@@ -197,7 +211,7 @@ class Compiler:
                    for i, o in enumerate(node.options)]
         if all(o is None for o in options):
             return None
-        exclusive = node.choice_mode == ChoiceMode.ONE_OF and _may_overlap(node.options)
+        exclusive = node.choice_mode == ChoiceMode.ONE_OF and _may_overlap(node.options, self.tree.definitions)
         return ChoiceGen(node, key, name, options, self.tree.definitions, exclusive,
                          self._null_rate(node, self.rules.get(node.path)),
                          group=(node.name == "" and name == ""))
@@ -278,15 +292,21 @@ def _set_null_rate(gen: Gen, rate: float) -> None:
         gen.null_rate = rate  # type: ignore[attr-defined]
 
 
-def _json_types(node: Node) -> set[str] | None:
+def _json_types(node: Node, definitions: dict[str, Node], depth: int = 0) -> set[str] | None:
     """JSON types a node's values can have (None: unknown / any)."""
     k = node.kind
-    if k in (Kind.ANY, Kind.REF):
+    if k == Kind.REF:
+        target = definitions.get(node.ref or "")
+        if target is None or depth > 20:
+            return None
+        inner = _json_types(target, definitions, depth + 1)
+        return None if inner is None else inner | ({"null"} if node.nullable else set())
+    if k == Kind.ANY:
         return None
     if k == Kind.CHOICE:
         out: set[str] = set()
         for o in node.options:
-            t = _json_types(o)
+            t = _json_types(o, definitions, depth + 1)
             if t is None:
                 return None
             out |= t
@@ -296,8 +316,8 @@ def _json_types(node: Node) -> set[str] | None:
     return base | ({"null"} if node.nullable else set())
 
 
-def _may_overlap(options: list[Node]) -> bool:
-    types = [_json_types(o) for o in options]
+def _may_overlap(options: list[Node], definitions: dict[str, Node]) -> bool:
+    types = [_json_types(o, definitions) for o in options]
     if any(t is None for t in types):
         return True
     for i in range(len(types)):

@@ -42,6 +42,7 @@ from app.generation.generators import BlockContext, Gen, Rows
 from app.generation.vocab import normalise_locale
 from app.generation.writers.csv import CsvWriter
 from app.generation.writers.json import JsonArrayWriter, NdjsonWriter
+from app.generation.writers.sql import BATCH as SQL_BATCH
 from app.generation.writers.sql import DIALECTS, SqlWriter
 from app.generation.writers.xml import XmlWriter, xml_name
 
@@ -141,16 +142,17 @@ class Plan:
         self._cache = (b, col)
         return col
 
-    def chunks(self, start: int, stop: int) -> Iterator[tuple[int, Column]]:
-        """(first record index, column) for consecutive pieces of [start, stop), one block at most."""
+    def chunks(self, start: int, stop: int, chunk_size: int = BLOCK_SIZE) -> Iterator[tuple[int, Column]]:
+        """(first record index, column) for consecutive pieces of [start, stop): cut at block edges
+        and at global multiples of `chunk_size`, so pieces never depend on where a call starts."""
         i = start
         while i < stop:
             b = i // BLOCK_SIZE
             col = self.block(b)
-            a = i - b * BLOCK_SIZE
-            e = min(stop, (b + 1) * BLOCK_SIZE) - b * BLOCK_SIZE
+            end = min(stop, (b + 1) * BLOCK_SIZE, (i // chunk_size + 1) * chunk_size)
+            a, e = i - b * BLOCK_SIZE, end - b * BLOCK_SIZE
             yield i, (col if a == 0 and e == col.n else take(col, np.arange(a, e)))
-            i = b * BLOCK_SIZE + e
+            i = end
 
     def records(self, start: int = 0, stop: int | None = None) -> list[Any]:
         stop = self.record_count if stop is None else stop
@@ -193,15 +195,18 @@ class Plan:
 
     def write(self, fmt: str, stream: IO[bytes], start: int = 0, stop: int | None = None, *,
               header: bool = True, footer: bool = True, progress: Progress | None = None,
-              guard: bool = True) -> int:
-        """Write records [start, stop) as `fmt` to a binary stream; returns the bytes written."""
+              guard: bool = True, chunk_size: int = BLOCK_SIZE) -> int:
+        """Write records [start, stop) as `fmt` to a binary stream; returns the bytes written.
+        `chunk_size` bounds the records encoded at once (memory); it never changes the bytes."""
         stop = self.record_count if stop is None else min(stop, self.record_count)
         w = self.writer(fmt)
         written = 0
         if header:
             written += stream.write(w.header())
         sample = self._guard_rows(start, stop) if guard and self.validator is not None else None
-        for first, col in self.chunks(start, stop):
+        if fmt == "sql":  # an INSERT batch must never straddle two chunks
+            chunk_size = -(-chunk_size // SQL_BATCH) * SQL_BATCH
+        for first, col in self.chunks(start, stop, max(1, chunk_size)):
             if sample is not None:
                 self._check(col, first, sample, w if fmt == "xml" else None)
             written += stream.write(w.chunk(col, first, self.file_start(first)))

@@ -39,13 +39,17 @@ class BlockContext:
     block: int
     locale: str
     salt: int = 0
+    # re-draws for oneOf / if-then-else: optional fields absent and arrays at minItems, which
+    # is what usually separates overlapping options
+    minimal: bool = False
 
     def rng(self, key: int) -> np.random.Generator:
         return np.random.Generator(np.random.PCG64(
             np.random.SeedSequence([self.seed & _MASK64, self.block, key & _MASK64, self.salt])))
 
     def salted(self, salt: int) -> BlockContext:
-        return BlockContext(self.seed, self.block, self.locale, self.salt * 1000 + salt + 1)
+        return BlockContext(self.seed, self.block, self.locale, self.salt * 1000 + salt + 1,
+                            minimal=self.minimal or salt >= _REDRAWS // 2)
 
 
 @dataclass
@@ -180,6 +184,8 @@ class ObjectGen(Gen):
     slots: list[ChildSlot] = field(default_factory=list)
     null_rate: float = 0.0
     group: bool = False  # anonymous model group spliced into the parent element
+    definitions: dict[str, Node] = field(default_factory=dict)
+    conditionals_off: bool = False
 
     def generate(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Obj:
         n = rows.n
@@ -194,10 +200,55 @@ class ObjectGen(Gen):
                 present.append(np.zeros(n, dtype=bool))
                 continue
             fields.append(slot.gen.generate(bc, rows, own))
-            present.append(None if slot.required else rng.random(n) < slot.presence)
+            present.append(None if slot.required else rng.random(n) < (0.0 if bc.minimal else slot.presence))
         self._dependencies(present, n)
         self._property_counts(present, n)
-        return Obj(n, fields, present, _nulls(rng, n, self.null_rate))
+        col = Obj(n, fields, present, _nulls(rng, n, self.null_rate))
+        if self.node.conditionals and not self.conditionals_off:
+            col = self._conditionals(bc, rows, shared, col)
+        return col
+
+    def _conditional_failures(self, col: Obj) -> np.ndarray:
+        values = self.py(col)
+        defs = self.definitions
+        bad = np.zeros(col.n, dtype=bool)
+        index = {s.name: i for i, s in enumerate(self.slots)}
+        for i, v in enumerate(values):
+            if v is None:
+                continue
+            plain = _plain(v)
+            for cond in self.node.conditionals:
+                branch = cond.then if accepts(cond.if_, plain, defs) else cond.else_
+                if branch is None:
+                    continue
+                if not accepts(branch, plain, defs):
+                    # a property the branch requires may simply be absent here: add it
+                    fixed = False
+                    for child in branch.children:
+                        j = index.get(child.name)
+                        if child.required and child.name not in plain and j is not None and \
+                                col.present[j] is not None and col.fields[j] is not None:
+                            col.present[j][i] = True  # type: ignore[index]
+                            fixed = True
+                    if not fixed or not accepts(branch, _plain(self.py(col.take(np.array([i])))[0]), defs):
+                        bad[i] = True
+        return bad
+
+    def _conditionals(self, bc: BlockContext, rows: Rows, shared: Shared | None, col: Obj) -> Obj:
+        bad = self._conditional_failures(col)
+        plain = ObjectGen(self.node, self.key, self.name, self.slots, self.null_rate, self.group)
+        plain.conditionals_off = True
+        for r in range(_REDRAWS):
+            if not bad.any():
+                return col
+            idx = np.flatnonzero(bad)
+            sub = plain.generate(bc.salted(r), rows.subset(idx), None if shared is None else shared.subset(idx))
+            col = _replace_obj_rows(col, idx, sub)
+            bad = self._conditional_failures(col)
+        if bad.any():
+            raise Invalid(f"{self.node.path or self.name}: could not draw values meeting its if/then/else "
+                          f"conditions.")
+        return col
 
     def _dependencies(self, present: list[np.ndarray | None], n: int) -> None:
         deps = self.node.dependent_required
@@ -326,7 +377,8 @@ class ArrayGen(Gen):
     def generate(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Arr:
         n = rows.n
         rng = bc.rng(self.key)
-        lengths = rng.integers(self.min_items, self.max_items + 1, size=n).astype(np.int64)
+        hi = self.min_items if bc.minimal else self.max_items
+        lengths = rng.integers(self.min_items, hi + 1, size=n).astype(np.int64)
         item = self._items(bc, rows, lengths)
         arr = Arr(lengths, item)
         if self.unique_items and item is not None:
@@ -517,6 +569,20 @@ class ChoiceGen(Gen):
 def _plain(v: Any) -> Any:
     """JSON round trip: what a validator sees (Fragments become numbers)."""
     return orjson.loads(orjson.dumps(v))
+
+
+def _replace_obj_rows(col: Obj, idx: np.ndarray, sub: Obj) -> Obj:
+    from app.generation.columns import take
+
+    keep = np.ones(col.n, dtype=bool)
+    keep[idx] = False
+    kept = np.flatnonzero(keep)
+    merged = _concat_cols(take(col, kept), sub)
+    order = np.empty(col.n, dtype=np.int64)
+    order[np.concatenate([kept, idx])] = np.arange(col.n)
+    out = take(merged, order)  # type: ignore[arg-type]
+    assert isinstance(out, Obj)
+    return out
 
 
 def _replace_rows(col: Choice, idx: np.ndarray, sub: Choice) -> Choice:

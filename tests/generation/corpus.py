@@ -23,7 +23,7 @@ def manifest() -> list[dict[str, Any]]:
 def schema_bytes(entry: dict[str, Any]) -> tuple[bytes, str]:
     """The upload for an entry: the file itself, or a zip of all its files for multi-file XSDs."""
     files = entry["files"]
-    if len(files) == 1:
+    if len(files) == 1 or entry["type"] == "json_schema":  # JSON uploads are one document
         return (CORPUS / files[0]).read_bytes(), Path(files[0]).name
     root = Path(files[0]).parts[0]
     buf = io.BytesIO()

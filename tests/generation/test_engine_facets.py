@@ -25,7 +25,7 @@ def records(t: FieldTree, n: int = 500, seed: int = 1, **params: object) -> list
     return orjson.loads(_write(plan, "json"))
 
 
-def _write(plan, fmt: str) -> bytes:  # noqa: ANN001
+def _write(plan, fmt: str) -> bytes:
     buf = io.BytesIO()
     plan.write(fmt, buf)
     return buf.getvalue()
