@@ -98,21 +98,6 @@ async def test_unknown_paths_and_methods(api: Api) -> None:
     assert_error(await api.client.get(BASE + "/users/me"), 401)
 
 
-async def test_pending_capabilities_answer_501(api: Api) -> None:
-    admin, _ = await _setup(api)
-    from app.rest.routes import ROUTES
-
-    pending = [r for r in ROUTES if r.pending]
-    for route in pending:
-        path = route.path
-        for name in route.path_params:
-            path = path.replace("{" + name + "}", "1")
-        r = await api.request(route.method, path, admin)
-        assert_error(r, 501, contains=route.pending)
-        # still behind authentication
-        assert_error(await api.request(route.method, path), 401)
-
-
 async def test_graphql_errors_are_shaped(api: Api) -> None:
     admin, pid = await _setup(api)
     body = await api.graphql("query($id: Int!) { project(project_id: $id) { name } }", {"id": 999999}, admin)

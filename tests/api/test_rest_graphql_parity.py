@@ -34,6 +34,9 @@ PERSON_SCHEMA = (
 )
 READS = [r for r in ROUTES if r.method == "GET" and r.operation is not None
          and not r.operation.lstrip().startswith("mutation")]
+CORE_PREFIXES = ("/users", "/projects", "/tenants", "/audit", "/settings")
+CORE_READS = [r for r in READS if r.path.startswith(CORE_PREFIXES)]
+OTHER_READS = [r for r in READS if not r.path.startswith(CORE_PREFIXES)]
 
 
 async def _seed(api: Api) -> tuple[dict[str, Actor], dict[str, int]]:
@@ -45,19 +48,25 @@ async def _seed(api: Api) -> tuple[dict[str, Actor], dict[str, int]]:
     await api.create_project(admin, "Second")
     await api.add_member(manager, project["project_id"], tester.id, "edit")
     token = await api.call("POST", "/settings/tokens", tester, 201, json={"name": "parity"})
+    assert api.root is not None
+    actors = {"root": api.root, "admin": admin, "manager": manager, "tester": tester}
+    ids = {"project_id": project["project_id"], "user_id": tester.id, "tenant_id": tenant_id,
+           "token_id": token["token_id"]}
+    return actors, ids
+
+
+async def _seed_library(api: Api, actors: dict[str, Actor], ids: dict[str, int]) -> None:
+    """A schema linked to the project, a constraint set on it and a deferred dataset."""
+    manager, tester, pid = actors["manager"], actors["tester"], ids["project_id"]
     schema = await api.call("POST", "/schemas", manager, 201, json={
-        "name": "person", "content": PERSON_SCHEMA, "project_id": project["project_id"]})
+        "name": "person", "content": PERSON_SCHEMA, "project_id": pid})
     constraints = await api.call("POST", "/constraints", manager, 201, json={
         "name": "adults", "schema_id": schema["schema_id"], "rules": [{"path": "age", "min": 18, "max": 99}]})
     dataset = await api.call("POST", "/datasets/create", tester, 201, json={
-        "name": "people", "project_id": project["project_id"], "schema_id": schema["schema_id"],
+        "name": "people", "project_id": pid, "schema_id": schema["schema_id"],
         "constraint_set_id": constraints["constraint_id"], "record_count": 3, "params": {"deferred": True}})
-    assert api.root is not None
-    actors = {"root": api.root, "admin": admin, "tester": tester}
-    ids = {"project_id": project["project_id"], "user_id": tester.id, "tenant_id": tenant_id,
-           "token_id": token["token_id"], "schema_id": schema["schema_id"],
-           "constraint_id": constraints["constraint_id"], "dataset_id": dataset["dataset_id"]}
-    return actors, ids
+    ids.update(schema_id=schema["schema_id"], constraint_id=constraints["constraint_id"],
+               dataset_id=dataset["dataset_id"])
 
 
 async def _first_id(api: Api, actor: Actor, name: str) -> int | None:
@@ -102,11 +111,10 @@ async def _compare(api: Api, actor: Actor, route: Route, path_values: dict[str, 
     return True
 
 
-async def test_every_read_route_equals_its_graphql_operation(api: Api) -> None:
-    actors, ids = await _seed(api)
-    assert READS, "no read routes"
+async def _compare_all(api: Api, routes: list[Route], actors: dict[str, Actor], ids: dict[str, int]) -> set[str]:
+    """Compare every route for every actor; returns "path role" for each pair compared as data."""
     compared: set[str] = set()
-    for route in READS:
+    for route in routes:
         for role, actor in actors.items():
             values = dict(ids)
             for name in route.path_params:
@@ -119,18 +127,43 @@ async def test_every_read_route_equals_its_graphql_operation(api: Api) -> None:
             for query in queries:
                 if await _compare(api, actor, route, values, query):
                     compared.add(f"{route.path} {role}")
-    # the seeded resources are really compared as data, not only as matching errors
-    for path in ("/users/me", "/users", "/users/{user_id}", "/projects", "/projects/{project_id}", "/tenants",
-                 "/tenants/{tenant_id}", "/audit/logs", "/settings/tokens", "/schemas", "/schemas/{schema_id}",
-                 "/schemas/{schema_id}/repr", "/constraints", "/constraints/{constraint_id}", "/datasets",
-                 "/datasets/{dataset_id}"):
-        assert f"{path} root" in compared or f"{path} admin" in compared, path
+    return compared
+
+
+def _assert_data_compared(compared: set[str], paths: tuple[str, ...]) -> None:
+    """The seeded resources were really compared as data, not only as matching errors."""
+    for path in paths:
+        assert f"{path} root" in compared or f"{path} admin" in compared, (path, sorted(compared))
+
+
+async def test_core_read_routes_equal_their_graphql_operations(api: Api) -> None:
+    actors, ids = await _seed(api)
+    compared = await _compare_all(api, CORE_READS, actors, ids)
+    _assert_data_compared(compared, ("/users/me", "/users", "/users/{user_id}", "/projects",
+                                     "/projects/{project_id}", "/tenants", "/tenants/{tenant_id}", "/audit/logs",
+                                     "/settings/tokens"))
     assert "/projects/{project_id} tester" in compared and "/users/me tester" in compared
 
 
+async def test_library_read_routes_equal_their_graphql_operations(api: Api) -> None:
+    actors, ids = await _seed(api)
+    await _seed_library(api, actors, ids)
+    compared = await _compare_all(api, OTHER_READS, actors, ids)
+    _assert_data_compared(compared, ("/schemas", "/schemas/{schema_id}", "/schemas/{schema_id}/repr", "/constraints",
+                                     "/constraints/{constraint_id}", "/datasets", "/datasets/{dataset_id}"))
+    # the project detail now carries the linked schema and the dataset, identically in both styles
+    compared = await _compare_all(api, [r for r in CORE_READS if r.path == "/projects/{project_id}"], actors, ids)
+    assert "/projects/{project_id} tester" in compared
+    detail = await api.call("GET", f"/projects/{ids['project_id']}", actors["tester"], 200)
+    assert [s["schema_id"] for s in detail["schemas"]] == [ids["schema_id"]]
+    assert [d["dataset_id"] for d in detail["datasets"]] == [ids["dataset_id"]]
+
+
 async def test_pending_rows_answer_501(api: Api) -> None:
-    _, admin = await api.create_tenant()
     pending = [r for r in ROUTES if r.pending is not None]
+    if not pending:
+        pytest.skip("every route row is implemented: no pending rows to check")
+    _, admin = await api.create_tenant()
     for route in pending:
         assert route.operation is None, route.path
         path = route.path
@@ -139,7 +172,8 @@ async def test_pending_rows_answer_501(api: Api) -> None:
         r = await api.request(route.method, path, admin)
         assert r.status_code == 501, (route.method, route.path, r.text)
         assert route.pending in r.json()["detail"]
-    assert pending, "no pending rows left: drop this test's loop or keep it as a guard"
+        # still behind authentication: an anonymous caller learns nothing but 401
+        assert (await api.request(route.method, path)).status_code == 401
 
 
 def test_spec_endpoints_are_parsed() -> None:
