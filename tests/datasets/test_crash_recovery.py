@@ -1,0 +1,180 @@
+"""Crash recovery with real processes and kill -9: (a) the `tdg serve` process group (server and
+its local pool) dies mid-generation and is restarted; (b) one of two Celery workers dies
+mid-dataset. Either way the dataset completes exactly once, with a complete, correct file (the
+bytes of an uninterrupted run), one file row, and no partial files or stale attempt folders."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from app.core.settings import Settings
+from tests.api_client import Api
+from tests.datasets.flow import ORDER_JSON, create_dataset, download, upload_schema, wait_for
+from tests.datasets.processes import (
+    Proc,
+    expected_sha256,
+    free_port,
+    redis_database,
+    service_env,
+    start_serve,
+)
+from tests.datasets.test_celery import lockers, worker_env
+
+RECORDS = 600_000
+SEED = 77
+
+
+def _left_on_disk(data_dir: Path, dataset_id: int) -> tuple[list[str], list[str]]:
+    """(attempt folders, partial files) of a dataset."""
+    folder = data_dir / "datasets" / str(dataset_id)
+    attempts = sorted(p.name for p in folder.glob("a*") if p.is_dir())
+    partial = sorted(str(p.relative_to(folder)) for p in folder.rglob("*.part"))
+    return attempts, partial
+
+
+def _assert_clean_completion(body: dict[str, Any], data_dir: Path) -> None:
+    assert body["status"] == "completed", body
+    assert body["attempt"] >= 2, body  # the first run really was interrupted
+    assert [(f["format"], f["file_index"], f["records"]) for f in body["files"]] == [("csv", 0, RECORDS)]
+    expected = expected_sha256(ORDER_JSON, "customer_order.schema.json", {"seed": SEED}, RECORDS, "csv")
+    assert body["files"][0]["sha256"] == expected
+    attempts, partial = _left_on_disk(data_dir, body["dataset_id"])
+    assert attempts == [f"a{body['attempt']}"], attempts
+    assert partial == []
+
+
+class _Client:
+    """A blocking client of a real server, logged in as the SuperUser."""
+
+    def __init__(self, port: int) -> None:
+        self.http = httpx.Client(base_url=f"http://127.0.0.1:{port}/api/v1", timeout=30)
+        r = self.http.post("/users/token", data={"username": "root", "password": "root-password-123"})
+        assert r.status_code == 200, r.text
+        self.http.headers["Authorization"] = f"Bearer {r.json()['access_token']}"
+
+    def call(self, method: str, path: str, status: int, **kwargs: Any) -> Any:
+        r = self.http.request(method, path, **kwargs)
+        assert r.status_code == status, (method, path, r.status_code, r.text)
+        return r.json() if r.headers.get("content-type", "").startswith("application/json") else r
+
+    def wait_progress(self, dataset_id: int) -> dict[str, Any]:
+        deadline = time.monotonic() + 60
+        while True:
+            body = self.call("GET", f"/datasets/{dataset_id}", 200)
+            if body["status"] == "running" and body["progress"] > 0:
+                return body
+            assert body["status"] in ("queued", "running") and time.monotonic() < deadline, body
+            time.sleep(0.05)
+
+    def close(self) -> None:
+        self.http.close()
+
+
+def test_serve_killed_mid_generation_and_restarted(database_url: str, tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    env = service_env(database_url, data_dir, TDG_WORKERS="1", TDG_JOB_LEASE_SECONDS="3",
+                      TDG_DISPATCH_INTERVAL_SECONDS="0.2")
+    port = free_port()
+    server: Proc | None = start_serve(env, tmp_path / "serve1.log", port)
+    try:
+        client = _Client(port)
+        project = client.call("POST", "/projects/create", 201, json={"name": "Crash", "description": ""})
+        schema = client.call("POST", "/schemas", 201,
+                             files={"file": ("customer_order.schema.json", ORDER_JSON)})
+        ds = client.call("POST", "/datasets/create", 201, json={
+            "name": "big", "project_id": project["project_id"], "schema_id": schema["schema_id"],
+            "record_count": RECORDS, "types": ["csv"], "params": {"seed": SEED}})
+        running = client.wait_progress(ds["dataset_id"])
+        server.kill9()
+        client.close()
+        assert running["progress"] < 1
+        attempts, partial = _left_on_disk(data_dir, ds["dataset_id"])
+        assert attempts == ["a1"] and partial, (attempts, partial)  # the crash left a half-written file
+
+        server = start_serve(env, tmp_path / "serve2.log", port)
+        client = _Client(port)
+        deadline = time.monotonic() + 120
+        while (body := client.call("GET", f"/datasets/{ds['dataset_id']}", 200))["status"] in ("queued", "running"):
+            assert time.monotonic() < deadline, body
+            time.sleep(0.2)
+        _assert_clean_completion(body, data_dir)
+        r = client.call("GET", f"/data/{ds['dataset_id']}", 200, params={"format": "csv"})
+        assert r.content.count(b"\n") == RECORDS + 1
+        assert r.headers["x-content-sha256"] == body["files"][0]["sha256"]
+        client.close()
+    finally:
+        if server is not None:
+            server.stop()
+
+
+@pytest.fixture
+def broker_url() -> Iterator[str]:
+    with redis_database() as url:
+        yield url
+
+
+@pytest.fixture
+def settings(settings: Settings, broker_url: str) -> Settings:
+    return settings.model_copy(update={"broker_url": broker_url, "job_lease_seconds": 3.0})
+
+
+async def test_celery_worker_killed_mid_dataset(api: Api, settings: Settings, tmp_path: Path) -> None:
+    root = api.root
+    assert root is not None
+    workers: list[Proc] = []
+    try:
+        for i in range(2):
+            workers.append(await asyncio.to_thread(
+                _start_worker, worker_env(settings), tmp_path / f"worker{i}.log", f"crash{i}"))
+        project = await api.create_project(root, "Celery crash")
+        schema = await upload_schema(api, root, ORDER_JSON, "customer_order.schema.json")
+        ds = await create_dataset(api, root, project["project_id"], schema["schema_id"], RECORDS, types=["csv"],
+                                  params={"seed": SEED})
+        did = ds["dataset_id"]
+        deadline = time.monotonic() + 60
+        while not ((body := await api.call("GET", f"/datasets/{did}", root, 200))["status"] == "running"
+                   and body["progress"] > 0):
+            assert time.monotonic() < deadline, body
+            await asyncio.sleep(0.05)
+        (locker,) = lockers(settings.database_url, [did])
+        pid = int(locker.rsplit(":", 1)[1])
+        victim = next(w for w in workers if os.getpgid(pid) == w.pid)
+        victim.kill9()
+        gone_by = time.monotonic() + 5  # SIGKILL is delivered asynchronously
+        while _alive(pid):
+            assert time.monotonic() < gone_by, "the pool child outlived its worker"
+            await asyncio.sleep(0.05)
+
+        done = await wait_for(api, root, did, timeout=120)
+        _assert_clean_completion(done, settings.data_dir)
+        survivor = next(w for w in workers if w is not victim)
+        (locker,) = lockers(settings.database_url, [did])
+        assert os.getpgid(int(locker.rsplit(":", 1)[1])) == survivor.pid
+        r = await download(api, root, did, "csv")
+        assert r.status_code == 200 and r.content.count(b"\n") == RECORDS + 1
+    finally:
+        for w in workers:
+            w.stop()
+
+
+def _alive(pid: int) -> bool:
+    """Running (a zombie waiting for a reaper in a container without an init counts as dead)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
+
+
+def _start_worker(env: dict[str, str], log: Path, name: str) -> Proc:
+    from tests.datasets.processes import start_worker
+
+    return start_worker(env, log, name)
