@@ -21,6 +21,7 @@ from strawberry.fastapi import GraphQLRouter
 from app.core.database import make_async_engine, make_sessionmaker, make_sync_engine
 from app.core.jobs.dispatcher import Dispatcher
 from app.core.jobs.executors import make_executor
+from app.core.jobs.retention import RetentionPurger
 from app.core.migrate import upgrade
 from app.core.services import profile
 from app.core.services.bootstrap import ensure_bootstrap
@@ -86,11 +87,14 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True)
         # webhook delivery runs in every `tdg serve` process (leases keep replicas from double-sending)
         webhooks = WebhookDispatcher(settings, jobs_engine)
         app.state.services = JobServices(executor=executor, dispatcher=dispatcher, webhooks=webhooks)
+        retention = RetentionPurger(settings, jobs_engine)
         dispatcher.start()
         webhooks.start()
+        retention.start()
         try:
             yield
         finally:
+            await retention.stop()
             await webhooks.stop()
             await dispatcher.stop()
             executor.shutdown()

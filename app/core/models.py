@@ -225,6 +225,7 @@ class DatasetStatus(StrEnum):
     completed = "completed"
     failed = "failed"
     cancelled = "cancelled"
+    expired = "expired"  # completed, then its files were purged by the tenant's retention period
 
 
 class Dataset(SQLModel, table=True):

@@ -1,0 +1,68 @@
+"""The retention purge: a periodic task in `tdg serve` that removes the files of completed
+datasets older than their tenant's `retention_days`. The dataset row stays, with status
+`expired` and an `error` saying why, so clients see what happened instead of a 404."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import timedelta
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from app.core.jobs.files import dataset_dir, remove_tree
+from app.core.models import utcnow
+from app.core.repositories.retention import RetentionRepository
+from app.core.settings import Settings
+
+log = logging.getLogger("tdg.retention")
+BATCH = 200
+
+
+class RetentionPurger:
+    def __init__(self, settings: Settings, engine: Engine) -> None:
+        self.settings = settings
+        self.engine = engine
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._loop(), name="tdg-retention")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _loop(self) -> None:
+        while True:
+            try:
+                await asyncio.to_thread(self.purge)
+            except Exception:
+                log.exception("retention purge failed")
+            await asyncio.sleep(self.settings.retention_interval_seconds)
+
+    def purge(self) -> list[int]:
+        """Expire every dataset past its tenant's retention; returns their ids."""
+        now = utcnow()
+        purged: list[int] = []
+        with Session(self.engine) as session:
+            repo = RetentionRepository(session)
+            for tenant in repo.tenants_with_retention():
+                assert tenant.id is not None and tenant.retention_days is not None
+                cutoff = now - timedelta(days=tenant.retention_days)
+                reason = (f"The files were removed after the tenant's retention period of {tenant.retention_days} "
+                          "days.")
+                for dataset in repo.expired_datasets(tenant.id, cutoff, BATCH):
+                    assert dataset.id is not None
+                    if repo.expire(dataset.id, reason):
+                        purged.append(dataset.id)
+            session.commit()
+        # files go only after the rows say so: a download never finds a row without its file
+        for dataset_id in purged:
+            remove_tree(dataset_dir(self.settings.data_dir, dataset_id))
+        if purged:
+            log.info("retention: expired %d datasets", len(purged))
+        return purged

@@ -1,0 +1,35 @@
+"""System-side queries of the retention purge: completed datasets older than their tenant's
+retention period. Not principal-scoped: the tenant's own setting authorises the purge."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import delete, update
+from sqlmodel import Session, col, select
+
+from app.core.models import Dataset, DatasetFile, DatasetStatus, Tenant
+
+
+class RetentionRepository:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def tenants_with_retention(self) -> list[Tenant]:
+        return list(self.session.exec(select(Tenant).where(col(Tenant.retention_days).is_not(None))).all())
+
+    def expired_datasets(self, tenant_id: int, cutoff: datetime, limit: int) -> list[Dataset]:
+        stmt = (select(Dataset).where(Dataset.tenant_id == tenant_id, Dataset.status == DatasetStatus.completed.value,
+                                      col(Dataset.finished_at) < cutoff).order_by(col(Dataset.id)).limit(limit))
+        return list(self.session.exec(stmt).all())
+
+    def expire(self, dataset_id: int, reason: str) -> bool:
+        """completed -> expired and its file rows gone, unless the dataset changed meanwhile."""
+        result = self.session.exec(update(Dataset).where(  # type: ignore[call-overload]
+            col(Dataset.id) == dataset_id, Dataset.status == DatasetStatus.completed.value).values(
+            status=DatasetStatus.expired.value, error=reason))
+        if result.rowcount != 1:
+            return False
+        self.session.exec(delete(DatasetFile).where(col(DatasetFile.dataset_id) == dataset_id))  # type: ignore[call-overload]
+        return True
+
