@@ -43,7 +43,11 @@ def _convert(param: Param, raw: str) -> Any:
                 # ASCII digits only: str.isdigit() and int() also accept other scripts' digits
                 if not _INT.fullmatch(raw):
                     raise ValueError
-                return int(raw)
+                value = int(raw)
+                # GraphQL Int is 32-bit: a larger variable fails coercion inside the engine
+                if not -MAX_ID - 1 <= value <= MAX_ID:
+                    raise Invalid(f"Query parameter '{param.name}' is out of range (at most {MAX_ID}).")
+                return value
             case "bool":
                 lowered = raw.lower()
                 if lowered not in {"true", "false", "1", "0"}:
