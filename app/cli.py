@@ -44,7 +44,8 @@ def worker(
     name: str | None = typer.Option(None, help="Worker node name (default tdg-<pid>@<host>)"),
     loglevel: str = typer.Option("INFO", help="Celery log level"),
 ) -> None:
-    """Run a Celery generation worker (needs TDG_BROKER_URL; shares the database and TDG_DATA_DIR)."""
+    """Run a Celery generation worker (needs TDG_BROKER_URL; shares the database and TDG_DATA_DIR).
+    Webhooks are delivered by `tdg serve`, which always runs the delivery dispatcher."""
     import os
 
     from app.core.jobs.celery_app import celery_for
