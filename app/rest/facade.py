@@ -4,6 +4,7 @@ stored operation through the same schema and context as /graphql, map the result
 from __future__ import annotations
 
 import base64
+import logging
 import re
 from datetime import date
 from typing import Any
@@ -30,6 +31,7 @@ from app.graphql.context import Context, open_context
 from app.rest.errors import domain_error_response, error_response
 from app.rest.route import Param, Route
 
+log = logging.getLogger("tdg.rest")
 MAX_ID = 2**31 - 1
 _INT = re.compile(r"-?[0-9]+")
 _JSON_TYPES = ("application/json",)
@@ -141,6 +143,11 @@ def _error_from_graphql(error: GraphQLError) -> Response:
     if isinstance(original, DomainError):
         return domain_error_response(original)
     ext = error.extensions or {}
+    if "status" not in ext:
+        # not shaped by app/graphql/errors.py (e.g. the unit of work failing to commit): its message
+        # is raw driver text with the SQL statement, so it is logged and never sent
+        log.error("Unshaped error from a stored operation: %s", error.message, exc_info=original)
+        return error_response(500, "Internal server error.", code="internal")
     return error_response(_status_of(error), error.message, code=str(ext.get("code", "bad_request")))
 
 
