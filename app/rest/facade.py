@@ -110,6 +110,20 @@ async def _multipart_upload(request: Request, model: type[BaseModel]) -> dict[st
     return data
 
 
+def _reject_nul(value: Any, where: str) -> None:
+    """NUL cannot be stored in PostgreSQL text (SQLite would keep it): refuse it at the door."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise Invalid(f"{where} must not contain NUL (U+0000) characters.")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _reject_nul(key, where)
+            _reject_nul(item, where)
+    elif isinstance(value, list):
+        for item in value:
+            _reject_nul(item, where)
+
+
 async def build_variables(route: Route, request: Request) -> dict[str, Any]:
     variables: dict[str, Any] = dict(route.extra_variables)
     for name in route.path_params:
@@ -119,18 +133,24 @@ async def build_variables(route: Route, request: Request) -> dict[str, Any]:
         variables[name] = value
     for param in route.query:
         raw = request.query_params.get(param.name)
+        _reject_nul(raw, f"Query parameter '{param.name}'")
         variables[param.name] = _convert(param, raw) if raw not in (None, "") else param.default
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if route.multipart and ctype == "multipart/form-data":
-        variables["input"] = validate_payload(route.body, await _multipart_upload(request, route.body)).model_dump(  # type: ignore[arg-type]
+        upload = await _multipart_upload(request, route.body)  # type: ignore[arg-type]
+        _reject_nul(upload, "The form")
+        variables["input"] = validate_payload(route.body, upload).model_dump(  # type: ignore[arg-type]
             mode="json", exclude_unset=True)
     elif route.body is not None:
         body = await _json_body(request)
         if not isinstance(body, dict):
             raise BadRequest("The request body must be a JSON object.")
+        _reject_nul(body, "The request body")
         variables["input"] = validate_payload(route.body, body).model_dump(mode="json", exclude_unset=True)
     if route.form is not None:
-        variables.update(validate_payload(route.form, await _form_body(request)).model_dump(mode="json"))
+        form = await _form_body(request)
+        _reject_nul(form, "The form")
+        variables.update(validate_payload(route.form, form).model_dump(mode="json"))
     return variables
 
 
