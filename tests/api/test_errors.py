@@ -90,6 +90,41 @@ async def test_strict_values(api: Api) -> None:
             assert_error(await api.request("GET", path, admin, params={name: value}), 422, contains=name)
 
 
+async def test_nul_characters_are_refused_on_both_databases(api: Api) -> None:
+    """PostgreSQL text cannot hold U+0000: it must be a 422 at the door, never a 500 or a driver message."""
+    admin, pid = await _setup(api)
+    cases = [
+        ("POST", "/projects/create", {"json": {"name": "a\u0000b"}}),
+        ("PUT", f"/projects/{pid}", {"json": {"description": "x\u0000"}}),
+        ("PUT", f"/projects/{pid}", {"json": {"tags": ["ok", "t\u0000"]}}),
+        ("PATCH", f"/users/{admin.id}", {"json": {"display_name": "\u0000"}}),
+        ("GET", "/users", {"params": {"q": "a\u0000b"}}),
+        ("GET", "/projects", {"params": {"q": "\u0000"}}),
+        ("GET", "/audit/logs", {"params": {"action": "auth\u0000"}}),
+    ]
+    for method, path, kwargs in cases:
+        body = assert_error(await api.request(method, path, admin, **kwargs), 422, contains="NUL")
+        assert "SQL" not in body["detail"] and "psycopg" not in body["detail"]
+    r = await api.client.post(BASE + "/users/token", data={"username": "a\u0000b", "password": "x"})
+    assert_error(r, 422, contains="NUL")
+    assert (await api.call("GET", f"/projects/{pid}", admin, 200))["description"] == "test"
+
+
+def test_unshaped_engine_errors_are_masked() -> None:
+    """An error the GraphQL error extension did not shape (e.g. a failed commit) carries raw driver
+    text: the facade answers a plain 500 and never echoes it."""
+    from graphql import GraphQLError
+
+    from app.rest.facade import _error_from_graphql
+
+    leaked = GraphQLError("(psycopg.DataError) boom [SQL: UPDATE user_account SET display_name=...]")
+    r = _error_from_graphql(leaked)
+    assert r.status_code == 500 and b"SQL" not in r.body and b"psycopg" not in r.body
+    shaped = GraphQLError("Project 5 was not found.", extensions={"code": "not_found", "status": 404})
+    r = _error_from_graphql(shaped)
+    assert r.status_code == 404 and b"Project 5 was not found." in r.body
+
+
 async def test_unknown_paths_and_methods(api: Api) -> None:
     admin, pid = await _setup(api)
     for path in (BASE + "/nope", BASE + "/projects/1/nope", BASE + "/users/me/extra", "/nope", BASE,
