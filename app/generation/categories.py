@@ -175,6 +175,9 @@ _FORMAT_CATEGORY = {
     "xsd:anyURI": "url",
 }
 
+# formats whose values a name-inferred category (a sentence, a city) still satisfies
+_NAME_FRIENDLY_FORMATS = {"xsd:normalizedString", "xsd:token", "date", "date-time", "xsd:date", "xsd:dateTime"}
+
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
@@ -188,6 +191,8 @@ def infer_category(name: str, kind: Kind, fmt: str | None) -> str | None:
     """The category a field's name (and format) suggests, or None."""
     if fmt and fmt in _FORMAT_CATEGORY:
         return _FORMAT_CATEGORY[fmt]
+    if fmt and fmt not in _NAME_FRIENDLY_FORMATS:
+        return None  # a QName or a gYear named `message` must stay a QName / gYear
     key = normalise_name(name)
     if not key:
         return None

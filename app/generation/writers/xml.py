@@ -114,6 +114,15 @@ class XmlWriter:
     def _scalar_texts(self, gen: Gen, col: Column) -> list[str | None]:
         if isinstance(col, Leaf):
             return col.text()
+        if isinstance(gen, ArrayGen) and isinstance(col, Arr) and gen.item is not None:
+            # an XSD list value (e.g. NMTOKENS in an attribute): items separated by spaces
+            items = [] if col.item is None else self._scalar_texts(gen.item, col.item)
+            off = col.offsets.tolist()
+            texts: list[str | None] = [" ".join(t or "" for t in items[off[i]:off[i + 1]]) for i in range(col.n)]
+            if col.nulls is not None:
+                for i in np.flatnonzero(col.nulls).tolist():
+                    texts[i] = None
+            return texts
         vals = gen.py(col)
         import orjson
 

@@ -1,0 +1,152 @@
+"""Generation benchmark (not a test): our engine vs the plain Faker per-row loop, same machine, same run.
+
+    python benchmarks/generate.py [--quick] [--flat-memory] [--faker-records N]
+
+For the benchmark schemas (/work/shared/bench/customer_order.schema.json and .xsd) every format
+is generated at 100,000 (and, without --quick, 1,000,000) records, each run in a fresh
+subprocess so its peak RSS is its own. The Faker loop (/work/shared/bench/peers/gen_faker.py)
+writes CSV in the same run; ratios are records/s against it. Validity: a 2,000-record sample is
+checked with jsonschema (the schema's draft + format checker) and with xmlschema (XSD).
+`--flat-memory` also writes 10,000,000 records to CSV and reports the peak RSS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = Path("/work/shared/bench")
+SCHEMAS = [("json", BENCH / "customer_order.schema.json", None),
+           ("xsd", BENCH / "customer_order.xsd", "customer_orders/customer_order")]
+FORMATS = ["csv", "ndjson", "json", "sql", "xml"]
+TARGETS = {"csv": 60, "ndjson": 60, "json": 40, "sql": 30, "xml": 20}
+
+
+def worker(schema: str, root: str, fmt: str, n: int, out: str) -> None:
+    """Runs in a child process: generate and print timing as JSON."""
+    sys.path.insert(0, str(ROOT))
+    from app.generation.engine import compile_plan
+    from app.generation.schema_loader import load_schema
+
+    path = Path(schema)
+    loaded = load_schema(path.read_bytes(), path.name)
+    params = {"seed": 1, **({"root": root} if root != "-" else {})}
+    t0, c0 = time.perf_counter(), time.process_time()
+    plan = compile_plan(loaded, [], params, record_count=n)
+    with open(out, "wb", buffering=1 << 20) as fh:
+        size = plan.write(fmt, fh)
+    print(json.dumps({"seconds": time.perf_counter() - t0, "cpu": time.process_time() - c0, "bytes": size}))
+
+
+def run_child(args: list[str]) -> tuple[str, str, int]:
+    """(stdout, stderr, peak RSS in KiB) of a child process; os.wait4 gives that child's own rusage."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(args, stdout=out, stderr=err, cwd=ROOT)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read().decode(), err.read().decode()
+    if proc.returncode:
+        raise RuntimeError(f"child failed: {' '.join(args)}\n{stderr[-2000:]}")
+    return stdout, stderr, usage.ru_maxrss
+
+
+def measure(schema: Path, root: str | None, fmt: str, n: int, tmp: Path) -> dict:
+    out = tmp / f"out.{fmt}"
+    stdout, _, rss = run_child([sys.executable, __file__, "--worker", str(schema), root or "-", fmt, str(n),
+                                str(out)])
+    res = json.loads(stdout.strip().splitlines()[-1])
+    out.unlink(missing_ok=True)
+    return {**res, "rss_mib": rss / 1024, "rate": n / res["seconds"], "cpu_rate": n / res["cpu"]}
+
+
+def faker_loop(n: int, tmp: Path) -> dict:
+    out = tmp / "faker.csv"
+    t0 = time.perf_counter()
+    _, err, rss = run_child([sys.executable, str(BENCH / "peers" / "gen_faker.py"), str(n), str(out), "csv"])
+    wall = time.perf_counter() - t0
+    m = re.search(r"in ([0-9.]+) s", err)
+    seconds = float(m.group(1)) if m else wall
+    size = out.stat().st_size
+    out.unlink(missing_ok=True)
+    return {"seconds": seconds, "bytes": size, "rss_mib": rss / 1024, "rate": n / seconds}
+
+
+def validity(n: int = 2000) -> tuple[int, int]:
+    """(invalid JSON Schema records, invalid XSD records) in an n-record sample of each."""
+    sys.path.insert(0, str(ROOT))
+    import orjson
+    import xmlschema
+    from jsonschema.validators import validator_for
+
+    from app.generation.engine import compile_plan
+    from app.generation.schema_loader import load_schema
+
+    (_, js_path, _), (_, xsd_path, xsd_root) = SCHEMAS
+    schema = json.loads(js_path.read_bytes())
+    cls = validator_for(schema)
+    validator = cls(schema, format_checker=cls.FORMAT_CHECKER)
+    plan = compile_plan(load_schema(js_path.read_bytes(), js_path.name), [], {"seed": 99}, record_count=n,
+                        use_schema_validator=False)
+    buf = io.BytesIO()
+    plan.write("json", buf)
+    bad_json = sum(not validator.is_valid(r) for r in orjson.loads(buf.getvalue()))
+    xsd = xmlschema.XMLSchema10(str(xsd_path))
+    plan = compile_plan(load_schema(xsd_path.read_bytes(), xsd_path.name), [], {"seed": 99, "root": xsd_root},
+                        record_count=n, use_schema_validator=False)
+    buf = io.BytesIO()
+    plan.write("xml", buf)
+    records = buf.getvalue().decode().splitlines()[2:-1]
+    bad_xml = sum(not xsd.is_valid(f"<customer_orders>{r}</customer_orders>") for r in records)
+    return bad_json, bad_xml
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="100,000 records only")
+    ap.add_argument("--flat-memory", action="store_true", help="also 10,000,000 records to CSV")
+    ap.add_argument("--faker-records", type=int, default=20_000,
+                    help="records for the Faker loop (its rate is per record; 100k takes ~1 min)")
+    ap.add_argument("--worker", nargs=5, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker:
+        schema, root, fmt, n, out = args.worker
+        worker(schema, root, fmt, int(n), out)
+        return
+    sizes = [100_000] if args.quick else [100_000, 1_000_000]
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        faker = faker_loop(args.faker_records, tmp)
+        print(f"Faker per-row loop (csv, {args.faker_records:,} records): {faker['rate']:,.0f} rec/s, "
+              f"{faker['bytes'] / faker['seconds'] / 1e6:.1f} MB/s, peak RSS {faker['rss_mib']:.0f} MiB\n")
+        header = f"{'schema':6} {'format':7} {'records':>10} {'rec/s':>10} {'MB/s':>7} {'RSS MiB':>8} " \
+                 f"{'x Faker':>8} {'target':>7}"
+        print(header)
+        print("-" * len(header))
+        for n in sizes:
+            for label, schema, root in SCHEMAS:
+                for fmt in FORMATS:
+                    r = measure(schema, root, fmt, n, tmp)
+                    ratio = r["rate"] / faker["rate"]
+                    print(f"{label:6} {fmt:7} {n:>10,} {r['rate']:>10,.0f} {r['bytes'] / r['seconds'] / 1e6:>7.1f} "
+                          f"{r['rss_mib']:>8.0f} {ratio:>8.1f} {TARGETS[fmt]:>6}x", flush=True)
+        if args.flat_memory:
+            r = measure(SCHEMAS[0][1], None, "csv", 10_000_000, tmp)
+            print(f"\nflat memory: 10,000,000 records to csv in {r['seconds']:.0f} s "
+                  f"({r['rate']:,.0f} rec/s), peak RSS {r['rss_mib']:.0f} MiB (limit 300)")
+    bad_json, bad_xml = validity()
+    print(f"\nvalidity: {bad_json} invalid of 2,000 jsonschema records, {bad_xml} invalid of 2,000 XSD records")
+
+
+if __name__ == "__main__":
+    main()
