@@ -534,12 +534,16 @@ class ChoiceGen(Gen):
     def _exclusive(self, bc: BlockContext, rows: Rows, shared: Shared | None, col: Choice,
                    live: np.ndarray) -> Choice:
         bad = self._overlaps(col)
-        for r in range(_REDRAWS):
+        # options whose values keep overlapping others are drawn less on each re-draw
+        wins = np.full(len(self.options), 0.05)
+        for r in range(2 * _REDRAWS):
             if not bad.any():
                 return col
+            np.add.at(wins, col.branch[~bad], 1.0)
+            weights = wins[live] / wins[live].sum()
             idx = np.flatnonzero(bad)
             sbc = bc.salted(r)
-            branch = live[sbc.rng(self.key).integers(0, len(live), size=idx.size)]
+            branch = live[sbc.rng(self.key).choice(len(live), size=idx.size, p=weights)]
             sub = self._fill(sbc, rows.subset(idx), None if shared is None else shared.subset(idx), branch)
             col = _replace_rows(col, idx, sub)
             bad = self._overlaps(col)

@@ -163,7 +163,7 @@ class StringGenerator:
     def compile_check(self) -> None:
         """Fail fast when no strategy satisfies the facets; drop realistic strategies that mostly
         miss them (a Faker phone number against `^\\+?[0-9]{10,14}$`), they would only cost time."""
-        n = 128
+        n = 40
         rng = np.random.default_rng(0)
         ctx = LeafContext(rng, "en_US", np.arange(n), n, lambda g, s: rng.integers(0, s, size=n))
         kept = []
