@@ -59,6 +59,13 @@ async def test_unsafe_webhook_urls_are_refused(api: Api, listener: Receiver) -> 
                                                    "bucket": "data", "access_key_id": "k", "secret_access_key": "s"}})
     assert r.status_code == 422
     assert (await api.call("GET", "/integrations", admin, 200)) == []
+    # a public address literal is accepted (no lookup needed); changing it to loopback is refused
+    public = await api.call("POST", "/integrations", admin, 201, json={
+        "name": "public", "provider": "webhook", "config": {"url": "https://93.184.215.14/hook"}})
+    r = await api.request("PUT", f"/integrations/{public['integration_id']}", admin,
+                          json={"config": {"url": f"http://localhost:{listener.port}/hook"}})
+    assert r.status_code == 422 and "loopback" in r.json()["detail"]
+    assert (await api.call("GET", "/integrations", admin, 200))[0]["config"]["url"] == "https://93.184.215.14/hook"
     assert listener.requests == []
 
 
