@@ -8,6 +8,7 @@ recursion with REF nodes. ECMA-262 patterns are translated to Python ``re`` synt
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Iterator
@@ -28,7 +29,10 @@ from app.generation.record_validation import JsonSchemaRecordValidator, RecordVa
 
 MAX_JSON_DEPTH = 128  # JSON nesting levels of the schema document
 MAX_TREE_DEPTH = 64  # schema levels inlined before a $ref is cut into a REF node
-NODE_BUDGET = 20_000  # past this many nodes every further $ref becomes a REF node
+MAX_NESTING = 100  # schema levels below which nothing is modelled (keeps clear of RecursionError)
+NODE_BUDGET = 10_000  # past this many nodes every further $ref becomes a REF node
+HARD_NODE_LIMIT = 20_000  # past this (choice combinations) subtrees are left unmodelled (ANY)
+_EXPANDED_KEYWORDS = frozenset({"allOf", "$ref", "$dynamicRef", "$recursiveRef"})
 UPLOAD_BASE_URI = "urn:tdg:upload"
 
 _DRAFTS: dict[str, tuple[str, type[Any], referencing.Specification[Any]]] = {
@@ -85,6 +89,7 @@ _INSIDE_CLASS = {"d": "0-9", "D": "\\D", "w": "A-Za-z0-9_", "W": "\\W", "s": _EC
 _ECMA_LETTER_ESCAPES = set("dDwWsSbBfnrtv0cxukpP")
 
 
+@functools.lru_cache(maxsize=4096)
 def translate_ecma_pattern(pattern: str) -> str:
     """Translate an ECMA-262 regex to an equivalent Python `re` pattern (search semantics kept).
 
@@ -325,12 +330,12 @@ def _check_metaschema(doc: dict[str, Any], validator_cls: type[Any], version: st
 def _lookup(resolver: Any, ref: str) -> Any:
     try:
         return resolver.lookup(ref)
-    except referencing.exceptions.Unretrievable:
+    except referencing.exceptions.Unresolvable:
+        if ref.startswith("#"):
+            raise Invalid(f"$ref {ref[:200]!r} does not resolve inside the uploaded document.") from None
         raise Invalid(
             f"$ref {ref[:200]!r} points outside the uploaded document; only references inside it are resolved."
         ) from None
-    except referencing.exceptions.Unresolvable:
-        raise Invalid(f"$ref {ref[:200]!r} does not resolve inside the uploaded document.") from None
 
 
 def _check_references(document: JsonSchemaDocument, resource: referencing.Resource[Any]) -> None:
@@ -455,8 +460,8 @@ class _TreeBuilder:
         self.node_count = 0
         self.definitions: dict[str, Node] = {}
         self.expanding: dict[int, str] = {}  # id(target contents) -> ref key, the current $ref stack
-        self.expanded: dict[str, Node] = {}  # first full expansion of every ref key
-        self.wanted: set[str] = set()  # keys some REF node points at
+        self.scheduled: set[str] = set()  # keys some REF node points at
+        self.shallow = False  # building definitions: every $ref is a REF
         self.pending: list[tuple[str, Any, Any, str]] = []  # cut refs still to build: key, contents, resolver, path
         self.key_of: dict[int, str] = {}
         self.keys_used: set[str] = set()
@@ -469,10 +474,7 @@ class _TreeBuilder:
         self.expanding[id(contents)] = key
         node = self._convert([(contents, resolver)], "", "", 0)
         del self.expanding[id(contents)]
-        self.expanded.setdefault(key, node)
         self._finish_definitions()
-        if key in self.wanted:
-            self.definitions.setdefault(key, node)
         if self.node_count > NODE_BUDGET:
             node.unsupported.append(
                 f"the tree exceeded {NODE_BUDGET} nodes; further $refs were cut into REF nodes"
@@ -480,20 +482,16 @@ class _TreeBuilder:
         return FieldTree(root=node, root_name=root, definitions=self.definitions)
 
     def _finish_definitions(self) -> None:
+        """Build every REF target once, shallowly: each $ref inside a definition is a REF again."""
+        self.shallow = True
         while self.pending:
             key, contents, resolver, path = self.pending.pop()
             if key in self.definitions:
                 continue
-            if key in self.expanded:
-                self.definitions[key] = self.expanded[key]
-                continue
             self.expanding[id(contents)] = key
-            node = self._convert([(contents, resolver)], path, "", 0)
+            self.definitions[key] = self._convert([(contents, resolver)], path, "", 0)
             del self.expanding[id(contents)]
-            self.expanded.setdefault(key, node)
-            self.definitions[key] = node
 
-    # -- references ------------------------------------------------------------------------------
     def _ref_key(self, ref: str, ident: int) -> str:
         """A readable, unique definitions key for the schema object `ident` first reached via `ref`."""
         key = self.key_of.get(ident)
@@ -512,25 +510,17 @@ class _TreeBuilder:
         target, target_resolver = resolved.contents, resolved.resolver
         ident = id(target)
         key = self._ref_key(ref, ident)
-        recursive = ident in self.expanding
-        if recursive or depth >= MAX_TREE_DEPTH or self.node_count > NODE_BUDGET:
-            key = self.expanding.get(ident, key)
-            self.wanted.add(key)
-            if key in self.expanded:
-                self.definitions.setdefault(key, self.expanded[key])
-            elif not recursive:
+        if ident in self.expanding or self.shallow or depth >= MAX_TREE_DEPTH or self.node_count > NODE_BUDGET:
+            if key not in self.scheduled:
+                self.scheduled.add(key)
                 self.pending.append((key, target, target_resolver, path))
             self.node_count += 1
             return Node(Kind.REF, name=name, path=path, ref=key)
         self.expanding[ident] = key
         try:
-            node = self._convert([(target, target_resolver)], path, name, depth + 1)
+            return self._convert([(target, target_resolver)], path, name, depth + 1)
         finally:
             del self.expanding[ident]
-        self.expanded.setdefault(key, node)
-        if key in self.wanted:
-            self.definitions.setdefault(key, node)
-        return node
 
     def _enter(self, schema: dict[str, Any], resolver: Any) -> Any:
         """The resolver for a subschema that declares its own base URI."""
@@ -543,6 +533,9 @@ class _TreeBuilder:
             return None
         ref = schema.get("$ref")
         if not isinstance(ref, str):
+            dynamic = schema.get("$dynamicRef", schema.get("$recursiveRef"))
+            if isinstance(dynamic, str) and len(schema) == 1:
+                return dynamic  # resolved statically: the generator cannot follow dynamic scopes
             return None
         if self.legacy:
             return ref  # before 2019-09 the siblings of $ref are ignored
@@ -552,8 +545,12 @@ class _TreeBuilder:
         return ref if not structural else None
 
     # -- flattening ------------------------------------------------------------------------------
-    def _flatten(self, parts: list[Part], notes: list[str]) -> tuple[list[Part], bool]:
-        """Expand allOf and non-pure $refs into a flat conjunction of plain schemas."""
+    def _flatten(self, parts: list[Part], notes: list[str], inlined: dict[int, str]) -> tuple[list[Part], bool]:
+        """Expand allOf and non-pure $refs into a flat conjunction of plain schemas.
+
+        Every target inlined is recorded in `inlined`, which the caller keeps on the expansion
+        stack while it converts the result, so a cycle through an inlined $ref is detected too.
+        """
         flat: list[Part] = []
         impossible = False
         inlining: set[int] = set()
@@ -581,6 +578,7 @@ class _TreeBuilder:
                     notes.append(f"recursive $ref {r[:100]!r} inside allOf is not modelled")
                     continue
                 inlining.add(ident)
+                inlined.setdefault(ident, r)
                 visit(resolved.contents, resolved.resolver)
                 inlining.discard(ident)
             if isinstance(ref, str) and self.legacy:
@@ -589,6 +587,10 @@ class _TreeBuilder:
             if isinstance(members, list):
                 for member in members:
                     visit(member, resolver)
+            expanded = _EXPANDED_KEYWORDS.intersection(schema)
+            if expanded:
+                # keep flattening idempotent: a part handed on must not expand its refs again
+                schema = {k: v for k, v in schema.items() if k not in expanded}
             flat.append((schema, resolver))
 
         for schema, resolver in parts:
@@ -598,6 +600,10 @@ class _TreeBuilder:
     # -- conversion ------------------------------------------------------------------------------
     def _convert(self, parts: list[Part], path: str, name: str, depth: int) -> Node:
         self.node_count += 1
+        if depth > MAX_NESTING or self.node_count > HARD_NODE_LIMIT:
+            node = Node(Kind.ANY, name=name, path=path)
+            node.unsupported.append("the tree is too deep or too large here: not modelled further")
+            return node
         if len(parts) == 1:
             ref = self._pure_ref(parts[0][0])
             if ref is not None:
@@ -606,7 +612,19 @@ class _TreeBuilder:
                 self._annotate(node, [(schema, resolver)])
                 return node
         notes: list[str] = []
-        flat, impossible = self._flatten(parts, notes)
+        inlined: dict[int, str] = {}
+        flat, impossible = self._flatten(parts, notes, inlined)
+        fresh = [ident for ident in inlined if ident not in self.expanding]
+        for ident in fresh:
+            self.expanding[ident] = inlined[ident]
+        try:
+            return self._convert_flat(flat, impossible, notes, path, name, depth)
+        finally:
+            for ident in fresh:
+                del self.expanding[ident]
+
+    def _convert_flat(self, flat: list[Part], impossible: bool, notes: list[str], path: str, name: str,
+                      depth: int) -> Node:
         if impossible:
             node = Node(Kind.ANY, name=name, path=path)
             node.unsupported.append("the schema is 'false' or contradictory: no value is valid")

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Literal
 
 from app.core.errors import Invalid, PayloadTooLarge
-from app.generation.fieldmodel import FieldTree, Kind, Node
+from app.generation.fieldmodel import FieldTree, Kind
 from app.generation.record_validation import RecordValidator
 
 MAX_SCHEMA_BYTES = 10 * 1024 * 1024
@@ -33,6 +33,8 @@ _ZIP_MAGIC = b"PK\x03\x04"
 _BOM = b"\xef\xbb\xbf"
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 _SCHEMA_LOCATION = re.compile(rb"""schemaLocation\s*=\s*["']([^"']+)["']""")
+_TARGET_NAMESPACE = re.compile(rb"""targetNamespace\s*=\s*["']([^"']*)["']""")
+_IMPORT_NAMESPACE = re.compile(rb"""<(?:[A-Za-z_][\w.-]*:)?import\b[^>]*?\bnamespace\s*=\s*["']([^"']*)["']""")
 
 
 @dataclass
@@ -76,19 +78,18 @@ class LoadedSchema:
 
     @property
     def field_count(self) -> int:
-        """Leaf (scalar) fields of the default root; REF targets are counted once."""
+        """Leaf (scalar) fields of the default root; a subtree shared with a REF target counts once."""
         tree = self.field_tree()
-        nodes = [tree.root, *tree.definitions.values()]
-        return sum(_leaf_count(n) for n in nodes)
-
-
-def _leaf_count(node: Node) -> int:
-    count = 0
-    for n in node.walk():
-        if n.kind in (Kind.OBJECT, Kind.ARRAY, Kind.CHOICE, Kind.REF):
-            continue
-        count += 1
-    return count
+        seen: set[int] = set()
+        count = 0
+        for start in [tree.root, *tree.definitions.values()]:
+            for node in start.walk():
+                if id(node) in seen:
+                    continue
+                seen.add(id(node))
+                if node.kind not in (Kind.OBJECT, Kind.ARRAY, Kind.CHOICE, Kind.REF):
+                    count += 1
+        return count
 
 
 def sanitise_filename(filename: str | None) -> str | None:
@@ -208,12 +209,16 @@ def _main_member(xsd_members: list[str], data: dict[str, bytes]) -> str:
     if named_main:
         return named_main[0]
     referenced: set[str] = set()
+    imported: set[bytes] = set()
     for member, blob in data.items():
         base = posixpath.dirname(member)
         for loc in _SCHEMA_LOCATION.findall(blob):
             target = posixpath.normpath(posixpath.join(base, loc.decode("utf-8", "replace")))
             referenced.add(target)
-    candidates = [m for m in xsd_members if m not in referenced]
+        imported.update(ns for ns in _IMPORT_NAMESPACE.findall(blob) if ns not in _TARGET_NAMESPACE.findall(blob))
+    # a member whose namespace another member imports is a dependency, not the main schema
+    candidates = [m for m in xsd_members if m not in referenced
+                  and not imported.intersection(_TARGET_NAMESPACE.findall(data[m])[:1])]
     if len(candidates) == 1:
         return candidates[0]
     raise Invalid(

@@ -15,6 +15,7 @@ repeated child is the default record.
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 import xml.parsers.expat
@@ -62,6 +63,7 @@ class _Stop(Exception):
 class _Scan:
     root: str = ""
     xsd11: bool = False
+    target_namespace: str | None = None
 
 
 def prescan_xml(text: str, what: str = "The XML document") -> _Scan:
@@ -83,6 +85,7 @@ def prescan_xml(text: str, what: str = "The XML document") -> _Scan:
             raise Invalid(f"{what} is nested deeper than {MAX_XML_DEPTH} elements.")
         if not scan.root:
             scan.root = name
+            scan.target_namespace = attrs.get("targetNamespace")
         if attrs.get(_VC_MIN_VERSION) == "1.1":
             scan.xsd11 = True
         ns, _, local = name.rpartition(" ")
@@ -113,11 +116,13 @@ def _schema_class(xsd11: bool) -> type[xmlschema.XMLSchemaBase]:
     return xmlschema.XMLSchema11 if xsd11 else xmlschema.XMLSchema10
 
 
-def _build(source: str, *, xsd11: bool, allow: str, base_url: str | None) -> xmlschema.XMLSchemaBase:
+def _build(source: str, *, xsd11: bool, allow: str, base_url: str | None,
+           locations: list[tuple[str, str]] | None = None) -> xmlschema.XMLSchemaBase:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            schema = _schema_class(xsd11)(source, allow=allow, defuse="always", base_url=base_url)
+            schema = _schema_class(xsd11)(source, allow=allow, defuse="always", base_url=base_url,
+                                          locations=locations)
         except xmlschema.XMLResourceBlocked as exc:
             raise Invalid(
                 "The schema includes or imports a location outside the upload "
@@ -147,17 +152,23 @@ def load_xsd_text(text: str) -> XsdDocument:
 def load_xsd_directory(directory: Path, main: str, members: dict[str, bytes]) -> XsdDocument:
     """A zip upload extracted to `directory`: the main schema may read files inside it only."""
     scan = _Scan()
+    xsd11 = False
+    # imports are found by namespace among the members, so a remote schemaLocation hint is never needed
+    locations: list[tuple[str, str]] = []
     for name, blob in members.items():
         text = decode_utf8(blob, f"The zip member {name!r}")
         if text.lstrip().startswith("<"):
             member_scan = prescan_xml(text, f"The zip member {name!r}")
             if name == main:
                 scan = member_scan
-            scan.xsd11 = scan.xsd11 or member_scan.xsd11
+            xsd11 = xsd11 or member_scan.xsd11
+            if member_scan.root == f"{XSD_NS} schema" and member_scan.target_namespace and name != main:
+                locations.append((member_scan.target_namespace, (directory / name).as_uri()))
     if scan.root != f"{XSD_NS} schema":
         raise Invalid(f"The zip member {main!r} is not an XSD: its root element is not xs:schema.")
-    schema = _build(str(directory / main), xsd11=scan.xsd11, allow="sandbox", base_url=str(directory))
-    return XsdDocument(schema, "1.1" if scan.xsd11 else "1.0")
+    schema = _build(str(directory / main), xsd11=xsd11, allow="sandbox", base_url=str(directory),
+                    locations=locations)
+    return XsdDocument(schema, "1.1" if xsd11 else "1.0")
 
 
 @dataclass
@@ -269,6 +280,7 @@ def _join(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
 
 
+@functools.lru_cache(maxsize=4096)
 def _xsd_pattern(regex: str, xsd_version: str) -> str:
     translated = translate_pattern(regex, xsd_version=xsd_version, back_references=False, anchors=False)
     # elementpath anchors the whole pattern itself; the field model records anchoring separately
@@ -283,27 +295,21 @@ class _XsdTreeBuilder:
         self.node_count = 0
         self.definitions: dict[str, Node] = {}
         self.expanding: dict[int, str] = {}  # id(complex type) -> key, the current expansion stack
-        self.expanded: dict[int, Node] = {}
-        self.wanted: set[int] = set()
+        self.scheduled: set[str] = set()  # REF keys whose definition is (to be) built
         self.pending: list[tuple[Any, str, str]] = []
         self.keys: dict[int, str] = {}
         self.cut = False
+        self.shallow = False
 
     def build(self, element: Any, root: str) -> FieldTree:
         node = self._element(element, "", 0)
         node.required = True
+        # every REF target is built once, shallowly: complex-typed children inside it are REFs
+        self.shallow = True
         while self.pending:
             xsd_element, key, path = self.pending.pop()
-            if key in self.definitions:
-                continue
-            type_id = id(xsd_element.type)
-            if type_id in self.expanded:
-                self.definitions[key] = self.expanded[type_id]
-                continue
-            self.definitions[key] = self._element(xsd_element, path, 0, force=True)
-        for type_id in self.wanted:
-            if type_id in self.expanded:
-                self.definitions.setdefault(self.keys[type_id], self.expanded[type_id])
+            if key not in self.definitions:
+                self.definitions[key] = self._element(xsd_element, path, 0, force=True)
         if self.cut:
             node.unsupported.append(
                 f"the tree exceeded {NODE_BUDGET} nodes; further complex types were cut into REF nodes")
@@ -332,16 +338,13 @@ class _XsdTreeBuilder:
             xsd_type=xsd_type.prefixed_name if xsd_type.name else None,
             abstract=bool(element.abstract),
         )
-        if xsd_type.is_complex() and not xsd_type.has_simple_content() and not force:
-            type_id = id(xsd_type)
-            recursive = type_id in self.expanding
-            if recursive or depth >= MAX_TREE_DEPTH or (self.cut and xsd_type.name):
-                key = self._key(element)
-                self.wanted.add(type_id)
-                if not recursive and type_id not in self.expanded:
-                    self.pending.append((element, key, path))
-                node = Node(Kind.REF, name=name, path=path, ref=key, nullable=bool(element.nillable), xml=xml_info)
-                return node
+        cut_here = id(xsd_type) in self.expanding or depth >= MAX_TREE_DEPTH or self.cut or self.shallow
+        if cut_here and xsd_type.is_complex() and not xsd_type.has_simple_content() and not force:
+            key = self._key(element)
+            if key not in self.scheduled:
+                self.scheduled.add(key)
+                self.pending.append((element, key, path))
+            return Node(Kind.REF, name=name, path=path, ref=key, nullable=bool(element.nillable), xml=xml_info)
         if xsd_type.is_complex():
             type_id = id(xsd_type)
             self.expanding[type_id] = self._key(element)
@@ -349,7 +352,6 @@ class _XsdTreeBuilder:
                 node = self._complex(xsd_type, name, path, depth)
             finally:
                 del self.expanding[type_id]
-            self.expanded.setdefault(type_id, node)
         else:
             node = self._simple(xsd_type, name, path)
         node.xml = xml_info if node.xml is None else node.xml
