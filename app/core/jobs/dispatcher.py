@@ -19,6 +19,7 @@ from app.core.repositories.jobs import JobRepository, fenced_update
 from app.core.settings import Settings
 
 log = logging.getLogger("tdg.dispatcher")
+CLAIM_GRACE_SECONDS = 60.0
 
 
 class Dispatcher:
@@ -79,6 +80,11 @@ class Dispatcher:
         if isinstance(self.executor, CeleryExecutor):
             # a task may wait in the broker for a free worker; it renews the lease once it runs
             lease *= 20
+        else:
+            # until the worker takes over, the claim must outlast a cold spawn of a pool process
+            # (imports alone take seconds on a busy machine): with a short job lease the reaper
+            # re-queued the claim before take-over, over and over, and piled up pool submissions
+            lease = max(lease, timedelta(seconds=CLAIM_GRACE_SECONDS))
         with Session(self.engine) as session:
             repo = JobRepository(session)
             candidates = repo.startable(limit=100)

@@ -57,36 +57,55 @@ def run_dataset(settings_payload: dict[str, Any], dataset_id: int, attempt: int)
     lease = timedelta(seconds=settings.job_lease_seconds)
     with Session(engine) as session:
         repo = JobRepository(session)
-        mine = repo.take_over(dataset_id, attempt, worker_id(), utcnow(), lease)
-        session.commit()
-        if mine is None:
-            return "skipped"
         dataset = repo.dataset(dataset_id)
         schema = repo.schema(dataset.schema_id) if dataset else None
         if dataset is None or schema is None:
             return "vanished"
+        if dataset.status != DatasetStatus.running.value or dataset.attempt != attempt:
+            return "skipped"
         session.expunge_all()
-    job = _Job(settings, engine, dataset, schema, mine, lease)
-    return job.run()
+    # Compile under the dispatcher's longer claim lease, before taking over: a cold worker process
+    # spends seconds on imports and vocabularies before its first progress update, and with a
+    # short job lease the reaper re-queued the dataset in between, again and again.
+    job = _Job(settings, engine, dataset, schema, lease)
+    job.prepare()
+    with Session(engine) as session:
+        mine = JobRepository(session).take_over(dataset_id, attempt, worker_id(), utcnow(), lease)
+        session.commit()
+    if mine is None:
+        return "skipped"
+    return job.run(mine)
 
 
 class _Job:
-    def __init__(self, settings: Settings, engine: Engine, dataset: Any, schema: Any, attempt: int,
-                 lease: timedelta) -> None:
+    def __init__(self, settings: Settings, engine: Engine, dataset: Any, schema: Any, lease: timedelta) -> None:
         self.settings = settings
         self.engine = engine
         self.dataset = dataset
         self.schema = schema
-        self.attempt = attempt
+        self.attempt = 0
         self.lease = lease
-        self.attempt_dir = dataset_dir(settings.data_dir, dataset.id) / f"a{attempt}"
+        self.attempt_dir = dataset_dir(settings.data_dir, dataset.id)
         self.types = list(dataset.types) or list(settings.default_types)
         self.total = max(1, dataset.record_count * len(self.types))
         self.done = 0
         self.last_beat = 0.0
+        self.plan: Any = None
+        self.prepare_error: Exception | None = None
 
-    def run(self) -> str:
+    def prepare(self) -> None:
+        """Compile the plan; a failure is kept and recorded once this worker owns the dataset."""
         try:
+            self.plan = compile_dataset(self.settings, self.dataset, self.schema)
+        except Exception as exc:
+            self.prepare_error = exc
+
+    def run(self, attempt: int) -> str:
+        self.attempt = attempt
+        self.attempt_dir = dataset_dir(self.settings.data_dir, self.dataset.id) / f"a{attempt}"
+        try:
+            if self.prepare_error is not None:
+                raise self.prepare_error
             files = self._generate()
             self._complete(files)
             return "completed"
@@ -108,7 +127,7 @@ class _Job:
     # -- generation ------------------------------------------------------------------------
 
     def _generate(self) -> list[DatasetFile]:
-        plan = compile_dataset(self.settings, self.dataset, self.schema)
+        plan = self.plan
         self._beat(force=True)
         files: list[DatasetFile] = []
         for fmt in self.types:
