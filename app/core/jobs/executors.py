@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
 from app.core.jobs.worker_run import render_format, run_dataset
@@ -26,14 +28,38 @@ def settings_payload(settings: Settings) -> dict[str, Any]:
     return settings.model_dump(mode="json")
 
 
+class RespawningPool:
+    """A spawn process pool that replaces itself once broken. A pool whose child died (kill -9,
+    the OOM killer) refuses every later submit, so one lost process stopped all generation."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.pool = self._new()
+
+    def _new(self) -> ProcessPoolExecutor:
+        # spawn: a forked child would inherit the server's event loop and connection pools
+        return ProcessPoolExecutor(max_workers=self.size, mp_context=multiprocessing.get_context("spawn"))
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        try:
+            return self.pool.submit(fn, *args)
+        except BrokenProcessPool:
+            log.warning("a worker process died; starting a fresh process pool")
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = self._new()
+            return self.pool.submit(fn, *args)
+
+    def shutdown(self) -> None:
+        self.pool.shutdown()
+
+
 class LocalPoolExecutor:
     """A process pool: generation never runs on the server's event loop."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.size = settings.workers
-        # spawn: a forked child would inherit the server's event loop and connection pools
-        self.pool = ProcessPoolExecutor(max_workers=self.size, mp_context=multiprocessing.get_context("spawn"))
+        self.pool = RespawningPool(self.size)
         self.in_flight: set[int] = set()
 
     def submit(self, dataset_id: int, attempt: int) -> None:
@@ -55,7 +81,7 @@ class LocalPoolExecutor:
         return self.pool.submit(render_format, settings_payload(self.settings), dataset_id, fmt)
 
     def shutdown(self) -> None:
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.pool.shutdown()
 
 
 class CeleryExecutor:
@@ -66,7 +92,7 @@ class CeleryExecutor:
 
         self.settings = settings
         self.app = celery_for(settings)
-        self.render_pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        self.render_pool = RespawningPool(1)
 
     def submit(self, dataset_id: int, attempt: int) -> None:
         self.app.send_task("tdg.generate_dataset", args=[dataset_id, attempt], queue="tdg")
@@ -78,7 +104,7 @@ class CeleryExecutor:
         return self.render_pool.submit(render_format, settings_payload(self.settings), dataset_id, fmt)
 
     def shutdown(self) -> None:
-        self.render_pool.shutdown(wait=False, cancel_futures=True)
+        self.render_pool.shutdown()
 
 
 def make_executor(settings: Settings) -> LocalPoolExecutor | CeleryExecutor:
