@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, EmailStr, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, EmailStr, Field, StringConstraints, model_validator
 
 from app.core.models import ProjectRole, Role
 
@@ -17,8 +17,27 @@ Tag = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_
 Id = Annotated[int, Field(ge=1, le=2**31 - 1)]
 
 
+def _refuse_nul(value: Any) -> None:
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise ValueError("text must not contain NUL characters")
+    elif isinstance(value, dict):
+        for v in value.values():
+            _refuse_nul(v)
+    elif isinstance(value, list):
+        for v in value:
+            _refuse_nul(v)
+
+
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_nul(cls, data: Any) -> Any:
+        # PostgreSQL cannot store NUL in text; refuse it for both REST and GraphQL callers
+        _refuse_nul(data)
+        return data
 
 
 class ProjectCreate(Strict):

@@ -48,8 +48,8 @@ class DomainErrors(SchemaExtension):
                 extensions["retry_after"] = retry_after
             return GraphQLError(domain.detail, error.nodes, error.source, error.positions, error.path,
                                 original_error=domain, extensions=extensions)
-        if error.original_error is None:
-            # parse / validation errors of the query document itself
+        if error.original_error is None or not error.path:
+            # parse / validation errors of the document, variable coercion: the request's fault
             return GraphQLError(error.message, error.nodes, error.source, error.positions, error.path,
                                 extensions={"code": "graphql_validation", "status": 400})
         log.error("Unexpected error in GraphQL operation", exc_info=error.original_error)

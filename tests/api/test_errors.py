@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-import pytest
 
 from tests.api_client import BASE, Actor, Api
 
@@ -157,9 +156,6 @@ async def test_graphql_errors_are_shaped(api: Api) -> None:
     assert body["errors"][0]["extensions"]["status"] == 422
 
 
-@pytest.mark.xfail(strict=True, reason="GraphQL side not fixed yet: NUL reaches the database (PostgreSQL fails at "
-                   "commit and app/graphql/unit_of_work.py lets the driver text with the SQL and its parameters "
-                   "through); payload validation should refuse it as REST now does")
 async def test_graphql_refuses_nul_without_leaking(api: Api) -> None:
     admin, _ = await _setup(api)
     body = await api.graphql("mutation($id: Int!, $i: UserUpdateInput!) { update_user(user_id: $id, input: $i) { id } }",
@@ -169,8 +165,6 @@ async def test_graphql_refuses_nul_without_leaking(api: Api) -> None:
     assert body["errors"][0]["extensions"]["status"] == 422
 
 
-@pytest.mark.xfail(strict=True, reason="app/graphql/errors.py masks variable coercion errors (they carry an "
-                   "original_error) as 500 'internal' instead of a 400 about the variable")
 async def test_graphql_variable_out_of_range_is_a_client_error(api: Api) -> None:
     admin, _ = await _setup(api)
     body = await api.graphql("query($o: Int!) { projects(limit: 5, offset: $o) { total } }", {"o": 2**31}, admin)
