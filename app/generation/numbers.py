@@ -20,6 +20,7 @@ import numpy as np
 import orjson
 
 from app.core.errors import Invalid
+from app.generation import textcodes
 from app.generation.category_values import NUMERIC_WINDOWS
 from app.generation.fieldmodel import Kind
 from app.generation.leafspec import LeafContext, LeafSpec, LeafValues
@@ -137,11 +138,9 @@ class NumberGenerator:
                 if self.integer:
                     ints = [int(v) for v in fl]
                     return LeafValues(ints, list(map(str, ints)))
-                text = list(map(repr, fl))
-                # "20.0" -> "20": XSD counts a trailing zero as a fraction digit
-                for i in np.flatnonzero(ks % (10**s) == 0).tolist():
-                    text[i] = text[i][:-2]
-                return LeafValues(fl, text)
+                # exact decimal text without trailing fractional zeros: "20.1", "20" (XSD counts
+                # a trailing zero as a fraction digit)
+                return LeafValues(fl, textcodes.strings(textcodes.decimals(ks, s)))
             ks = ks.tolist()
         if s == 0:
             vals: list = [k if abs(k) < _INT64_SAFE else orjson.Fragment(str(k)) for k in ks]

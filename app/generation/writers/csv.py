@@ -31,7 +31,7 @@ class CsvWriter:
         return '"' + value.replace('"', '""') + '"'
 
     def _encode(self, values: list[str | None], numeric: bool) -> list[str]:
-        out = ["" if v is None else v for v in values]
+        out = ["" if v is None else v for v in values] if None in values else values
         if self.formula_guard and not numeric:
             out = ["'" + v if v.startswith(_FORMULA_START) else v for v in out]
         blob = "\x00".join(out)

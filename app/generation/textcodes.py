@@ -1,0 +1,114 @@
+"""Numbers and dates formatted in bulk as code-point matrices (one row per value), the same
+representation the regex generator uses; `codes_to_strings` turns a matrix into Python strings
+with one NumPy view. This avoids a per-value `repr`/`strftime`, which dominates otherwise.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from app.generation.regex_gen import _concat, codes_to_strings
+
+_ZERO = ord("0")
+Piece = tuple[np.ndarray, np.ndarray]  # (codes (n, w) uint32, lengths (n,))
+
+
+def literal(text: str, n: int) -> Piece:
+    codes = np.array([ord(c) for c in text], dtype=np.uint32)
+    return np.broadcast_to(codes, (n, len(text))), np.full(n, len(text), dtype=np.int64)
+
+
+def fixed(values: np.ndarray, width: int) -> Piece:
+    """Non-negative integers as zero-padded digits of exactly `width` characters."""
+    v = np.asarray(values, dtype=np.int64)
+    powers = 10 ** np.arange(width - 1, -1, -1, dtype=np.int64)
+    digits = (v[:, None] // powers[None, :]) % 10
+    return (digits + _ZERO).astype(np.uint32), np.full(len(v), width, dtype=np.int64)
+
+
+def integers(values: np.ndarray) -> Piece:
+    """Integers (|v| < 10**18) as minimal decimal text, with a leading '-' when negative."""
+    v = np.asarray(values, dtype=np.int64)
+    n = len(v)
+    neg = v < 0
+    a = np.abs(v)
+    width = max(1, len(str(int(a.max())))) if n else 1
+    digits = np.ones(n, dtype=np.int64)
+    for j in range(1, width):
+        digits += a >= 10**j
+    full, _ = fixed(a, width)
+    # left-align: row i keeps its last digits[i] columns
+    pos = (width - digits)[:, None] + np.arange(width)[None, :]
+    valid = np.arange(width)[None, :] < digits[:, None]
+    out = np.where(valid, np.take_along_axis(full, np.minimum(pos, width - 1), axis=1), 0).astype(np.uint32)
+    if not neg.any():
+        return out, digits
+    sign = np.where(neg, ord("-"), 0).astype(np.uint32)[:, None]
+    return _concat([(sign, neg.astype(np.int64)), (out, digits)], n)
+
+
+def decimals(k: np.ndarray, scale: int) -> Piece:
+    """k * 10**-scale as exact decimal text without trailing fractional zeros ("19.9", "20")."""
+    k = np.asarray(k, dtype=np.int64)
+    if scale == 0:
+        return integers(k)
+    unit = 10**scale
+    neg = k < 0
+    a = np.abs(k)
+    ip, fp = a // unit, a % unit
+    int_codes, int_len = integers(np.where(neg, -ip, ip))
+    # a negative value with a zero integer part still needs its sign: "-0.5"
+    zero_neg = neg & (ip == 0)
+    if zero_neg.any():
+        sign = np.where(zero_neg, ord("-"), 0).astype(np.uint32)[:, None]
+        int_codes, int_len = _concat([(sign, zero_neg.astype(np.int64)), (int_codes, int_len)], len(k))
+    frac_codes, _ = fixed(fp, scale)
+    trailing = np.zeros(len(k), dtype=np.int64)
+    for j in range(scale - 1, -1, -1):  # count trailing zeros of the fraction
+        trailing += (trailing == scale - 1 - j) & (frac_codes[:, j] == _ZERO)
+    frac_len = np.where(fp == 0, 0, scale - trailing)
+    frac_codes = np.where(np.arange(scale)[None, :] < frac_len[:, None], frac_codes, 0).astype(np.uint32)
+    dot = np.where(frac_len > 0, ord("."), 0).astype(np.uint32)[:, None]
+    return _concat([(int_codes, int_len), (dot, (frac_len > 0).astype(np.int64)), (frac_codes, frac_len)], len(k))
+
+
+def civil(days: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Days since 1970-01-01 -> (year, month, day), proleptic Gregorian (H. Hinnant's algorithm)."""
+    z = np.asarray(days, dtype=np.int64) + 719468
+    era = np.floor_divide(z, 146097)
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    y = yoe + era * 400
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    d = doy - (153 * mp + 2) // 5 + 1
+    m = np.where(mp < 10, mp + 3, mp - 9)
+    return y + (m <= 2), m, d
+
+
+def dates(days: np.ndarray) -> Piece:
+    y, m, d = civil(days)
+    n = len(y)
+    dash = literal("-", n)
+    return _concat([fixed(y, 4), dash, fixed(m, 2), dash, fixed(d, 2)], n)
+
+
+def times(seconds_of_day: np.ndarray) -> Piece:
+    s = np.asarray(seconds_of_day, dtype=np.int64)
+    n = len(s)
+    colon = literal(":", n)
+    return _concat([fixed(s // 3600, 2), colon, fixed((s // 60) % 60, 2), colon, fixed(s % 60, 2)], n)
+
+
+def datetimes(seconds: np.ndarray, zone: str) -> Piece:
+    s = np.asarray(seconds, dtype=np.int64)
+    n = len(s)
+    days = np.floor_divide(s, 86400)
+    parts = [dates(days), literal("T", n), times(s - days * 86400)]
+    if zone:
+        parts.append(literal(zone, n))
+    return _concat(parts, n)
+
+
+def strings(piece: Piece) -> list[str]:
+    return codes_to_strings(piece[0])
