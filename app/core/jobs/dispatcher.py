@@ -14,6 +14,8 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from app.core.jobs.executors import CeleryExecutor, LocalPoolExecutor
+from app.core.jobs.files import dataset_dir, remove_tree
+from app.core.jobs.worker_run import record_outcome
 from app.core.models import DatasetStatus, utcnow
 from app.core.repositories.jobs import JobRepository, fenced_update
 from app.core.settings import Settings
@@ -61,16 +63,24 @@ class Dispatcher:
         now = utcnow()
         with Session(self.engine) as session:
             repo = JobRepository(session)
+            failed: list[int] = []
             for dataset in repo.lapsed(now):
                 assert dataset.id is not None
                 if dataset.attempt >= self.settings.job_max_attempts:
-                    fenced_update(session.connection(), dataset.id, dataset.attempt, status=DatasetStatus.failed.value,
-                                  error=f"Generation did not finish after {dataset.attempt} attempts; its workers stopped "
-                                        "responding.", finished_at=now, lease_until=None)
+                    error = (f"Generation did not finish after {dataset.attempt} attempts; its workers stopped "
+                             "responding.")
+                    if fenced_update(session.connection(), dataset.id, dataset.attempt,
+                                     status=DatasetStatus.failed.value, error=error, finished_at=now,
+                                     lease_until=None, progress=0.0, records_generated=0):
+                        # a failure like any other: the event, the creator's notification, no files left
+                        record_outcome(session, dataset, DatasetStatus.failed, error=error, finished_at=now, files=[])
+                        failed.append(dataset.id)
                     log.warning("dataset %s failed after %s attempts", dataset.id, dataset.attempt)
                 elif repo.requeue(dataset.id, dataset.attempt):
                     log.warning("dataset %s: lease lapsed (worker gone), re-queued", dataset.id)
             session.commit()
+        for dataset_id in failed:
+            remove_tree(dataset_dir(self.settings.data_dir, dataset_id))
 
     def dispatch(self) -> None:
         slots = self.executor.free_slots()

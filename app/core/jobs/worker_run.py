@@ -175,19 +175,7 @@ class _Job:
                 return False
             for f in files:
                 session.add(f)
-            payload = {"dataset_id": self.dataset.id, "name": self.dataset.name, "project_id": self.dataset.project_id,
-                       "schema_id": self.dataset.schema_id, "record_count": self.dataset.record_count,
-                       "status": status.value, "error": error, "finished_at": iso(now),
-                       "files": [{"format": f.format, "file_index": f.file_index, "records": f.records,
-                                  "size_bytes": f.size_bytes, "sha256": f.sha256} for f in files]}
-            event = "dataset.completed" if status is DatasetStatus.completed else "dataset.failed"
-            events.record(session, event, tenant_id=self.dataset.tenant_id, data=payload)  # type: ignore[arg-type]
-            if self.dataset.created_by is not None:
-                title = (f"Dataset '{self.dataset.name}' is ready" if status is DatasetStatus.completed
-                         else f"Dataset '{self.dataset.name}' failed")
-                session.add(Notification(tenant_id=self.dataset.tenant_id, user_id=self.dataset.created_by, type=event,
-                                         title=title[:200], message=error or f"{self.dataset.record_count} records.",
-                                         data={"dataset_id": self.dataset.id, "project_id": self.dataset.project_id}))
+            record_outcome(session, self.dataset, status, error=error, finished_at=now, files=files)
             session.commit()
         return True
 
@@ -202,6 +190,24 @@ class _Job:
     def _fail(self, reason: str) -> None:
         remove_tree(self.attempt_dir)
         self._finish(DatasetStatus.failed, error=reason[:2000], files=[])
+
+
+def record_outcome(session: Session, dataset: Any, status: DatasetStatus, *, error: str | None,
+                   finished_at: Any, files: list[DatasetFile]) -> None:
+    """The domain event and the creator's notification of a finished dataset (caller commits)."""
+    payload = {"dataset_id": dataset.id, "name": dataset.name, "project_id": dataset.project_id,
+               "schema_id": dataset.schema_id, "record_count": dataset.record_count,
+               "status": status.value, "error": error, "finished_at": iso(finished_at),
+               "files": [{"format": f.format, "file_index": f.file_index, "records": f.records,
+                          "size_bytes": f.size_bytes, "sha256": f.sha256} for f in files]}
+    event = "dataset.completed" if status is DatasetStatus.completed else "dataset.failed"
+    events.record(session, event, tenant_id=dataset.tenant_id, data=payload)  # type: ignore[arg-type]
+    if dataset.created_by is not None:
+        title = (f"Dataset '{dataset.name}' is ready" if status is DatasetStatus.completed
+                 else f"Dataset '{dataset.name}' failed")
+        session.add(Notification(tenant_id=dataset.tenant_id, user_id=dataset.created_by, type=event,
+                                 title=title[:200], message=error or f"{dataset.record_count} records.",
+                                 data={"dataset_id": dataset.id, "project_id": dataset.project_id}))
 
 
 def compile_dataset(settings: Settings, dataset: Any, schema: Any) -> Any:
@@ -239,4 +245,4 @@ def render_format(settings_payload: dict[str, Any], dataset_id: int, fmt: str) -
     return out
 
 
-__all__ = ["Fenced", "Path", "render_format", "run_dataset", "worker_id"]
+__all__ = ["Fenced", "Path", "record_outcome", "render_format", "run_dataset", "worker_id"]
