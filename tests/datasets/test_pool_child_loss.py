@@ -1,0 +1,72 @@
+"""A local-pool worker process dies (kill -9, as the OOM killer would) while the server keeps
+running: the dataset is re-queued and finishes in a fresh worker process; a dataset whose every
+attempt dies ends `failed` with a reason, its creator is notified, and its files are removed."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from typing import Any
+
+import pytest
+
+from app.core.settings import Settings
+from tests.api_client import Api
+from tests.datasets.flow import ORDER_JSON, create_dataset, upload_schema, wait_for
+from tests.datasets.processes import expected_sha256
+from tests.datasets.test_celery import lockers
+
+RECORDS = 300_000
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    return settings.model_copy(update={"job_lease_seconds": 2.0, "job_max_attempts": 2})
+
+
+async def _kill_worker_once_running(api: Api, settings: Settings, dataset_id: int, attempt: int) -> None:
+    """Wait until attempt `attempt` of the dataset has made progress, then SIGKILL its process."""
+    root = api.root
+    deadline = time.monotonic() + 60
+    while True:
+        body: dict[str, Any] = await api.call("GET", f"/datasets/{dataset_id}", root, 200)
+        if body["status"] == "running" and body["attempt"] == attempt and body["progress"] > 0:
+            break
+        assert body["status"] in ("queued", "running") and time.monotonic() < deadline, body
+        await asyncio.sleep(0.05)
+    (locker,) = lockers(settings.database_url, [dataset_id])
+    os.kill(int(locker.rsplit(":", 1)[1]), signal.SIGKILL)
+
+
+async def test_lost_pool_process_is_replaced_and_attempts_are_bounded(api: Api, settings: Settings) -> None:
+    root = api.root
+    assert root is not None
+    project = await api.create_project(root, "Pool")
+    schema = await upload_schema(api, root, ORDER_JSON, "customer_order.schema.json")
+    pid, sid = project["project_id"], schema["schema_id"]
+
+    once = await create_dataset(api, root, pid, sid, RECORDS, name="killed once", types=["csv"],
+                                params={"seed": 3})
+    await _kill_worker_once_running(api, settings, once["dataset_id"], 1)
+    done = await wait_for(api, root, once["dataset_id"], timeout=120)
+    assert done["status"] == "completed" and done["attempt"] == 2, done
+    assert done["files"][0]["sha256"] == expected_sha256(ORDER_JSON, "customer_order.schema.json", {"seed": 3},
+                                                         RECORDS, "csv")
+
+    doomed = await create_dataset(api, root, pid, sid, RECORDS, name="killed twice", types=["csv"])
+    await _kill_worker_once_running(api, settings, doomed["dataset_id"], 1)
+    await _kill_worker_once_running(api, settings, doomed["dataset_id"], 2)
+    failed = await wait_for(api, root, doomed["dataset_id"], timeout=60)
+    assert failed["status"] == "failed" and "2 attempts" in failed["error"], failed
+    assert failed["files"] == [] and failed["finished_at"] is not None
+    assert not (settings.data_dir / "datasets" / str(doomed["dataset_id"])).exists()
+    notes = await api.call("GET", "/notifications", root, 200)
+    failure = [n for n in notes if n["data"].get("dataset_id") == doomed["dataset_id"]]
+    assert [n["type"] for n in failure] == ["dataset.failed"], notes
+    assert failure[0]["message"] == failed["error"]
+
+    # and the service still generates afterwards
+    after = await create_dataset(api, root, pid, sid, 100, types=["csv"])
+    assert (await wait_for(api, root, after["dataset_id"], timeout=60))["status"] == "completed"
