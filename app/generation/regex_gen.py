@@ -256,8 +256,11 @@ class _Alt(_Gen):
 
 
 class _Rep(_Gen):
+    full_hi: int | None = None  # the pattern's own upper bound (None: unbounded)
+
     def __init__(self, sub: _Gen, lo: int, hi: int) -> None:
         self.sub, self.lo, self.hi = sub, lo, hi
+        self.full_hi = hi
         self.min_len = sub.min_len * lo
         self.max_len = sub.max_len * hi
 
@@ -300,6 +303,75 @@ class _Rep(_Gen):
                 return "".join(out)
             k -= block
         raise IndexError(k)
+
+
+def _capped(gen: _Gen, slack: int) -> _Gen:
+    """A copy of the tree where no repeat alone can add more than `slack` characters beyond the
+    pattern's minimum: rejection sampling against a maxLength then rarely misses."""
+    if isinstance(gen, _Seq):
+        return _Seq([_capped(i, slack) for i in gen.items])
+    if isinstance(gen, _Alt):
+        return _Alt([_capped(b, slack) for b in gen.branches])
+    if isinstance(gen, _Rep):
+        sub = _capped(gen.sub, slack)
+        width = max(sub.max_len, 1)
+        hi = max(gen.lo, min(gen.hi, gen.lo + slack // width))
+        rep = _Rep(sub, gen.lo, hi)
+        rep.full_hi = min(gen.full_hi, hi) if gen.full_hi is not None else hi
+        return rep
+    return gen
+
+
+def _fit_parts(gen: _Gen) -> list[_Gen] | None:
+    """The items of a pattern whose length can be steered exactly: literals, single-character
+    sets and repeats of a single-character set in sequence; None for anything else."""
+    items = gen.items if isinstance(gen, _Seq) else [gen]
+    for it in items:
+        if not (isinstance(it, (_Lit, _Set)) or (isinstance(it, _Rep) and isinstance(it.sub, _Set))):
+            return None
+    return items
+
+
+def generate_exact_lengths(gen: _Gen, rng: np.random.Generator, target: np.ndarray) -> np.ndarray | None:
+    """Code points of strings of exactly `target[i]` characters each (None when not steerable).
+    The slack above the fixed minimum is split over the repeats, each taking a random share
+    within what the repeats after it can still absorb, so every row lands on its target."""
+    items = _fit_parts(gen)
+    if items is None:
+        return None
+    n = len(target)
+    caps = []
+    for it in items:
+        if isinstance(it, _Rep):
+            top = it.full_hi if it.full_hi is not None else 1 << 30
+            caps.append(top - it.lo)
+        else:
+            caps.append(0)
+    base = sum(it.min_len for it in items)
+    remaining = target.astype(np.int64) - base
+    after = np.cumsum(caps[::-1])[::-1]  # capacity of each item and all the ones after it
+    if (remaining < 0).any() or (remaining > after[0]).any():
+        return None
+    parts = []
+    for i, it in enumerate(items):
+        if isinstance(it, _Lit):
+            parts.append((np.broadcast_to(it.codes, (n, len(it.codes))), np.full(n, len(it.codes))))
+            continue
+        if isinstance(it, _Set):
+            parts.append((it.pick(rng, (n, 1)), np.ones(n, dtype=np.int64)))
+            continue
+        later = after[i + 1] if i + 1 < len(items) else 0
+        low = np.maximum(0, remaining - later)
+        high = np.minimum(remaining, caps[i])
+        extra = rng.integers(low, high + 1)
+        remaining = remaining - extra
+        counts = it.lo + extra
+        width = int(counts.max()) if n else 0
+        codes = it.sub.pick(rng, (n, max(width, 1)))
+        codes[np.arange(codes.shape[1])[None, :] >= counts[:, None]] = 0
+        parts.append((codes, counts))
+    codes, _lens = _concat(parts, n)
+    return codes
 
 
 # ---------------------------------------------------------------------------------------------
@@ -392,13 +464,16 @@ class _Builder:
             if op is sre_c.POSSESSIVE_REPEAT:
                 self.exact = False
             sub = self.seq(list(p))
+            full_hi = None if hi == sre_c.MAXREPEAT else hi
             if hi == sre_c.MAXREPEAT:
                 hi = lo + UNBOUNDED_EXTRA
             elif hi - lo > BOUNDED_SPREAD:
                 hi = lo + BOUNDED_SPREAD
             if sub.max_len == 0:
                 return sub
-            return _Rep(sub, lo, hi)
+            rep = _Rep(sub, lo, hi)
+            rep.full_hi = full_hi
+            return rep
         if op is sre_c.AT:
             if av in (sre_c.AT_BEGINNING, sre_c.AT_BEGINNING_STRING) and first:
                 return None
@@ -444,6 +519,53 @@ def unsupported_reason(pattern: str) -> str | None:
     return None
 
 
+def _may_match_newline(items: list) -> bool:
+    for op, av in items:
+        if op is sre_c.LITERAL and av == 0x0A:
+            return True
+        if op is sre_c.NOT_LITERAL and av != 0x0A:
+            return True
+        if op is sre_c.IN:
+            iv = _set_from_in(av, False)
+            if any(lo <= 0x0A <= hi for lo, hi in iv):
+                return True
+        elif op is sre_c.BRANCH:
+            if any(_may_match_newline(list(b)) for b in av[1]):
+                return True
+        elif op is sre_c.SUBPATTERN:
+            if _may_match_newline(list(av[3])):
+                return True
+        elif op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT, sre_c.POSSESSIVE_REPEAT):
+            if _may_match_newline(list(av[2])):
+                return True
+        elif op in (sre_c.ATOMIC_GROUP,):
+            if _may_match_newline(list(av)):
+                return True
+        elif op in (sre_c.GROUPREF, sre_c.GROUPREF_EXISTS, sre_c.ASSERT, sre_c.ASSERT_NOT, sre_c.AT):
+            return True  # not analysed: no shortcut
+    return False
+
+
+def _without_outer_anchors(items: list) -> list:
+    if items and _is_anchor(items[0], (sre_c.AT_BEGINNING, sre_c.AT_BEGINNING_STRING)):
+        items = items[1:]
+    if items and _is_anchor(items[-1], (sre_c.AT_END, sre_c.AT_END_STRING)):
+        items = items[:-1]
+    return items
+
+
+def _strip_anchors(pattern: str) -> str | None:
+    """`^body$` -> `body` when the anchors are the pattern's own top-level first/last tokens."""
+    if pattern.startswith("^") and pattern.endswith("$") and not pattern.endswith("\\$"):
+        body = pattern[1:-1]
+        try:
+            re.compile(body)
+        except re.error:
+            return None
+        return body
+    return None
+
+
 def _to_strings(codes: np.ndarray, lengths: np.ndarray) -> list[str]:
     return codes_to_strings(codes)
 
@@ -476,6 +598,28 @@ class RegexGenerator:
         full_max = sre_p.parse(pattern).getwidth()[1]
         self.true_max = None if full_max >= sre_c.MAXREPEAT else int(full_max)
         self.fixed_ends = anchored or (parsed.anchored_start and parsed.anchored_end)
+        # a whole column can be checked in one call when the pattern must match a full value and
+        # can never match a newline: then "v1\nv2\n..." matches only split at the newlines
+        self.blob_rx: re.Pattern[str] | None = None
+        if self.fixed_ends and not self.compiled.flags & (re.MULTILINE | re.DOTALL) and \
+                not _may_match_newline(_without_outer_anchors(list(sre_p.parse(pattern)))):
+            body = pattern
+            if not anchored:  # ^...$ written in the pattern: strip them, the blob adds its own
+                body = _strip_anchors(pattern)
+            if body is not None:
+                self.blob_rx = re.compile(f"(?:{body})(?:\n(?:{body}))*")
+
+    def all_match(self, values: list[str]) -> bool | None:
+        """True when every value matches, checked with ONE regex call over the joined column;
+        None when that shortcut does not apply (the caller checks value by value)."""
+        if self.blob_rx is None:
+            return None
+        if not values:
+            return True
+        blob = "\n".join(values)
+        if blob.count("\n") != len(values) - 1:
+            return None  # a value holds a newline itself: the split would be ambiguous
+        return self.blob_rx.fullmatch(blob) is not None
 
     def matches(self, value: str) -> bool:
         m = self.compiled.fullmatch(value) if self.anchored else self.compiled.search(value)
@@ -491,17 +635,28 @@ class RegexGenerator:
 
     def generate(self, rng: np.random.Generator, n: int, min_len: int = 0,
                  max_len: int | None = None) -> list[str]:
-        codes, lens = self.gen.gen(rng, n, 0)
-        out = _to_strings(codes, lens)
         lo, hi = min_len, max_len
+        if lo > self.min_len or (hi is not None and hi < self.max_len):
+            # a length window narrower than the pattern's: steer lengths exactly where possible
+            top = hi if hi is not None else max(lo, self.min_len) + UNBOUNDED_EXTRA
+            a, b = max(lo, self.min_len), top if self.true_max is None else min(top, self.true_max)
+            if a <= b:
+                steered = generate_exact_lengths(self.gen, rng, rng.integers(a, b + 1, size=n))
+                if steered is not None:
+                    return codes_to_strings(steered)
+        gen = self.gen
+        if hi is not None and gen.max_len > hi:
+            gen = _capped(gen, hi - gen.min_len)
+        codes, lens = gen.gen(rng, n, 0)
+        out = _to_strings(codes, lens)
         bad = (lens < lo) | ((lens > hi) if hi is not None else False)
         if np.any(bad):
             # redraw rows outside the length window, then fall back to the shortest/longest forms
-            for mode in (0, 0, 0, -1 if hi is not None else 1, 1):
+            for mode in (0,) * 8 + (-1 if hi is not None else 1, 1):
                 rows = np.flatnonzero(bad)
                 if not rows.size:
                     break
-                c2, l2 = self.gen.gen(rng, rows.size, mode)
+                c2, l2 = gen.gen(rng, rows.size, mode)
                 ok = (l2 >= lo) & ((l2 <= hi) if hi is not None else True)
                 strs = _to_strings(c2, l2)
                 for j, r in enumerate(rows):

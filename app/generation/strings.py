@@ -129,6 +129,8 @@ class StringGenerator:
         for i, rx in enumerate(self.regexes):
             if i in guaranteed:
                 continue
+            if good.all() and rx.all_match(values):
+                continue
             rows = np.flatnonzero(good)
             if rows.size:
                 m = np.fromiter((rx.matches(values[i]) for i in rows.tolist()), dtype=bool, count=rows.size)

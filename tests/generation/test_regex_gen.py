@@ -111,3 +111,14 @@ def test_nth_enumerates_distinct_matching_values() -> None:
     values = [gen.nth(k) for k in range(gen.count())]
     assert len(set(values)) == 90
     assert all(re.fullmatch(r"[A-C]{2}-[0-9]", v) for v in values)
+
+
+@pytest.mark.parametrize(("pattern", "lo", "hi"), [
+    (r"^[A-Z]{2}[a-z]*[0-9]+$", 20, 25),
+    (r"^[a-z]+$", 40, 40),
+    (r"^x-[a-z0-9]{1,3}$", 4, 4),
+])
+def test_lengths_are_steered_exactly(pattern: str, lo: int, hi: int) -> None:
+    values = RegexGenerator(pattern, anchored=True).generate(np.random.default_rng(8), 2000, lo, hi)
+    assert all(lo <= len(v) <= hi and re.fullmatch(pattern, v) for v in values)
+    assert len({len(v) for v in values}) == hi - lo + 1  # every allowed length occurs
