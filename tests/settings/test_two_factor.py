@@ -3,6 +3,7 @@ login with a code, replay refused, recovery codes work exactly once, throttling,
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 from urllib.parse import parse_qs, urlparse
@@ -141,3 +142,13 @@ async def test_two_factor_over_graphql(api: Api) -> None:
     assert body["errors"][0]["extensions"]["code"] == "unauthenticated"
     body = await api.graphql(login, {"u": tester.username, "p": USER_PASSWORD, "o": _code_of_next_step(totp)})
     assert not body.get("errors") and body["data"]["login"]["access_token"]
+
+
+async def test_one_code_racing_twice_logs_in_once(api: Api) -> None:
+    _, admin = await api.create_tenant()
+    tester = await api.create_user(admin, "Tester")
+    totp, _ = await _enrol(api, tester)
+    code = _code_of_next_step(totp)
+    results = await asyncio.gather(*(_login(api, tester.username, code) for _ in range(4)))
+    statuses = sorted(r.status_code for r in results)
+    assert statuses == [200, 401, 401, 401], [r.text for r in results]

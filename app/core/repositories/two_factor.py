@@ -7,13 +7,20 @@ from sqlalchemy import delete, func, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from app.core.models import RecoveryCode, TotpUsedStep, utcnow
+from app.core.models import RecoveryCode, TotpUsedStep, User, utcnow
 
 
 class TwoFactorRepository:
     def __init__(self, session: AsyncSession, user_id: int) -> None:
         self.session = session
         self.user_id = user_id
+
+    async def lock_user(self) -> None:
+        """Serialise code checks of one user, so two logins racing with the same code cannot both
+        pass the replay check. A no-op UPDATE rather than SELECT ... FOR UPDATE: it takes the row
+        lock on PostgreSQL and the write lock on SQLite (which has no row locks) alike."""
+        await self.session.exec(update(User).where(col(User.id) == self.user_id).values(  # type: ignore[call-overload]
+            two_factor_enabled=User.two_factor_enabled))
 
     async def last_step(self) -> int | None:
         stmt = select(func.max(TotpUsedStep.step)).where(TotpUsedStep.user_id == self.user_id)

@@ -68,6 +68,7 @@ async def _accept_totp(session: AsyncSession, user: User, secret: str, code: str
         return False
     assert user.id is not None
     repo = TwoFactorRepository(session, user.id)
+    await repo.lock_user()
     last = await repo.last_step()
     if last is not None and step <= last:
         return False  # replay, or an older code after a newer one was used
