@@ -13,7 +13,7 @@ import pytest
 import xmlschema
 from jsonschema import Draft202012Validator
 
-from app.generation.engine import BLOCK_SIZE, FORMATS, compile_plan
+from app.generation.engine import BLOCK_SIZE, FORMATS, Plan, compile_plan
 from app.generation.schema_loader import load_schema
 from app.generation.vocab import address_pool, ascii_fold, person_pool
 
@@ -25,12 +25,12 @@ XSD_ROOT = "customer_orders/customer_order"
 pytestmark = pytest.mark.skipif(not JSON_SCHEMA.exists(), reason="benchmark schemas not present")
 
 
-def _plan(path: Path, n: int, **params: object):
+def _plan(path: Path, n: int, **params: object) -> Plan:
     loaded = load_schema(path.read_bytes(), path.name)
     return compile_plan(loaded, [], {"seed": 11, **params}, record_count=n)
 
 
-def _out(plan, fmt: str, *args: int, **kw: object) -> bytes:
+def _out(plan: Plan, fmt: str, *args: int, **kw: object) -> bytes:
     buf = io.BytesIO()
     plan.write(fmt, buf, *args, **kw)
     return buf.getvalue()

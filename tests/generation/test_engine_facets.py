@@ -12,7 +12,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from app.core.errors import Invalid
-from app.generation.engine import compile_plan
+from app.generation.engine import Plan, compile_plan
 from app.generation.fieldmodel import ChoiceMode, FieldTree, Kind, Node
 
 
@@ -25,7 +25,7 @@ def records(t: FieldTree, n: int = 500, seed: int = 1, **params: object) -> list
     return orjson.loads(_write(plan, "json"))
 
 
-def _write(plan, fmt: str) -> bytes:
+def _write(plan: Plan, fmt: str) -> bytes:
     buf = io.BytesIO()
     plan.write(fmt, buf)
     return buf.getvalue()
