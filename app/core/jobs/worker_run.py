@@ -19,11 +19,12 @@ from typing import Any
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from app.core import preferences
 from app.core.clock import iso
 from app.core.database import make_sync_engine
 from app.core.errors import DomainError
 from app.core.jobs.files import dataset_dir, relative_file_path, remove_tree, write_atomically
-from app.core.models import DatasetFile, DatasetStatus, Notification, utcnow
+from app.core.models import DatasetFile, DatasetStatus, Notification, User, utcnow
 from app.core.repositories.jobs import JobRepository, fenced_update
 from app.core.schema_cache import load_cached
 from app.core.services import events
@@ -196,13 +197,14 @@ def record_outcome(session: Session, dataset: Any, status: DatasetStatus, *, err
                    finished_at: Any, files: list[DatasetFile]) -> None:
     """The domain event and the creator's notification of a finished dataset (caller commits)."""
     payload = {"dataset_id": dataset.id, "name": dataset.name, "project_id": dataset.project_id,
-               "schema_id": dataset.schema_id, "record_count": dataset.record_count,
+               "created_by": dataset.created_by, "schema_id": dataset.schema_id, "record_count": dataset.record_count,
                "status": status.value, "error": error, "finished_at": iso(finished_at),
                "files": [{"format": f.format, "file_index": f.file_index, "records": f.records,
                           "size_bytes": f.size_bytes, "sha256": f.sha256} for f in files]}
     event = "dataset.completed" if status is DatasetStatus.completed else "dataset.failed"
     events.record(session, event, tenant_id=dataset.tenant_id, data=payload)  # type: ignore[arg-type]
-    if dataset.created_by is not None:
+    creator = session.get(User, dataset.created_by) if dataset.created_by is not None else None
+    if creator is not None and preferences.enabled(creator.notification_prefs, event, "in_app"):
         title = (f"Dataset '{dataset.name}' is ready" if status is DatasetStatus.completed
                  else f"Dataset '{dataset.name}' failed")
         session.add(Notification(tenant_id=dataset.tenant_id, user_id=dataset.created_by, type=event,

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, or_, update
 from sqlmodel import Session, col, select
 
+from app.core import preferences
 from app.core.errors import NotFound
 from app.core.models import (
     DeliveryAttempt,
@@ -19,6 +20,7 @@ from app.core.models import (
     DomainEvent,
     Integration,
     ObjectExport,
+    User,
     WebhookDelivery,
 )
 from app.core.repositories.base import ScopedRepository, page
@@ -88,6 +90,14 @@ class DeliveryQueue:
         result = self.session.exec(update(DomainEvent).where(  # type: ignore[call-overload]
             col(DomainEvent.id) == event_id, col(DomainEvent.fanned_out_at).is_(None)).values(fanned_out_at=now))
         return bool(result.rowcount == 1)
+
+    def actor_forwards(self, event: DomainEvent) -> bool:
+        """False when the user who caused the event switched webhook forwarding off for it."""
+        actor = (event.data or {}).get("created_by")
+        if not isinstance(actor, int):
+            return True
+        user = self.session.get(User, actor)
+        return user is None or preferences.enabled(user.notification_prefs, event.type, "webhook")
 
     def active_webhooks(self, tenant_id: int) -> list[Integration]:
         stmt = select(Integration).where(Integration.tenant_id == tenant_id, Integration.provider == "webhook",

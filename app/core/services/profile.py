@@ -10,15 +10,14 @@ import io
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
 
 from PIL import Image, ImageOps, UnidentifiedImageError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from app.core import preferences
 from app.core.errors import Conflict, Forbidden, Invalid, PayloadTooLarge
 from app.core.models import Role, User, utcnow
 from app.core.payloads import (
-    NOTIFICATION_EVENTS,
     AccountDelete,
     AvatarUpload,
     EmailChange,
@@ -48,12 +47,7 @@ def avatar_url(user: User) -> str | None:
 
 def notification_preferences(user: User) -> dict[str, dict[str, bool]]:
     """Every event with both switches; stored values override the default (on)."""
-    stored: dict[str, Any] = dict(user.notification_prefs or {})
-    out = {}
-    for event in NOTIFICATION_EVENTS:
-        mine = stored.get(event) or {}
-        out[event] = {"in_app": bool(mine.get("in_app", True)), "webhook": bool(mine.get("webhook", True))}
-    return out
+    return preferences.all_switches(user.notification_prefs)
 
 
 async def _me(session: AsyncSession, principal: Principal) -> User:

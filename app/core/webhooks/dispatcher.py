@@ -86,6 +86,8 @@ class WebhookDispatcher:
                     continue
                 body = orjson.dumps({"id": event.id, "type": event.type, "created_at": iso(event.created_at),
                                      "tenant_id": event.tenant_id, "data": event.data}).decode()
+                if not queue.actor_forwards(event):
+                    continue
                 for integration in queue.active_webhooks(event.tenant_id):
                     if event.type in integration.events:
                         session.add(WebhookDelivery(
