@@ -93,6 +93,18 @@ def _model_schema(model: type[BaseModel], components: dict[str, Any]) -> dict[st
     return {"$ref": f"#/components/schemas/{model.__name__}"}
 
 
+_FILLED_BY_UPLOAD = {"content", "content_base64", "filename"}
+
+
+def _multipart_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The upload door's form: part `file` plus the body model's plain fields."""
+    props: dict[str, Any] = {"file": {"type": "string", "format": "binary", "description": "The file to upload"}}
+    for name, field in model.model_fields.items():
+        if name not in _FILLED_BY_UPLOAD:
+            props[name] = {"type": "string", "description": field.description or name}
+    return {"type": "object", "required": ["file"], "properties": props}
+
+
 def build_openapi(routes: tuple[Route, ...], schema: GraphQLSchema, *, version: str) -> dict[str, Any]:
     components: dict[str, Any] = {
         "Error": {"type": "object", "required": ["detail"], "properties": {
@@ -127,6 +139,8 @@ def build_openapi(routes: tuple[Route, ...], schema: GraphQLSchema, *, version: 
         if route.body is not None:
             op["requestBody"] = {"required": True, "content": {"application/json": {
                 "schema": _model_schema(route.body, components)}}}
+        if route.multipart and route.body is not None:
+            op["requestBody"]["content"]["multipart/form-data"] = {"schema": _multipart_schema(route.body)}
         if route.form is not None:
             op["requestBody"] = {"required": True, "content": {"application/x-www-form-urlencoded": {
                 "schema": _model_schema(route.form, components)}}}
