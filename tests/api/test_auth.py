@@ -3,17 +3,24 @@ API tokens and invitations (DESIGN §3, §12)."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
 from jose import jwt
+from sqlalchemy import text
 
+from app.core.database import make_sync_engine
 from app.core.settings import Settings
+from app.main import create_app
 from tests.api_client import BASE, USER_PASSWORD, Actor, Api, unique
+from tests.conftest import ADMIN_PASSWORD
 
 BAD_CREDENTIALS = "Incorrect username or password."
 
@@ -265,3 +272,56 @@ async def test_invitations(api: Api) -> None:
     await api.call("POST", "/users/setup-password", None, 200,
                    json={"token": created["invitation_token"], "password": "long-enough-2"})
     await api.login(created["username"], "long-enough-2")
+
+
+@asynccontextmanager
+async def _api_with(settings: Settings, **overrides: Any) -> AsyncIterator[Api]:
+    """The same database served by an app with other settings (short windows for expiry tests)."""
+    application = create_app(settings.model_copy(update=overrides), run_migrations=False)
+    async with application.router.lifespan_context(application):
+        transport = httpx.ASGITransport(app=application)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            api = Api(client)
+            await api.login_as_root(ADMIN_PASSWORD)
+            yield api
+
+
+async def test_lockout_expires(settings: Settings) -> None:
+    async with _api_with(settings, login_max_failures=2, login_window_seconds=1, login_lockout_seconds=1) as api:
+        _, admin = await api.create_tenant()
+        tester = await api.create_user(admin, "Tester")
+        for _ in range(2):
+            r = await api.client.post(BASE + "/users/token", data={"username": tester.username, "password": "bad-pass"})
+            assert r.status_code == 401
+        r = await api.client.post(BASE + "/users/token", data={"username": tester.username, "password": USER_PASSWORD})
+        assert r.status_code == 429 and r.headers["Retry-After"] in {"1", "2"}
+        await asyncio.sleep(2.1)
+        # lock and window are over: one more failure does not lock again, the right password works
+        r = await api.client.post(BASE + "/users/token", data={"username": tester.username, "password": "bad-pass"})
+        assert r.status_code == 401
+        await api.login(tester.username, USER_PASSWORD)
+
+
+async def test_expired_api_token_and_invitation(api: Api, settings: Settings) -> None:
+    _, admin = await api.create_tenant()
+    soon = datetime.now(UTC) + timedelta(seconds=1.5)
+    created = await api.call("POST", "/settings/tokens", admin, 201, json={"name": "short", "expires_at": soon.isoformat()})
+    assert (await _status_of_token(api.client, created["token"]))[0] == 200
+    await asyncio.sleep(max(0.0, (soon - datetime.now(UTC)).total_seconds()) + 0.2)
+    assert await _status_of_token(api.client, created["token"]) == (401, "The API token has expired.")
+
+    invited = await api.call("POST", "/users/create", admin, 201, json={"username": unique("late")})
+    # invitations last days; age this one in the database instead of waiting
+    engine = make_sync_engine(settings.database_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("UPDATE invitation SET expires_at = created_at WHERE user_id = :uid"),
+                         {"uid": invited["id"]})
+    finally:
+        engine.dispose()
+    err = await api.call("POST", "/users/setup-password", None, 422,
+                         json={"token": invited["invitation_token"], "password": "long-enough-1"})
+    assert "expired" in err["detail"]
+    r = await api.client.post(BASE + "/users/token", data={"username": invited["username"], "password": "long-enough-1"})
+    assert r.status_code == 401
+

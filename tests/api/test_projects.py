@@ -200,3 +200,35 @@ async def test_cross_tenant_and_odd_ids(api: Api) -> None:
     # a body id out of range is a validation error, not a 500
     for user_id in (0, 2**31, 2**63, -1):
         await api.call("POST", f"/projects/{pid}/add-user", admin, 422, json={"user_id": user_id})
+
+
+async def test_member_edge_cases(api: Api) -> None:
+    root = api.root
+    assert root is not None
+    _, admin = await api.create_tenant()
+    _, other_admin = await api.create_tenant()
+    tester = await api.create_user(admin, "Tester")
+    gone = await api.create_user(admin, "Tester")
+    foreigner = await api.create_user(other_admin, "Tester")
+    pid = (await api.create_project(admin, "Edges"))["project_id"]
+
+    # even the SuperUser, who sees every tenant, cannot make a member across tenants
+    err = await api.call("POST", f"/projects/{pid}/add-user", root, 422, json={"user_id": foreigner.id})
+    assert "tenant" in err["detail"]
+    # a deactivated user cannot be added; an invited one (no password yet) can
+    await api.call("PATCH", f"/users/{gone.id}", admin, 200, json={"is_active": False})
+    err = await api.call("POST", f"/projects/{pid}/add-user", admin, 422, json={"user_id": gone.id})
+    assert "deactivated" in err["detail"]
+    invited = await api.call("POST", "/users/create", admin, 201, json={"username": "edge_invitee"})
+    await api.add_member(admin, pid, invited["id"], "view")
+
+    # adding with the same role again is a no-op: no second audit row
+    await api.add_member(admin, pid, tester.id, "edit")
+    await api.add_member(admin, pid, tester.id, "edit")
+    rows = await api.call("GET", "/audit/logs", admin, 200, params={"project_id": pid, "action": "project"})
+    assert [(r["action"], r["target_id"]) for r in rows] == [
+        ("project.member_add", str(tester.id)), ("project.member_add", str(invited["id"])),
+        ("project.create", str(pid))]
+    detail = await api.call("GET", f"/projects/{pid}", admin, 200)
+    assert [m["user_id"] for m in detail["members"]] == [invited["id"], tester.id]
+
