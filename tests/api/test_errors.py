@@ -125,6 +125,27 @@ def test_unshaped_engine_errors_are_masked() -> None:
     assert r.status_code == 404 and b"Project 5 was not found." in r.body
 
 
+async def test_unexpected_exceptions_become_a_bare_500() -> None:
+    """The last-resort handler: JSON, a generic sentence, no traceback or exception text."""
+    from fastapi import FastAPI
+
+    from app.rest import errors
+
+    app = FastAPI()
+    errors.install(app)
+
+    @app.get("/boom")
+    async def boom() -> None:
+        raise RuntimeError("secret internals: /etc/tdg.conf SELECT * FROM user_account")
+
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+        r = await client.get("/boom")
+    body = assert_error(r, 500)
+    assert body == {"detail": "Internal server error.", "code": "internal"}
+    assert "secret" not in r.text and "SELECT" not in r.text
+
+
 async def test_unknown_paths_and_methods(api: Api) -> None:
     admin, pid = await _setup(api)
     for path in (BASE + "/nope", BASE + "/projects/1/nope", BASE + "/users/me/extra", "/nope", BASE,

@@ -200,3 +200,16 @@ async def test_every_spec_endpoint_is_routed_and_documented(client: httpx.AsyncC
 def test_read_routes_select_what_they_return(route: Route) -> None:
     """A read row names its result field inside its own operation (else the facade answers None)."""
     assert route.result and re.search(rf"\b{re.escape(route.result)}\s*[({{]", route.operation or ""), route.path
+
+
+def test_a_stored_operation_that_does_not_match_the_schema_stops_the_start() -> None:
+    from app.core.settings import Settings
+    from app.graphql.schema import build_schema
+    from app.rest.facade import build_router
+
+    schema = build_schema(Settings(env="test", secret_key="parity-secret-" + "x" * 32))
+    broken = Route("GET", "/users/me", "broken", "Test", "query { me { no_such_field } }", "me")
+    with pytest.raises(RuntimeError, match=r"GET /users/me: Cannot query field 'no_such_field'"):
+        build_router((broken,), schema)
+    assert build_router(tuple(r for r in ROUTES if r.path == "/users/me"), schema).routes
+
