@@ -24,8 +24,13 @@ class AccessClaims:
     expires_at: datetime
 
 
-def issue(*, secret: str, user_id: int, tenant_id: int, role: str, ttl: timedelta) -> tuple[str, AccessClaims]:
+def issue(*, secret: str, user_id: int, tenant_id: int, role: str, ttl: timedelta,
+          valid_after: datetime | None = None) -> tuple[str, AccessClaims]:
+    """A signed token. `iat` has one-second resolution, so a token issued in the same second as a
+    password change would look older than it: it is stamped with the next whole second instead."""
     now = datetime.now(UTC).replace(microsecond=0)
+    if valid_after is not None and now < valid_after:
+        now = valid_after.replace(microsecond=0) + timedelta(seconds=1 if valid_after.microsecond else 0)
     claims = AccessClaims(user_id, tenant_id, role, uuid.uuid4().hex, now, now + ttl)
     token = jwt.encode(
         {

@@ -78,7 +78,7 @@ async def login(
         await _second_factor(session, repo, meta, settings, user, user_key, otp)
     token, claims = jwt_tokens.issue(
         secret=settings.signing_key(), user_id=user.id, tenant_id=user.tenant_id, role=user.role,
-        ttl=timedelta(hours=settings.token_ttl_hours),
+        ttl=timedelta(hours=settings.token_ttl_hours), valid_after=as_utc(user.tokens_valid_after),
     )
     throttle = await repo.throttle(user_key)
     if throttle is not None:
@@ -131,7 +131,7 @@ async def authenticate(session: AsyncSession, settings: Settings, token: str, *,
             raise Unauthenticated("The access token has been revoked; log in again.")
         user = await repo.user_by_id(claims.user_id)
         valid_after = as_utc(user.tokens_valid_after) if user else None
-        if user is not None and valid_after is not None and claims.issued_at < valid_after.replace(microsecond=0):
+        if user is not None and valid_after is not None and claims.issued_at < valid_after:
             raise Unauthenticated("The access token is no longer valid; log in again.")
         principal_via, jti, exp, token_id = "jwt", claims.jti, claims.expires_at, None
     if user is None or not user.is_active:

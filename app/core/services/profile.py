@@ -140,7 +140,7 @@ async def change_password(session: AsyncSession, principal: Principal, settings:
     user.updated_at = now
     assert user.id is not None
     token, _ = jwt_tokens.issue(secret=settings.signing_key(), user_id=user.id, tenant_id=user.tenant_id,
-                                role=user.role, ttl=timedelta(hours=settings.token_ttl_hours))
+                                role=user.role, ttl=timedelta(hours=settings.token_ttl_hours), valid_after=now)
     audit.record(session, principal, "settings.change_password", target_type="user", target_id=user.id)
     return PasswordChanged(user, token, settings.token_ttl_hours * 3600)
 
