@@ -3,6 +3,9 @@ and bodies that try to set what they may not."""
 
 from __future__ import annotations
 
+import asyncio
+from collections import Counter
+
 from tests.api_client import USER_PASSWORD, Api, unique
 
 
@@ -177,3 +180,26 @@ async def test_privileged_fields_are_never_applied(api: Api) -> None:
                  {"username": unique("x"), "role": "Emperor"}, {"username": unique("x"), "tenant_id": 0}):
         await api.call("POST", "/users/create", admin, 422, json=body)
     await api.call("POST", "/users/create", admin, 400, json={"password": USER_PASSWORD})
+
+
+async def test_concurrent_duplicates_conflict_cleanly(api: Api) -> None:
+    """A race past the service's uniqueness check ends in 409 from the constraint, never 500."""
+    root = api.root
+    assert root is not None
+    _, admin = await api.create_tenant()
+
+    async def create_user() -> int:
+        r = await api.request("POST", "/users/create", admin, json={"username": "raced_name",
+                                                                     "password": USER_PASSWORD})
+        return r.status_code
+
+    async def create_tenant(i: int) -> int:
+        r = await api.request("POST", "/tenants", root, json={
+            "name": "Raced", "admin_username": f"raced_admin_{i}", "admin_email": f"r{i}@example.com",
+            "admin_password": USER_PASSWORD})
+        return r.status_code
+
+    assert Counter(await asyncio.gather(*(create_user() for _ in range(6)))) == {201: 1, 409: 5}
+    assert Counter(await asyncio.gather(*(create_tenant(i) for i in range(4)))) == {201: 1, 409: 3}
+    assert (await api.request("GET", "/users", admin, params={"q": "raced_name"})).headers["X-Total-Count"] == "1"
+
