@@ -18,16 +18,6 @@ from typing import Any
 import numpy as np
 
 
-class _Absent:
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "ABSENT"
-
-
-ABSENT: Any = _Absent()
-
-
 @dataclass
 class Leaf:
     values: list[Any]  # JSON-ready: str, int, float, bool, orjson.Fragment, None (null)
@@ -135,7 +125,3 @@ Column = Leaf | Obj | Arr | Choice
 
 def take(col: Column, idx: np.ndarray) -> Column:
     return col.take(np.asarray(idx, dtype=np.int64))
-
-
-def col_len(col: Column) -> int:
-    return col.n

@@ -22,7 +22,7 @@ import numpy as np
 import orjson
 
 from app.core.errors import Invalid
-from app.generation.columns import ABSENT, Arr, Choice, Column, Leaf, Obj
+from app.generation.columns import Arr, Choice, Column, Leaf, Obj
 from app.generation.fieldmodel import Node
 from app.generation.leafspec import LeafContext, LeafSpec
 from app.generation.matcher import accepts
@@ -77,13 +77,18 @@ class Shared:
         return got
 
     def subset(self, idx: np.ndarray) -> Shared:
-        parent = self
+        return _SharedSubset(self, idx)
 
-        class _Sub(Shared):
-            def __call__(self, group: str, size: int) -> np.ndarray:
-                return parent(group, size)[idx]
 
-        return _Sub(self.bc, self.key, len(idx))
+class _SharedSubset(Shared):
+    """The group indexes of some rows of an object (the rows one choice option fills)."""
+
+    def __init__(self, parent: Shared, idx: np.ndarray) -> None:
+        super().__init__(parent.bc, parent.key, len(idx))
+        self.parent, self.idx = parent, idx
+
+    def __call__(self, group: str, size: int) -> np.ndarray:
+        return self.parent(group, size)[self.idx]
 
 
 def hash_key(text: str) -> int:
@@ -631,5 +636,5 @@ class AnyGen(Gen):
         return col.values
 
 
-__all__ = ["ABSENT", "AnyGen", "ArrayGen", "BlockContext", "ChildSlot", "ChoiceGen", "Gen", "LeafGen",
+__all__ = ["AnyGen", "ArrayGen", "BlockContext", "ChildSlot", "ChoiceGen", "Gen", "LeafGen",
            "ObjectGen", "Rows", "Shared", "hash_key"]

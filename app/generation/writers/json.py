@@ -12,7 +12,6 @@ simple content `$`, repeated elements as lists).
 
 from __future__ import annotations
 
-import re
 from itertools import repeat
 
 import numpy as np
@@ -20,8 +19,6 @@ import orjson
 
 from app.generation.columns import Arr, Choice, Column, Leaf, Obj
 from app.generation.generators import AnyGen, ArrayGen, ChoiceGen, Gen, LeafGen, ObjectGen
-
-_NEEDS_ESCAPE = re.compile('["\\\\\x00-\x1f\u2028\u2029\ud800-\udfff]')
 
 
 def _dump(v: object) -> str:
@@ -34,7 +31,9 @@ def leaf_json(gen: Gen, col: Leaf) -> list[str]:
     if kind == "string":
         has_null = None in values
         plain = [v for v in values if v is not None] if has_null else values
-        if _NEEDS_ESCAPE.search("".join(plain)):
+        blob = "".join(plain)
+        # isprintable() is one C pass: false for controls, U+2028/9 and surrogates
+        if not blob.isprintable() or '"' in blob or "\\" in blob:
             out = [_dump(v) for v in values]
         else:
             out = ['"' + v + '"' if v is not None else "null" for v in values] if has_null else [

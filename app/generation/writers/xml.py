@@ -24,7 +24,7 @@ import re
 import numpy as np
 
 from app.generation.columns import Arr, Choice, Column, Leaf, Obj
-from app.generation.generators import AnyGen, ArrayGen, ChoiceGen, Gen, LeafGen, ObjectGen
+from app.generation.generators import ArrayGen, ChoiceGen, Gen, ObjectGen
 
 XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
 CONTAINER = "records"
@@ -47,7 +47,12 @@ def _escape_attr(s: str) -> str:
 
 def _escape_column(values: list[str], attr: bool) -> list[str]:
     special = _ATTR_SPECIAL if attr else _TEXT_SPECIAL
-    if not special.search("".join(values)):
+    blob = "".join(values)
+    # isprintable() is one C pass (false for controls and surrogates); then three substring tests
+    if blob.isprintable() and "&" not in blob and "<" not in blob and ">" not in blob and (
+            not attr or '"' not in blob):
+        return values
+    if not special.search(blob):
         return values
     esc = _escape_attr if attr else _escape_text
     return [esc(v) if special.search(v) else v for v in values]
@@ -286,5 +291,3 @@ class XmlWriter:
             return frags
         return [f if p else "" for f, p in zip(frags, present.tolist(), strict=True)]
 
-
-__all__ = ["CONTAINER", "AnyGen", "LeafGen", "XmlWriter", "xml_name"]
