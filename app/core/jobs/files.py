@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,7 +54,9 @@ class WrittenFile:
 def write_atomically(data_dir: Path, relative: str, produce: Callable[[_HashingWriter], object]) -> WrittenFile:
     target = data_dir / relative
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.part")
+    # a temporary name of its own: two renders of one format run at once (two downloads) and
+    # shared one `.part` file, so the second rename failed with FileNotFoundError (HTTP 500)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}-{uuid.uuid4().hex[:8]}.part")
     try:
         with open(tmp, "wb", buffering=1024 * 1024) as fh:
             stream = _HashingWriter(fh)

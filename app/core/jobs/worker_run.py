@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from app.core import preferences
@@ -238,12 +239,22 @@ def render_format(settings_payload: dict[str, Any], dataset_id: int, fmt: str) -
             return []
         session.expunge_all()
     plan = compile_dataset(settings, dataset, schema)
-    out = []
+    rows: list[DatasetFile] = []
     for index, (start, stop) in enumerate(plan.file_ranges()):
         rel = f"datasets/{dataset_id}/rendered/data-{index:04d}.{fmt}"
         written = write_atomically(settings.data_dir, rel, lambda s, a=start, b=stop: plan.write(fmt, s, a, b))
-        out.append({"format": fmt, "file_index": index, "records": stop - start, "size_bytes": written.size_bytes,
-                    "sha256": written.sha256, "path": written.path})
+        rows.append(DatasetFile(dataset_id=dataset_id, format=fmt, file_index=index, records=stop - start,
+                                size_bytes=written.size_bytes, sha256=written.sha256, path=written.path))
+    out = [{"format": r.format, "file_index": r.file_index, "records": r.records, "size_bytes": r.size_bytes,
+            "sha256": r.sha256, "path": r.path} for r in rows]
+    # recorded here, in one transaction per format: of two renders racing (two downloads at once)
+    # one records the rows and the other finds them (the bytes are the same)
+    with Session(engine) as session:
+        session.add_all(rows)
+        try:
+            session.commit()
+        except IntegrityError:
+            session.rollback()
     return out
 
 

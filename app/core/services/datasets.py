@@ -184,7 +184,7 @@ async def download(session: AsyncSession, principal: Principal, settings: Settin
     row = await repo.file(dataset_id, fmt, file_index)
     if row is None:
         if await repo.file(dataset_id, fmt, 0) is None:
-            row = await _render(session, repo, settings, renderer, dataset, fmt, file_index)
+            row = await _render(repo, renderer, dataset, fmt, file_index)
         if row is None:
             raise NotFound(f"Dataset {dataset_id} has no {fmt} file {file_index}.")
     audit.record(session, principal, "dataset.download", target_type="dataset", target_id=dataset_id,
@@ -194,19 +194,11 @@ async def download(session: AsyncSession, principal: Principal, settings: Settin
     return Download(settings.data_dir / row.path, name, MEDIA_TYPES[fmt], row.size_bytes, row.sha256)
 
 
-async def _render(session: AsyncSession, repo: DatasetRepository, settings: Settings, renderer: Any, dataset: Dataset,
-                  fmt: str, file_index: int) -> DatasetFile | None:
+async def _render(repo: DatasetRepository, renderer: Any, dataset: Dataset, fmt: str,
+                  file_index: int) -> DatasetFile | None:
     """Render a format that was not pre-generated, off the event loop, and keep it."""
     if renderer is None:
         raise Conflict("On-demand rendering is not available in this process.")
-    rows = await asyncio.wrap_future(renderer.render(dataset.id, fmt))
-    found: DatasetFile | None = None
-    for r in rows:
-        existing = await repo.file(dataset.id, fmt, r["file_index"])  # type: ignore[arg-type]
-        if existing is None:
-            existing = DatasetFile(dataset_id=dataset.id, **r)  # type: ignore[arg-type]
-            session.add(existing)
-        if r["file_index"] == file_index:
-            found = existing
-    await session.flush()
-    return found
+    # the renderer records the file rows itself, once, however many downloads raced for them
+    await asyncio.wrap_future(renderer.render(dataset.id, fmt))
+    return await repo.file(dataset.id, fmt, file_index)  # type: ignore[arg-type]
