@@ -5,6 +5,7 @@ test, and the bytes an uninterrupted single-process run writes for comparison.""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import signal
 import socket
@@ -117,8 +118,19 @@ def start_worker(env: dict[str, str], log: Path, name: str) -> Proc:
     return proc
 
 
+_expected: dict[tuple[str, str, int, str], str] = {}
+
+
 def expected_sha256(schema: bytes, filename: str, params: dict[str, Any], record_count: int, fmt: str) -> str:
-    """sha256 of the file an uninterrupted single process writes for these inputs."""
+    """sha256 of the file an uninterrupted single process writes for these inputs (computed once
+    per test session: the SQLite and PostgreSQL runs of a test compare with the same bytes)."""
+    key = (hashlib.sha256(schema).hexdigest(), json.dumps(params, sort_keys=True), record_count, fmt)
+    if key not in _expected:
+        _expected[key] = _write_sha256(schema, filename, params, record_count, fmt)
+    return _expected[key]
+
+
+def _write_sha256(schema: bytes, filename: str, params: dict[str, Any], record_count: int, fmt: str) -> str:
 
     class _Hash:
         def __init__(self) -> None:

@@ -28,7 +28,7 @@ from tests.datasets.processes import (
 )
 from tests.datasets.test_celery import lockers, worker_env
 
-RECORDS = 300_000
+RECORDS = 200_000
 SEED = 77
 
 

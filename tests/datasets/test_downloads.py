@@ -8,9 +8,18 @@ import hashlib
 import time
 from pathlib import Path
 
+import pytest
+
 from app.core.settings import Settings
 from tests.api_client import Api
 from tests.datasets.flow import ORDER_JSON, create_dataset, download, upload_schema, wait_for
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    """Two pool processes, as in production: on-demand renders of one format can race."""
+    return settings.model_copy(update={"workers": 2})
+
 
 MEDIA = {"csv": "text/csv; charset=utf-8", "json": "application/json", "xml": "application/xml",
          "sql": "application/sql"}
@@ -30,6 +39,13 @@ async def test_headers_range_checksums_and_rendering(api: Api, settings: Setting
     assert a["status"] == b["status"] == "completed", (a, b)
     assert [f["format"] for f in a["files"]] == ["csv"]
     did = a["dataset_id"]
+
+    # three clients ask at once for a format that was never written: one rendering, three answers
+    racing = await asyncio.gather(*(download(api, root, did, "json") for _ in range(3)))
+    assert [r.status_code for r in racing] == [200, 200, 200], [r.text[:200] for r in racing]
+    assert len({r.content for r in racing}) == 1
+    listed = (await api.call("GET", f"/datasets/{did}", root, 200))["files"]
+    assert sorted((f["format"], f["file_index"]) for f in listed) == [("csv", 0), ("json", 0)]
 
     for fmt in ("csv", "json", "xml", "sql"):
         r = await download(api, root, did, fmt)
@@ -104,9 +120,11 @@ async def test_deleting_a_running_dataset_cancels_it_and_removes_its_files(api: 
     assert not _files_under(folder)
     r = await download(api, root, did, "csv")
     assert r.status_code == 409 and "cancelled" in r.json()["detail"]
-    # the one worker slot is free again: the cancelled run stopped instead of writing 3M records
-    assert settings.workers == 1
+    # both worker slots are free again: the cancelled run stopped instead of writing 3M records
+    assert settings.workers == 2
     started = time.monotonic()
-    small = await create_dataset(api, root, project["project_id"], schema["schema_id"], 100, types=["csv"])
-    assert (await wait_for(api, root, small["dataset_id"], timeout=20))["status"] == "completed"
+    small = [await create_dataset(api, root, project["project_id"], schema["schema_id"], 100, types=["csv"])
+             for _ in range(2)]
+    for ds in small:
+        assert (await wait_for(api, root, ds["dataset_id"], timeout=20))["status"] == "completed"
     assert time.monotonic() - started < 10

@@ -18,7 +18,7 @@ from tests.datasets.flow import ORDER_JSON, create_dataset, upload_schema, wait_
 from tests.datasets.processes import expected_sha256
 from tests.datasets.test_celery import lockers
 
-RECORDS = 300_000
+RECORDS = 200_000
 
 
 @pytest.fixture
