@@ -40,6 +40,10 @@ _XSD11_ONLY = frozenset({"assert", "assertion", "alternative", "override", "open
 _SKIP_NAMESPACES = frozenset({XSD_NS, "http://www.w3.org/XML/1998/namespace",
                               "http://www.w3.org/2001/XMLSchema-instance"})
 MAX_XML_DEPTH = 256
+MAX_PARTICLES_PER_TYPE = 1_000
+# xmlschema checks a schema against the meta-schema at roughly 10k declarations per second here;
+# this cap keeps every upload's parse within a few seconds (real standards stay well below it)
+MAX_XSD_COMPONENTS = 25_000
 MAX_TREE_DEPTH = 48
 NODE_BUDGET = 20_000
 
@@ -64,12 +68,15 @@ class _Scan:
     root: str = ""
     xsd11: bool = False
     target_namespace: str | None = None
+    components: int = 0  # elements in the XSD namespace
 
 
 def prescan_xml(text: str, what: str = "The XML document") -> _Scan:
     """Reject DTDs/entities and over-deep nesting; report the root element and XSD 1.1 use."""
     scan = _Scan()
     depth = 0
+    # particles per complex type: xmlschema's determinism (UPA) check is quadratic in this number
+    particles: list[int] = []
     parser = xml.parsers.expat.ParserCreate(namespace_separator=" ")
 
     def doctype(*_: Any) -> None:
@@ -89,12 +96,24 @@ def prescan_xml(text: str, what: str = "The XML document") -> _Scan:
         if attrs.get(_VC_MIN_VERSION) == "1.1":
             scan.xsd11 = True
         ns, _, local = name.rpartition(" ")
-        if ns == XSD_NS and local in _XSD11_ONLY:
+        if ns != XSD_NS:
+            return
+        scan.components += 1
+        if local in _XSD11_ONLY:
             scan.xsd11 = True
+        if local == "complexType":
+            particles.append(0)
+        elif local in ("element", "any", "group") and particles:
+            particles[-1] += 1
+            if particles[-1] > MAX_PARTICLES_PER_TYPE:
+                raise Invalid(f"{what} has a complex type with more than {MAX_PARTICLES_PER_TYPE} "
+                              "particles in its content model; that is the limit.")
 
-    def end(_: str) -> None:
+    def end(name: str) -> None:
         nonlocal depth
         depth -= 1
+        if name == f"{XSD_NS} complexType":
+            particles.pop()
 
     parser.StartDoctypeDeclHandler = doctype
     parser.EntityDeclHandler = entity
@@ -110,6 +129,11 @@ def prescan_xml(text: str, what: str = "The XML document") -> _Scan:
 
 # ---------------------------------------------------------------------------------------------
 # loading
+
+
+def _check_size(components: int) -> None:
+    if components > MAX_XSD_COMPONENTS:
+        raise Invalid(f"The XSD has {components} declarations (XSD elements); the limit is {MAX_XSD_COMPONENTS}.")
 
 
 def _schema_class(xsd11: bool) -> type[xmlschema.XMLSchemaBase]:
@@ -145,6 +169,7 @@ def load_xsd_text(text: str) -> XsdDocument:
     scan = prescan_xml(text)
     if scan.root != f"{XSD_NS} schema":
         raise Invalid("The XML document is not an XSD: its root element is not xs:schema.")
+    _check_size(scan.components)
     schema = _build(text, xsd11=scan.xsd11, allow="none", base_url=None)
     return XsdDocument(schema, "1.1" if scan.xsd11 else "1.0")
 
@@ -153,6 +178,7 @@ def load_xsd_directory(directory: Path, main: str, members: dict[str, bytes]) ->
     """A zip upload extracted to `directory`: the main schema may read files inside it only."""
     scan = _Scan()
     xsd11 = False
+    components = 0
     # imports are found by namespace among the members, so a remote schemaLocation hint is never needed
     locations: list[tuple[str, str]] = []
     for name, blob in members.items():
@@ -162,10 +188,12 @@ def load_xsd_directory(directory: Path, main: str, members: dict[str, bytes]) ->
             if name == main:
                 scan = member_scan
             xsd11 = xsd11 or member_scan.xsd11
+            components += member_scan.components
             if member_scan.root == f"{XSD_NS} schema" and member_scan.target_namespace and name != main:
                 locations.append((member_scan.target_namespace, (directory / name).as_uri()))
     if scan.root != f"{XSD_NS} schema":
         raise Invalid(f"The zip member {main!r} is not an XSD: its root element is not xs:schema.")
+    _check_size(components)
     schema = _build(str(directory / main), xsd11=xsd11, allow="sandbox", base_url=str(directory),
                     locations=locations)
     return XsdDocument(schema, "1.1" if xsd11 else "1.0")

@@ -1,0 +1,246 @@
+"""Constraint-set rules: parse raw rule objects and check each against the schema's field tree.
+
+A rule may only narrow what the schema allows (a rule can never make output invalid), so every
+conflict is an `Invalid` whose detail names the rule's path and the conflict.
+
+Choices made here:
+- Value rules (category, pattern, min/max, lengths, enum) on an ARRAY path apply to its items.
+- ``null_rate`` on a nullable field is the share of nulls; on an optional, non-nullable field it
+  is the share of records where the field is absent; a required, non-nullable field refuses it.
+- ``unique`` is accepted whatever the value space; the generator fails clearly when too small.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from app.core.errors import Invalid
+from app.generation.categories import CATEGORIES
+from app.generation.fieldmodel import FieldTree, Kind, Node
+
+RULE_KEYS = frozenset({"path", "category", "pattern", "min", "max", "min_length", "max_length", "enum",
+                       "null_rate", "unique"})
+_TEMPORAL = {Kind.DATE: dt.date.fromisoformat, Kind.DATETIME: dt.datetime.fromisoformat,
+             Kind.TIME: dt.time.fromisoformat}
+_TEXT_KINDS = (Kind.STRING, Kind.DATE, Kind.DATETIME, Kind.TIME)
+
+
+@dataclass(frozen=True)
+class Rule:
+    path: str
+    category: str | None = None
+    pattern: str | None = None
+    min: Any = None
+    max: Any = None
+    min_length: int | None = None
+    max_length: int | None = None
+    enum: list[Any] | None = None
+    null_rate: float | None = None
+    unique: bool = False
+
+
+def _fail(path: str, conflict: str) -> Invalid:
+    return Invalid(f"Rule for '{path}': {conflict.rstrip('.')}.")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float | Decimal) and not isinstance(value, bool)
+
+
+def _value_node(tree: FieldTree, node: Node) -> Node:
+    """The node whose values a rule constrains: REFs followed, array items for arrays."""
+    for _ in range(32):
+        if node.kind is Kind.REF and node.ref in tree.definitions:
+            node = tree.definitions[node.ref]
+        elif node.kind is Kind.ARRAY and node.items is not None:
+            node = node.items
+        else:
+            break
+    return node
+
+
+def _comparable(kind: Kind, value: Any, path: str, key: str) -> Any:
+    """A rule bound or enum value as a comparable Python value for `kind`, or Invalid."""
+    if kind is Kind.INTEGER:
+        if not _is_int(value) and not (isinstance(value, float) and value.is_integer()):
+            raise _fail(path, f"'{key}' must be an integer for an integer field")
+        return Decimal(int(value))
+    if kind is Kind.NUMBER:
+        if not _is_number(value):
+            raise _fail(path, f"'{key}' must be a number for a number field")
+        return Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+    if kind in _TEMPORAL:
+        if not isinstance(value, str):
+            raise _fail(path, f"'{key}' must be an ISO {kind.value} string")
+        try:
+            return _TEMPORAL[kind](value)
+        except ValueError:
+            raise _fail(path, f"'{key}' {value[:40]!r} is not an ISO {kind.value}") from None
+    raise _fail(path, f"'{key}' does not apply to a {kind.value} field (use min_length/max_length for strings)")
+
+
+def _schema_bound(kind: Kind, value: Any) -> Any:
+    if value is None:
+        return None
+    if kind in _TEMPORAL:
+        try:
+            return _TEMPORAL[kind](str(value))
+        except ValueError:
+            return None  # an XSD lexical form Python cannot read (e.g. a year beyond 9999)
+    return Decimal(value) if not isinstance(value, Decimal) else value
+
+
+def _less(a: Any, b: Any) -> bool | None:
+    try:
+        return bool(a < b)
+    except TypeError:
+        return None  # e.g. naive vs aware datetimes: not comparable, so not a provable conflict
+
+
+def _check_range(node: Node, path: str, lo: Any, hi: Any) -> None:
+    """Rule bounds (inclusive) against the schema's own bounds (exclusive flags respected)."""
+    s_lo, s_hi = _schema_bound(node.kind, node.minimum), _schema_bound(node.kind, node.maximum)
+    if hi is not None and s_lo is not None:
+        below = _less(hi, s_lo)
+        if below or (node.exclusive_minimum and hi == s_lo):
+            raise _fail(path, f"max {hi} is below the schema's minimum {node.minimum}"
+                              f"{' (exclusive)' if node.exclusive_minimum else ''}")
+    if lo is not None and s_hi is not None:
+        above = _less(s_hi, lo)
+        if above or (node.exclusive_maximum and lo == s_hi):
+            raise _fail(path, f"min {lo} is above the schema's maximum {node.maximum}"
+                              f"{' (exclusive)' if node.exclusive_maximum else ''}")
+
+
+def _enum_value_error(node: Node, value: Any, path: str) -> str | None:
+    """Why `value` is outside the schema's own facets for `node`, or None."""
+    kind = node.kind
+    shown = repr(value)[:60]
+    if node.enum is not None and value not in node.enum:
+        return f"enum value {shown} is not one of the schema's enumerated values"
+    if node.has_const and value != node.const:
+        return f"enum value {shown} differs from the schema's const value"
+    if kind in _TEXT_KINDS:
+        if not isinstance(value, str):
+            return f"enum value {shown} is not a string"
+        if node.min_length is not None and len(value) < node.min_length:
+            return f"enum value {shown} is shorter than the schema's minLength {node.min_length}"
+        if node.max_length is not None and len(value) > node.max_length:
+            return f"enum value {shown} is longer than the schema's maxLength {node.max_length}"
+        for pattern in node.patterns:
+            matcher = re.fullmatch if node.pattern_anchored else re.search
+            if matcher(pattern, value) is None:
+                return f"enum value {shown} does not match the schema's pattern"
+    if kind in (Kind.INTEGER, Kind.NUMBER, *_TEMPORAL):
+        try:
+            comparable = _comparable(kind, value, path, "enum")
+        except Invalid:
+            return f"enum value {shown} is not a valid {kind.value}"
+        try:
+            _check_range(node, path, comparable, comparable)
+        except Invalid:
+            return f"enum value {shown} is outside the schema's range"
+    if kind is Kind.BOOLEAN and not isinstance(value, bool):
+        return f"enum value {shown} is not a boolean"
+    if kind in (Kind.OBJECT, Kind.ARRAY, Kind.CHOICE, Kind.REF):
+        return f"enum values are not supported on a {kind.value} field"
+    return None
+
+
+def _parse_one(tree: FieldTree, raw: Any, index: int) -> Rule:
+    if not isinstance(raw, dict):
+        raise Invalid(f"Rule {index} must be an object with a 'path'.")
+    path = raw.get("path")
+    if not isinstance(path, str):
+        raise Invalid(f"Rule {index} must have a string 'path'.")
+    unknown = sorted(set(raw) - RULE_KEYS)
+    if unknown:
+        raise _fail(path, f"unknown key '{unknown[0]}' (allowed: {', '.join(sorted(RULE_KEYS))})")
+    field_node = tree.find(path)
+    if field_node is None:
+        raise _fail(path, "no field has this path in the schema")
+    node = _value_node(tree, field_node)
+    rule = Rule(path=path, **{k: v for k, v in raw.items() if k != "path"})
+
+    if rule.category is not None:
+        category = CATEGORIES.get(rule.category) if isinstance(rule.category, str) else None
+        if category is None:
+            raise _fail(path, f"unknown category {str(rule.category)[:40]!r}")
+        if node.kind not in category.kinds:
+            raise _fail(path, f"category '{rule.category}' does not fit a field of type {node.kind.value}")
+    if rule.pattern is not None:
+        _check_pattern(node, path, rule.pattern)
+    if rule.min is not None or rule.max is not None:
+        lo = _comparable(node.kind, rule.min, path, "min") if rule.min is not None else None
+        hi = _comparable(node.kind, rule.max, path, "max") if rule.max is not None else None
+        if lo is not None and hi is not None and _less(hi, lo):
+            raise _fail(path, f"min {rule.min} is greater than max {rule.max}")
+        _check_range(node, path, lo, hi)
+    if rule.min_length is not None or rule.max_length is not None:
+        _check_lengths(node, path, rule.min_length, rule.max_length)
+    if rule.enum is not None:
+        if not isinstance(rule.enum, list) or not rule.enum:
+            raise _fail(path, "'enum' must be a non-empty list")
+        for value in rule.enum:
+            reason = _enum_value_error(node, value, path)
+            if reason:
+                raise _fail(path, reason)
+    if rule.null_rate is not None:
+        if not _is_number(rule.null_rate) or not 0 <= rule.null_rate <= 1:
+            raise _fail(path, "'null_rate' must be a number from 0 to 1")
+        if field_node.required and not field_node.nullable and rule.null_rate > 0:
+            raise _fail(path, "'null_rate' on a required field that is not nullable")
+    if not isinstance(rule.unique, bool):
+        raise _fail(path, "'unique' must be true or false")
+    return rule
+
+
+def _check_pattern(node: Node, path: str, pattern: Any) -> None:
+    if not isinstance(pattern, str):
+        raise _fail(path, "'pattern' must be a string")
+    if node.kind is not Kind.STRING:
+        raise _fail(path, f"'pattern' does not apply to a {node.kind.value} field")
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        raise _fail(path, f"pattern does not compile: {exc}") from None
+    from app.generation.regex_gen import unsupported_reason
+
+    reason = unsupported_reason(pattern)
+    if reason:
+        raise _fail(path, f"pattern cannot be generated: {reason.rstrip('.')}")
+
+
+def _check_lengths(node: Node, path: str, lo: Any, hi: Any) -> None:
+    for key, value in (("min_length", lo), ("max_length", hi)):
+        if value is not None and (not _is_int(value) or value < 0):
+            raise _fail(path, f"'{key}' must be a non-negative integer")
+    if node.kind is not Kind.STRING:
+        raise _fail(path, f"'min_length'/'max_length' do not apply to a {node.kind.value} field")
+    if lo is not None and hi is not None and lo > hi:
+        raise _fail(path, f"min_length {lo} is greater than max_length {hi}")
+    if hi is not None and node.min_length is not None and hi < node.min_length:
+        raise _fail(path, f"max_length {hi} is below the schema's minLength {node.min_length}")
+    if lo is not None and node.max_length is not None and lo > node.max_length:
+        raise _fail(path, f"min_length {lo} is above the schema's maxLength {node.max_length}")
+
+
+def parse_rules(tree: FieldTree, raw_rules: object) -> list[Rule]:
+    """Validate raw rule objects against `tree`; the first conflict raises Invalid naming its path."""
+    if not isinstance(raw_rules, list):
+        raise Invalid("'rules' must be a list of rule objects.")
+    rules = [_parse_one(tree, raw, index) for index, raw in enumerate(raw_rules)]
+    seen: set[str] = set()
+    for rule in rules:
+        if rule.path in seen:
+            raise _fail(rule.path, "more than one rule has this path")
+        seen.add(rule.path)
+    return rules
