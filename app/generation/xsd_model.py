@@ -26,6 +26,7 @@ from typing import Any
 
 import xmlschema
 from elementpath.regex import translate_pattern
+from xmlschema.exceptions import XMLResourceBlocked
 from xmlschema.validators import XsdAnyElement, XsdElement, XsdGroup
 
 from app.core.errors import Invalid
@@ -147,7 +148,7 @@ def _build(source: str, *, xsd11: bool, allow: str, base_url: str | None,
         try:
             schema = _schema_class(xsd11)(source, allow=allow, defuse="always", base_url=base_url,
                                           locations=locations)
-        except xmlschema.XMLResourceBlocked as exc:
+        except XMLResourceBlocked as exc:
             raise Invalid(
                 "The schema includes or imports a location outside the upload "
                 f"({str(exc).removeprefix('block access to resource ')[:200]}); only files inside the upload "
