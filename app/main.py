@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -89,6 +90,10 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True)
         app.state.services = JobServices(executor=executor, dispatcher=dispatcher, webhooks=webhooks)
         retention = RetentionPurger(settings, jobs_engine)
         dispatcher.start()
+        # start-up leaves ~300k long-lived objects; moving them out of the collector's view
+        # keeps full collections (the p99 tail of request latency) short
+        gc.collect()
+        gc.freeze()
         webhooks.start()
         retention.start()
         try:

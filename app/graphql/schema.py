@@ -37,18 +37,22 @@ class AppSchema(strawberry.Schema):
 
 
 def build_schema(settings: Settings) -> strawberry.Schema:
-    # factories, so every operation gets fresh extension instances
+    # Validation rules are built once: a fresh rule class per request would defeat the
+    # ValidationCache (its key includes the rules), re-validating every stored REST operation.
+    rules = [
+        *QueryDepthLimiter(max_depth=settings.graphql_max_depth).validation_rules,
+        *MaxAliasesLimiter(max_alias_count=settings.graphql_max_aliases).validation_rules,
+    ]
+    if not settings.graphql_introspection or settings.is_production:
+        rules.append(NoSchemaIntrospectionCustomRule)
     extensions: list = [
-        lambda: QueryDepthLimiter(max_depth=settings.graphql_max_depth),
-        lambda: MaxAliasesLimiter(max_alias_count=settings.graphql_max_aliases),
+        lambda: AddValidationRules(rules),
         lambda: MaxTokensLimiter(max_token_count=settings.graphql_max_tokens),
         lambda: ParserCache(maxsize=512),
         lambda: ValidationCache(maxsize=512),
         UnitOfWork,
         DomainErrors,
     ]
-    if not settings.graphql_introspection or settings.is_production:
-        extensions.append(lambda: AddValidationRules([NoSchemaIntrospectionCustomRule]))
     return AppSchema(
         query=merge_types("Query", (Query, LibraryQuery, DatasetQuery, SettingsQuery)),
         mutation=merge_types("Mutation", (Mutation, LibraryMutation, DatasetMutation, SettingsMutation)),

@@ -25,7 +25,7 @@ class SchemaRepository(ScopedRepository):
             stmt = stmt.where(col(SchemaDoc.id).in_(
                 select(ProjectSchema.schema_id).where(ProjectSchema.project_id == project_id)))
         if q:
-            stmt = stmt.where(func.lower(SchemaDoc.name).like(f"%{q.lower()}%"))
+            stmt = stmt.where(func.lower(SchemaDoc.name).contains(q.lower(), autoescape=True))
         total = (await self.session.exec(select(func.count()).select_from(stmt.subquery()))).one()
         rows = (await self.session.exec(page(stmt.order_by(col(SchemaDoc.id)), limit, offset))).all()
         return list(rows), int(total)
