@@ -148,10 +148,25 @@ def _enum_value_error(node: Node, value: Any, path: str) -> str | None:
             _check_range(node, path, comparable, comparable)
         except Invalid:
             return f"enum value {shown} is outside the schema's range"
+        if isinstance(comparable, Decimal):
+            return _digits_error(node, comparable, shown)
     if kind is Kind.BOOLEAN and not isinstance(value, bool):
         return f"enum value {shown} is not a boolean"
     if kind in (Kind.OBJECT, Kind.ARRAY, Kind.CHOICE, Kind.REF):
         return f"enum values are not supported on a {kind.value} field"
+    return None
+
+
+def _digits_error(node: Node, value: Decimal, shown: str) -> str | None:
+    if node.multiple_of is not None and value % node.multiple_of != 0:
+        return f"enum value {shown} is not a multiple of {node.multiple_of}"
+    exponent = value.normalize().as_tuple().exponent
+    fraction = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+    if node.fraction_digits is not None and fraction > node.fraction_digits:
+        return f"enum value {shown} has more than {node.fraction_digits} fraction digits"
+    digits = len(value.normalize().as_tuple().digits)
+    if node.total_digits is not None and digits > node.total_digits:
+        return f"enum value {shown} has more than {node.total_digits} digits"
     return None
 
 
