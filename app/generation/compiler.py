@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import Any, NoReturn
 
 import orjson
 
@@ -203,8 +203,9 @@ class Compiler:
         if item is None and node.items is not None:
             hi = min(hi, len(prefix))
         if hi < lo:
-            return None if node.items is not None and node.items.kind == Kind.REF else _fail(
-                node, f"minItems {lo} cannot be met")
+            if node.items is not None and item is None:
+                return None  # the items cannot terminate at this depth: the parent must avoid the array
+            _fail(node, f"minItems {lo} cannot be met")
         rule = self.rules.get(node.path)
         return ArrayGen(node, key, name, item, lo, hi, prefix, node.unique_items,
                         self._null_rate(node, rule))
@@ -286,7 +287,7 @@ class Compiler:
         return LeafGen(node, key, name, spec, "string", StringGenerator(spec), null_rate=rate)
 
 
-def _fail(node: Node, why: str) -> Gen:
+def _fail(node: Node, why: str) -> NoReturn:
     raise Invalid(f"{node.path}: {why}.")
 
 
