@@ -131,6 +131,9 @@ def translate_ecma_pattern(pattern: str) -> str:
                 out.append("\\x00")
             elif d == "b" and in_class:
                 out.append("\\x08")
+            elif d in "AZ":
+                # not ECMA, but the validator users run (Python's re) reads them as anchors
+                out.append("\\" + d)
             elif d.isascii() and d.isalpha() and d not in _ECMA_LETTER_ESCAPES:
                 out.append(d)  # ECMA identity escape (\a is "a", not BEL as in Python)
             else:
@@ -313,11 +316,19 @@ def load_json_schema(text: str) -> JsonSchemaDocument:
     return document
 
 
+@functools.lru_cache(maxsize=8)
+def _metaschema_validator(version: str) -> Any:
+    validator_cls = next(cls for v, cls, _ in _DRAFTS.values() if v == version)
+    # formats off: jsonschema-rs would judge `pattern` by ECMA rules, while the validator users
+    # run compiles it with Python's re; _check_pattern_compiles applies that rule instead
+    return jsonschema_rs.validator_for(validator_cls.META_SCHEMA, validate_formats=False)
+
+
 def _check_metaschema(doc: dict[str, Any], version: str) -> None:
     """The draft's metaschema check, done by jsonschema-rs: jsonschema's own check_schema takes
     minutes on a 10 MB schema, which would make every upload a denial-of-service lever."""
     try:
-        jsonschema_rs.meta.validate(doc)
+        _metaschema_validator(version).validate(doc)
     except jsonschema_rs.ValidationError as exc:
         where = "/".join(str(p) for p in exc.instance_path) or "(document root)"
         keyword = next((str(p) for p in reversed(list(exc.schema_path)) if isinstance(p, str)), "schema")

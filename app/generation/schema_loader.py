@@ -145,7 +145,7 @@ def _loaded(kind: Literal["json_schema", "xsd"], document: object, filename: str
 
 
 def _load_zip(content: bytes, filename: str | None) -> LoadedSchema:
-    from app.generation.xsd_model import load_xsd_directory
+    from app.generation.xsd_model import load_xsd_directory, scan_members
 
     try:
         archive = zipfile.ZipFile(io.BytesIO(content))
@@ -196,8 +196,9 @@ def _load_zip(content: bytes, filename: str | None) -> LoadedSchema:
             target = workdir / normalised
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(blob)
+        scans = scan_members(data)  # DTDs and bad encodings are refused before anything else
         main = _main_member(xsd_members, data)
-        document = load_xsd_directory(workdir, main, data)
+        document = load_xsd_directory(workdir, main, scans)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return _loaded("xsd", document, filename)
@@ -217,10 +218,12 @@ def _main_member(xsd_members: list[str], data: dict[str, bytes]) -> str:
             referenced.add(target)
         imported.update(ns for ns in _IMPORT_NAMESPACE.findall(blob) if ns not in _TARGET_NAMESPACE.findall(blob))
     # a member whose namespace another member imports is a dependency, not the main schema
-    candidates = [m for m in xsd_members if m not in referenced
-                  and not imported.intersection(_TARGET_NAMESPACE.findall(data[m])[:1])]
+    not_included = [m for m in xsd_members if m not in referenced]
+    candidates = [m for m in not_included if not imported.intersection(_TARGET_NAMESPACE.findall(data[m])[:1])]
     if len(candidates) == 1:
         return candidates[0]
+    if not candidates and len(not_included) == 1:  # namespaces import each other in a circle
+        return not_included[0]
     raise Invalid(
         "The zip archive has no main.xsd and not exactly one .xsd file that no other file includes "
         f"({len(candidates)} candidates); name the main schema main.xsd."

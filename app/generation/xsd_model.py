@@ -175,26 +175,26 @@ def load_xsd_text(text: str) -> XsdDocument:
     return XsdDocument(schema, "1.1" if scan.xsd11 else "1.0")
 
 
-def load_xsd_directory(directory: Path, main: str, members: dict[str, bytes]) -> XsdDocument:
-    """A zip upload extracted to `directory`: the main schema may read files inside it only."""
-    scan = _Scan()
-    xsd11 = False
-    components = 0
-    # imports are found by namespace among the members, so a remote schemaLocation hint is never needed
-    locations: list[tuple[str, str]] = []
+def scan_members(members: dict[str, bytes]) -> dict[str, _Scan]:
+    """UTF-8 and DTD checks of every zip member that looks like XML, before anything else."""
+    scans: dict[str, _Scan] = {}
     for name, blob in members.items():
         text = decode_utf8(blob, f"The zip member {name!r}")
         if text.lstrip().startswith("<"):
-            member_scan = prescan_xml(text, f"The zip member {name!r}")
-            if name == main:
-                scan = member_scan
-            xsd11 = xsd11 or member_scan.xsd11
-            components += member_scan.components
-            if member_scan.root == f"{XSD_NS} schema" and member_scan.target_namespace and name != main:
-                locations.append((member_scan.target_namespace, (directory / name).as_uri()))
+            scans[name] = prescan_xml(text, f"The zip member {name!r}")
+    return scans
+
+
+def load_xsd_directory(directory: Path, main: str, scans: dict[str, _Scan]) -> XsdDocument:
+    """A zip upload extracted to `directory`: the main schema may read files inside it only."""
+    scan = scans.get(main, _Scan())
     if scan.root != f"{XSD_NS} schema":
         raise Invalid(f"The zip member {main!r} is not an XSD: its root element is not xs:schema.")
-    _check_size(components)
+    _check_size(sum(s.components for s in scans.values()))
+    xsd11 = any(s.xsd11 for s in scans.values())
+    # imports are found by namespace among the members, so a remote schemaLocation hint is never needed
+    locations = [(s.target_namespace, (directory / name).as_uri()) for name, s in scans.items()
+                 if s.root == f"{XSD_NS} schema" and s.target_namespace and name != main]
     schema = _build(str(directory / main), xsd11=xsd11, allow="sandbox", base_url=str(directory),
                     locations=locations)
     return XsdDocument(schema, "1.1" if xsd11 else "1.0")
