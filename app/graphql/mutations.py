@@ -42,11 +42,10 @@ class Mutation:
                                   otp=otp)
         return TokenResponse(access_token=issued.access_token, token_type=issued.token_type, expires_in=issued.expires_in)
 
-    @strawberry.mutation(description="Revoke the token used for this request.")
+    @strawberry.mutation(description="Revoke the access token used for this request (API tokens are revoked in Settings).")
     async def logout(self, info: Info[Context, None]) -> OkResult:
         ctx = info.context
-        await auth.logout(ctx.session, ctx.principal)
-        return OkResult(ok=True, detail="Logged out; this token no longer works.")
+        return OkResult(ok=True, detail=await auth.logout(ctx.session, ctx.principal))
 
     @strawberry.mutation
     async def create_user(self, info: Info[Context, None], input: UserCreateInput) -> UserCreated:

@@ -325,3 +325,24 @@ async def test_expired_api_token_and_invitation(api: Api, settings: Settings) ->
     r = await api.client.post(BASE + "/users/token", data={"username": invited["username"], "password": "long-enough-1"})
     assert r.status_code == 401
 
+
+
+async def test_withdrawn_invitation_and_logout_with_an_api_token(api: Api) -> None:
+    _, admin = await api.create_tenant()
+    name = unique("withdrawn")
+    invited = await api.call("POST", "/users/invite", admin, 201, json={
+        "username": name, "email": f"{name}@example.com", "role": "Tester"})
+    # deactivating an invitee withdraws the invitation: the token no longer sets a password
+    changed = await api.call("PATCH", f"/users/{invited['id']}", admin, 200, json={"is_active": False})
+    assert changed["is_active"] is False
+    await api.call("POST", "/users/setup-password", None, 404,
+                   json={"token": invited["invitation_token"], "password": "long-enough-1"})
+    r = await api.client.post(BASE + "/users/token", data={"username": name, "password": "long-enough-1"})
+    assert r.status_code == 401
+
+    # logout with an API token says the truth: the token keeps working
+    secret = (await api.call("POST", "/settings/tokens", admin, 201, json={"name": "ci"}))["token"]
+    headers = {"Authorization": f"Bearer {secret}"}
+    r = await api.client.get(BASE + "/users/logout", headers=headers)
+    assert r.status_code == 200 and "API tokens stay valid" in r.json()["detail"]
+    assert (await api.client.get(BASE + "/users/me", headers=headers)).status_code == 200

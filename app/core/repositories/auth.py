@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import delete
-from sqlmodel import select
+from sqlalchemy import delete, update
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.models import ApiToken, Invitation, LoginThrottle, RevokedToken, Tenant, User
@@ -32,6 +32,12 @@ class AuthRepository:
 
     async def invitation_by_hash(self, token_hash: str) -> Invitation | None:
         return (await self.session.exec(select(Invitation).where(Invitation.token_hash == token_hash))).first()
+
+    async def revoke_invitations(self, user_id: int, now: datetime) -> int:
+        """Mark the user's open invitations used; returns how many were open."""
+        result = await self.session.exec(update(Invitation).where(  # type: ignore[call-overload]
+            col(Invitation.user_id) == user_id, col(Invitation.used_at).is_(None)).values(used_at=now))
+        return int(result.rowcount or 0)
 
     async def throttle(self, key: str) -> LoginThrottle | None:
         return await self.session.get(LoginThrottle, key)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, delete, func, or_, true
+from sqlalchemy import ColumnElement, cast, delete, exists, func, literal, literal_column, or_, true
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlmodel import col, select
 
 from app.core.authz import effective_project_role
@@ -32,6 +33,13 @@ class ProjectRepository(ScopedRepository):
         if p.role is Role.Manager:
             return tenant & or_(Project.created_by == p.user_id, member)
         return tenant & member
+
+    def _has_tag(self, tag: str) -> ColumnElement[bool]:
+        """JSON array membership in SQL: jsonb containment on PostgreSQL, json_each on SQLite."""
+        if self.session.bind.dialect.name == "postgresql":
+            return cast(Project.tags, JSONB).contains([tag])
+        member = select(literal(1)).select_from(func.json_each(Project.tags).table_valued("value"))
+        return exists(member.where(literal_column("value") == tag))
 
     async def get(self, project_id: int) -> VisibleProject:
         """The project if the caller may see it, else NotFound (never Forbidden: no existence leak)."""
@@ -60,9 +68,8 @@ class ProjectRepository(ScopedRepository):
             stmt = stmt.where(func.lower(Project.name).contains(q.lower(), autoescape=True))
         rows_stmt = stmt.order_by(col(Project.id))
         if tag:
-            # JSON containment differs per dialect; tags lists are short, filter in Python
-            rows = [r for r in (await self.session.exec(rows_stmt)).all() if tag in (r.tags or [])]
-            return rows[offset : offset + limit], len(rows)
+            stmt = stmt.where(self._has_tag(tag))
+            rows_stmt = stmt.order_by(col(Project.id))
         total = (await self.session.exec(select(func.count()).select_from(stmt.subquery()))).one()
         rows = (await self.session.exec(page(rows_stmt, limit, offset))).all()
         return list(rows), int(total)

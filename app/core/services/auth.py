@@ -143,13 +143,18 @@ async def authenticate(session: AsyncSession, settings: Settings, token: str, *,
     return Principal(user.id, user.tenant_id, user.username, Role(user.role), principal_via, jti, exp, token_id, ip)
 
 
-async def logout(session: AsyncSession, principal: Principal) -> None:
-    if principal.via == "jwt" and principal.jti:
-        session.add(
-            RevokedToken(jti=principal.jti, user_id=principal.user_id, expires_at=principal.token_expires_at or utcnow())
-        )
-    audit.record(session, principal, "auth.logout", target_type="user", target_id=principal.user_id)
+async def logout(session: AsyncSession, principal: Principal) -> str:
+    """Revoke the access token of this request; returns what happened, in words."""
+    audit.record(session, principal, "auth.logout", target_type="user", target_id=principal.user_id,
+                 details={"via": principal.via})
+    if principal.via != "jwt" or not principal.jti:
+        # a CI pipeline's logout must not destroy its long-lived credential by accident
+        return "API tokens stay valid after logout; revoke them with DELETE /settings/tokens/{token_id}."
+    session.add(
+        RevokedToken(jti=principal.jti, user_id=principal.user_id, expires_at=principal.token_expires_at or utcnow())
+    )
     await AuthRepository(session).purge_expired_revocations(utcnow())
+    return "Logged out; this token no longer works."
 
 
 async def create_api_token(session: AsyncSession, principal: Principal, data: ApiTokenCreate) -> tuple[ApiToken, str]:

@@ -6,8 +6,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.authz import Action, require, require_project
 from app.core.clock import iso
-from app.core.errors import Conflict, Forbidden, Invalid, NotFound
-from app.core.models import Project, ProjectMember, Role, utcnow
+from app.core.errors import Forbidden, Invalid, NotFound
+from app.core.models import Project, ProjectMember, utcnow
 from app.core.payloads import MemberAdd, MemberRemove, ProjectCreate, ProjectUpdate
 from app.core.principal import Principal
 from app.core.repositories import ProjectRepository, TenantRepository, UserRepository, VisibleProject
@@ -122,8 +122,6 @@ async def remove_member(session: AsyncSession, principal: Principal, project_id:
     member = await repo.membership(project_id, data.user_id)
     if member is None:
         raise NotFound(f"User {data.user_id} is not a member of project {project_id}.")
-    if member.user_id == principal.user_id and principal.role is Role.Tester:
-        raise Conflict("You may not remove yourself.")
     await session.delete(member)
     audit.record(session, principal, "project.member_remove", target_type="user", target_id=data.user_id,
                  project_id=project_id, tenant_id=visible.project.tenant_id)

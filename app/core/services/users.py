@@ -11,7 +11,7 @@ from app.core.errors import Conflict, Forbidden, Invalid
 from app.core.models import Role, User, utcnow
 from app.core.payloads import UserCreate, UserInvite, UserUpdate
 from app.core.principal import Principal
-from app.core.repositories import TenantRepository, UserRepository
+from app.core.repositories import AuthRepository, TenantRepository, UserRepository
 from app.core.security.passwords import check_password_policy, hash_password_async
 from app.core.services import audit
 from app.core.services.auth import create_invitation
@@ -134,6 +134,9 @@ async def update(session: AsyncSession, principal: Principal, user_id: int, data
             raise Conflict("This user has not set a password yet; they activate by accepting their invitation.")
         changes["is_active"] = [user.is_active, data.is_active]
         user.is_active = data.is_active
+    if data.is_active is False and user.password_hash is None:
+        # deactivating someone who has not accepted yet withdraws their invitation
+        changes["invitations_revoked"] = await AuthRepository(session).revoke_invitations(user.id, utcnow())  # type: ignore[arg-type]
     if "display_name" in fields:
         user.display_name = data.display_name
         changes["display_name"] = True
