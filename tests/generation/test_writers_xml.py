@@ -85,3 +85,50 @@ def test_json_schema_generic_xml_mapping() -> None:
     assert "<a_b>" in text and 'xsi:nil="true"' in text
     root = xmlschema.XMLResource(text)  # well-formed
     assert root.root.tag == "records" and len(list(root.root)) == 50
+
+
+BUILTINS = b"""<?xml version="1.0" encoding="UTF-8"?>
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
+  <xs:element name="row">
+    <xs:complexType>
+      <xs:sequence>
+        <xs:element name="year" type="xs:gYear"/>
+        <xs:element name="month" type="xs:gYearMonth"/>
+        <xs:element name="md" type="xs:gMonthDay"/>
+        <xs:element name="day" type="xs:gDay"/>
+        <xs:element name="m" type="xs:gMonth"/>
+        <xs:element name="hex"><xs:simpleType><xs:restriction base="xs:hexBinary">
+          <xs:length value="4"/></xs:restriction></xs:simpleType></xs:element>
+        <xs:element name="b64"><xs:simpleType><xs:restriction base="xs:base64Binary">
+          <xs:maxLength value="6"/></xs:restriction></xs:simpleType></xs:element>
+        <xs:element name="uri" type="xs:anyURI"/>
+        <xs:element name="lang" type="xs:language"/>
+        <xs:element name="dur" type="xs:duration"/>
+        <xs:element name="qn" type="xs:QName"/>
+        <xs:element name="tokens" type="xs:NMTOKENS"/>
+        <xs:element name="t"><xs:simpleType><xs:restriction base="xs:time">
+          <xs:minInclusive value="09:00:00"/><xs:maxExclusive value="17:00:00"/></xs:restriction></xs:simpleType>
+        </xs:element>
+        <xs:element name="d"><xs:simpleType><xs:restriction base="xs:date">
+          <xs:minInclusive value="1999-12-30"/><xs:maxInclusive value="2000-01-02"/></xs:restriction></xs:simpleType>
+        </xs:element>
+        <xs:element name="dec"><xs:simpleType><xs:restriction base="xs:decimal">
+          <xs:totalDigits value="5"/><xs:fractionDigits value="3"/><xs:minExclusive value="-1"/>
+        </xs:restriction></xs:simpleType></xs:element>
+        <xs:element name="small" type="xs:byte"/>
+        <xs:element name="big" type="xs:unsignedLong"/>
+        <xs:element name="flag" type="xs:boolean"/>
+        <xs:element name="either"><xs:simpleType><xs:union memberTypes="xs:int xs:date"/></xs:simpleType>
+        </xs:element>
+      </xs:sequence>
+    </xs:complexType>
+  </xs:element>
+</xs:schema>
+"""
+
+
+def test_xsd_builtin_types_validate() -> None:
+    plan = compile_plan(load_schema(BUILTINS, "b.xsd"), [], {"seed": 6}, record_count=300)
+    schema = xmlschema.XMLSchema10(BUILTINS.decode())
+    for record in _write(plan, "xml").splitlines()[2:-1]:
+        schema.validate(record)
