@@ -144,8 +144,10 @@ def _schema_class(xsd11: bool) -> type[xmlschema.XMLSchemaBase]:
 
 def _build(source: str, *, xsd11: bool, allow: str, base_url: str | None,
            locations: list[tuple[str, str]] | None = None) -> xmlschema.XMLSchemaBase:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with warnings.catch_warnings():
+        # failures are read from each schema's own `warnings` list below (thread-safe); the
+        # global warning machinery is only silenced here so nothing is printed
+        warnings.simplefilter("ignore")
         try:
             schema = _schema_class(xsd11)(source, allow=allow, defuse="always", base_url=base_url,
                                           locations=locations)
@@ -159,10 +161,13 @@ def _build(source: str, *, xsd11: bool, allow: str, base_url: str | None,
             raise Invalid(f"The XSD is not valid: {(exc.message or str(exc))[:300]}") from None
         except (xmlschema.XMLSchemaException, OSError, SyntaxError, ValueError) as exc:
             raise Invalid(f"The XSD cannot be loaded: {str(exc).splitlines()[0][:300]}") from None
-    for warning in caught:
-        message = str(warning.message)
-        if "import" in message.lower() or "include" in message.lower() or "block" in message.lower():
-            raise Invalid(f"The schema imports a location that cannot be read inside the upload: {message[:300]}")
+    # xmlschema only warns when an import/include/redefine/override could not be read
+    for loaded in schema.maps.iter_schemas():
+        for message in loaded.warnings:
+            if "failed" in message.lower():
+                raise Invalid(
+                    f"The schema imports or includes a location that cannot be read inside the upload: {message[:300]}"
+                )
     return schema
 
 
