@@ -12,6 +12,7 @@ import pytest
 from app.core.errors import Invalid
 from app.generation.fieldmodel import Kind
 from app.generation.schema_loader import LoadedSchema, load_schema, sanitise_filename
+from app.generation.schema_repr import schema_repr
 
 # CI clones the repository with shared/ beside it
 BENCH = Path(__file__).resolve().parents[2].parent / "shared" / "bench"
@@ -168,3 +169,45 @@ def test_zip_ambiguous_main_is_invalid() -> None:
 def test_zip_without_xsd_is_invalid() -> None:
     with pytest.raises(Invalid, match=r"no \.xsd"):
         load_schema(_zip({"readme.txt": "hi"}))
+
+
+def test_zip_include_of_missing_member_is_invalid() -> None:
+    content = _zip({"main.xsd": f'<xs:schema {XS}><xs:include schemaLocation="missing.xsd"/>'
+                                '<xs:element name="a" type="xs:string"/></xs:schema>'})
+    with pytest.raises(Invalid, match="cannot be read inside the upload"):
+        load_schema(content)
+
+
+def test_repr_of_json_schema_is_json_ready() -> None:
+    loaded = load_schema(_bench("customer_order.schema.json"))
+    rep = schema_repr(loaded)
+    assert rep["root"] == "#" and rep["roots"] == ["#"] and rep["unsupported"] == []
+    json.dumps(rep)
+    fields = {f["path"]: f for f in rep["fields"]}
+    assert fields["amount"] == {
+        "path": "amount", "name": "amount", "type": "number", "required": True, "nullable": False,
+        "min": 0, "max": 100000, "min_length": None, "max_length": None, "pattern": None, "enum": None,
+        "format": None, "min_items": None, "max_items": None, "children": [], "multiple_of": 0.01,
+    }
+    assert fields["notes"]["nullable"] and not fields["notes"]["required"]
+    assert fields["birth_date"]["type"] == "date" and fields["birth_date"]["format"] == "date"
+    line_items = fields["line_items"]
+    assert (line_items["type"], line_items["min_items"], line_items["max_items"]) == ("array", 1, 5)
+    item = line_items["children"][0]
+    assert [c["path"] for c in item["children"]] == ["line_items.sku", "line_items.quantity",
+                                                      "line_items.unit_price"]
+
+
+def test_repr_of_xsd_attributes_text_and_unsupported() -> None:
+    xsd = f"""<xs:schema {XS}><xs:element name="price"><xs:complexType><xs:simpleContent>
+      <xs:extension base="xs:decimal"><xs:attribute name="currency" type="xs:string" use="required"/>
+      </xs:extension></xs:simpleContent></xs:complexType></xs:element>
+      <xs:element name="doc"><xs:complexType mixed="true"><xs:sequence><xs:element name="b" type="xs:date"
+      minOccurs="0"/></xs:sequence></xs:complexType></xs:element></xs:schema>"""
+    loaded = load_schema(xsd.encode())
+    rep = schema_repr(loaded, "price")
+    assert [f["path"] for f in rep["fields"]] == ["@currency", "$"]
+    assert rep["fields"][1]["type"] == "number"
+    doc = schema_repr(loaded, "doc")
+    assert doc["unsupported"][0]["path"] == "" and "mixed content" in doc["unsupported"][0]["reason"]
+    json.dumps(doc)
