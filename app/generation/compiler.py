@@ -11,6 +11,7 @@ with the field's path. Unsatisfiable facets fail here too (`Invalid` naming the 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any, NoReturn
 
@@ -162,6 +163,14 @@ class Compiler:
         return float(rate) if rate is not None else self.null_rate
 
     def object(self, node: Node, pos: str, depth: int, key: int, name: str) -> Gen | None:
+        if node.conditionals:
+            variants = _condition_variants(node)
+            if variants:
+                options = [self.object(v, f"{pos}?{i}", depth, hash_key(f"{pos}?{i}"), name)
+                           for i, v in enumerate(variants)]
+                if any(o is not None for o in options):
+                    return ChoiceGen(node, key, name, options, self.tree.definitions,
+                                     null_rate=self._null_rate(node, self.rules.get(node.path)), must_match=node)
         slots: list[ChildSlot] = []
         for child in node.children:
             g = self.node(child, f"{pos}/{child.name or '#' + str(len(slots))}", depth)
@@ -294,6 +303,46 @@ def _fail(node: Node, why: str) -> NoReturn:
 def _set_null_rate(gen: Gen, rate: float) -> None:
     if hasattr(gen, "null_rate"):
         gen.null_rate = rate  # type: ignore[attr-defined]
+
+
+def _merge_object(base: Node, extra: Node | None, fixed: dict[str, Node]) -> Node:
+    """`base` with `extra`'s properties laid over it (its required names required) and the
+    discriminator properties of an `if` pinned to their const/enum: one variant of an object
+    whose if/then/else picks a shape by a tag. Conditions are dropped: the variant is checked
+    against the original node after generation."""
+    children = {c.name: c for c in base.children}
+    order = [c.name for c in base.children]
+    if extra is not None:
+        for c in extra.children:
+            if c.name not in children:
+                order.append(c.name)
+            children[c.name] = c
+        for c in extra.children:
+            if c.required:
+                children[c.name] = replace(children[c.name], required=True)
+    for pname, pin in fixed.items():
+        if pname in children:
+            children[pname] = replace(children[pname], const=pin.const, has_const=pin.has_const,
+                                      enum=pin.enum, required=True)
+    additional = base.additional_properties and (extra is None or extra.additional_properties)
+    return replace(base, children=[children[n] for n in order], conditionals=[],
+                   additional_properties=additional)
+
+
+def _condition_variants(node: Node) -> list[Node]:
+    """One object variant per `if` whose properties are pinned by const/enum (a tagged union
+    written as if/then), plus the base object for records matching no `if`; [] otherwise."""
+    variants: list[Node] = []
+    for cond in node.conditionals:
+        pins = {c.name: c for c in cond.if_.children if c.has_const or c.enum is not None}
+        if cond.if_.kind != Kind.OBJECT or not pins or len(pins) != len(cond.if_.children):
+            return []
+        if cond.then is not None and cond.then.kind not in (Kind.OBJECT, Kind.ANY):
+            return []
+        then = cond.then if cond.then is not None and cond.then.kind == Kind.OBJECT else None
+        variants.append(_merge_object(node, then, pins))
+    variants.append(_merge_object(node, None, {}))
+    return variants
 
 
 def _json_types(node: Node, definitions: dict[str, Node], depth: int = 0) -> set[str] | None:

@@ -503,6 +503,8 @@ class ChoiceGen(Gen):
     exclusive: bool = False  # oneOf whose options may overlap: check and re-draw
     null_rate: float = 0.0
     group: bool = False
+    # variants of one object (if/then/else): every value must satisfy this node, conditions included
+    must_match: Node | None = None
 
     def generate(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Choice:
         n = rows.n
@@ -510,7 +512,7 @@ class ChoiceGen(Gen):
         live = np.array([i for i, g in enumerate(self.options) if g is not None])
         branch = live[rng.integers(0, len(live), size=n)]
         col = self._fill(bc, rows, shared, branch)
-        if self.exclusive:
+        if self.exclusive or self.must_match is not None:
             col = self._exclusive(bc, rows, shared, col, live)
         col.nulls = _nulls(rng, n, self.null_rate)
         return col
@@ -528,6 +530,10 @@ class ChoiceGen(Gen):
     def _overlaps(self, col: Choice) -> np.ndarray:
         values = self.py(col)
         bad = np.zeros(col.n, dtype=bool)
+        if self.must_match is not None:
+            for i, v in enumerate(values):
+                bad[i] = v is not None and not accepts(self.must_match, _plain(v), self.definitions)
+            return bad
         for i, v in enumerate(values):
             b = int(col.branch[i])
             for k, g in enumerate(self.options):
@@ -553,6 +559,9 @@ class ChoiceGen(Gen):
             col = _replace_rows(col, idx, sub)
             bad = self._overlaps(col)
         if bad.any():
+            if self.must_match is not None:
+                raise Invalid(f"{self.node.path or self.name}: could not draw values meeting its if/then/else "
+                              f"conditions.")
             raise Invalid(f"{self.node.path}: oneOf options overlap so much that no value matching exactly "
                           f"one of them could be drawn.")
         return col

@@ -116,4 +116,8 @@ def _object_accepts(node: Node, value: dict, definitions: dict[str, Node], depth
     for key, deps in node.dependent_required.items():
         if key in value and any(d not in value for d in deps):
             return False
+    for cond in node.conditionals:
+        branch = cond.then if accepts(cond.if_, value, definitions, depth + 1) else cond.else_
+        if branch is not None and not accepts(branch, value, definitions, depth + 1):
+            return False
     return True

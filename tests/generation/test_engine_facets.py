@@ -251,3 +251,27 @@ def test_rules_narrow_the_schema() -> None:
 def test_unknown_params_are_refused() -> None:
     with pytest.raises(Invalid, match="Unknown params: colour"):
         compile_plan(tree(), [], {"colour": 1}, record_count=1)
+
+
+def test_if_then_tagged_union() -> None:
+    from app.generation.fieldmodel import Conditional
+
+    def branch(kind: str, extra: Node) -> Conditional:
+        return Conditional(
+            if_=Node(Kind.OBJECT, children=[Node(Kind.STRING, name="type", path="type", const=kind, has_const=True)]),
+            then=Node(Kind.OBJECT, children=[extra], additional_properties=True))
+
+    t = tree(
+        Node(Kind.STRING, name="type", path="type", enum=["text", "number"]),
+        conditionals=[
+            branch("text", Node(Kind.STRING, name="label", path="label", max_length=6)),
+            branch("number", Node(Kind.INTEGER, name="value", path="value", minimum=1, maximum=9)),
+        ],
+    )
+    rs = records(t, 400)
+    assert {r["type"] for r in rs} == {"text", "number"}
+    for r in rs:
+        if r["type"] == "text":
+            assert isinstance(r["label"], str) and len(r["label"]) <= 6
+        else:
+            assert 1 <= r["value"] <= 9
