@@ -59,7 +59,9 @@ class XsdRecordValidator(RecordValidator):
         import xmlschema
 
         try:
-            for result in self._element.iter_encode(record, validation="lax"):
+            # keys of elements/attributes from other namespaces carry the schema's own prefixes
+            namespaces = dict(self._schema.namespaces)
+            for result in self._element.iter_encode(record, validation="lax", namespaces=namespaces):
                 if isinstance(result, xmlschema.XMLSchemaValidationError):
                     return _xml_message(result)
         except xmlschema.XMLSchemaException as exc:

@@ -161,6 +161,8 @@ def _build(source: str, *, xsd11: bool, allow: str, base_url: str | None,
             raise Invalid(f"The XSD is not valid: {(exc.message or str(exc))[:300]}") from None
         except (xmlschema.XMLSchemaException, OSError, SyntaxError, ValueError) as exc:
             raise Invalid(f"The XSD cannot be loaded: {str(exc).splitlines()[0][:300]}") from None
+        except RecursionError:
+            raise Invalid("The XSD is nested too deeply to be loaded.") from None
     # xmlschema only warns when an import/include/redefine/override could not be read
     for loaded in schema.maps.iter_schemas():
         for message in loaded.warnings:
@@ -311,6 +313,12 @@ def _py(value: Any) -> Any:
     return str(value)
 
 
+def _namespace_of(component: Any) -> str | None:
+    """The namespace a (possibly referenced) element/attribute appears in, None when unqualified."""
+    name = str(component.name or "")
+    return name[1:name.index("}")] or None if name.startswith("{") else None
+
+
 def _join(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
 
@@ -335,8 +343,10 @@ class _XsdTreeBuilder:
         self.keys: dict[int, str] = {}
         self.cut = False
         self.shallow = False
+        self.namespace = ""  # the record element's namespace: its components use local names
 
     def build(self, element: Any, root: str) -> FieldTree:
+        self.namespace = element.target_namespace or ""
         node = self._element(element, "", 0)
         node.required = True
         # every REF target is built once, shallowly: complex-typed children inside it are REFs
@@ -349,6 +359,14 @@ class _XsdTreeBuilder:
             node.unsupported.append(
                 f"the tree exceeded {NODE_BUDGET} nodes; further complex types were cut into REF nodes")
         return FieldTree(root=node, root_name=root, definitions=self.definitions)
+
+    def _name(self, component: Any) -> str:
+        """The record key of an element/attribute: its local name in the record's own namespace
+        (or none), else its prefixed name (``xml:lang``), as xmlschema's converter spells it."""
+        namespace = _namespace_of(component) or ""
+        if not namespace or namespace == self.namespace:
+            return str(component.local_name)
+        return str(component.prefixed_name or component.local_name)
 
     def _key(self, element: Any) -> str:
         xsd_type = element.type
@@ -365,10 +383,10 @@ class _XsdTreeBuilder:
         self.node_count += 1
         if self.node_count > NODE_BUDGET:
             self.cut = True
-        name = element.local_name
+        name = self._name(element)
         xsd_type = element.type
         xml_info = XmlInfo(
-            namespace=(element.target_namespace or None) if element.qualified else None,
+            namespace=_namespace_of(element),
             default=element.default, fixed=element.fixed,
             xsd_type=xsd_type.prefixed_name if xsd_type.name else None,
             abstract=bool(element.abstract),
@@ -405,15 +423,15 @@ class _XsdTreeBuilder:
 
     def _particle_element(self, element: Any, path: str, depth: int) -> Node:
         """An element inside a content model: substitution groups and repetition applied."""
-        child_path = _join(path, element.local_name)
+        child_path = _join(path, self._name(element))
         head = element.ref if element.ref is not None else element
         members = list(head.maps.substitution_groups.get(head.name, ())) if head.is_global() else []
         if members:
-            options = [self._element(m, _join(path, m.local_name), depth + 1) for m in members]
+            options = [self._element(m, _join(path, self._name(m)), depth + 1) for m in members]
             if not head.abstract:
                 options.insert(0, self._element(element, child_path, depth + 1))
             node = Node(Kind.CHOICE, name="", path=path, options=options, choice_mode=ChoiceMode.XSD_CHOICE,
-                        xml=XmlInfo(substitutes=[m.local_name for m in members]))
+                        xml=XmlInfo(substitutes=[self._name(m) for m in members]))
         else:
             node = self._element(element, child_path, depth + 1)
             if element.abstract:
@@ -458,11 +476,11 @@ class _XsdTreeBuilder:
                 continue  # xs:anyAttribute: no extra attributes are generated
             if attribute.use == "prohibited":
                 continue
-            local = attribute.local_name
+            local = self._name(attribute)
             child = self._simple(attribute.type, f"@{local}", _join(path, f"@{local}"))
             child.required = attribute.use == "required"
             child.xml = XmlInfo(
-                namespace=(attribute.target_namespace or None) if attribute.qualified else None,
+                namespace=_namespace_of(attribute),
                 attribute=True, default=attribute.default, fixed=attribute.fixed,
                 xsd_type=attribute.type.prefixed_name if attribute.type.name else None,
             )

@@ -156,8 +156,11 @@ def test_zip_import_resolved_by_namespace_inside_upload() -> None:
                      '<xs:element name="code" type="xs:token"/></xs:schema>',
     })
     loaded = load_schema(content)
-    code = loaded.field_tree("r").root.child("code")
+    # an element from another namespace is keyed by the schema's prefix, as xmlschema spells it
+    code = loaded.field_tree("r").root.child("c:code")
     assert code is not None and code.xml is not None and code.xml.namespace == "urn:c"
+    assert code.format == "xsd:token"
+    assert loaded.record_validator("r").json_error({"c:code": "A1"}) is None
 
 
 def test_zip_ambiguous_main_is_invalid() -> None:

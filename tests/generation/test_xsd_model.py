@@ -208,3 +208,14 @@ def test_xsd11_assertions_listed_as_unsupported() -> None:
       </xs:simpleType></xs:element></xs:schema>""".encode())
     assert loaded.version == "1.1"
     assert any("assertion" in u for u in loaded.field_tree().root.unsupported)
+
+
+def test_xml_namespace_import_uses_bundled_schema_and_prefixed_key() -> None:
+    for imp in ('<xs:import namespace="http://www.w3.org/XML/1998/namespace"/>',
+                '<xs:import namespace="http://www.w3.org/XML/1998/namespace" '
+                'schemaLocation="http://www.w3.org/2001/xml.xsd"/>'):
+        loaded = load_schema(f'<xs:schema {XS}>{imp}<xs:element name="a"><xs:complexType>'
+                             '<xs:attribute ref="xml:lang"/></xs:complexType></xs:element></xs:schema>'.encode())
+        lang = loaded.field_tree().root.children[0]
+        assert lang.name == "@xml:lang" and lang.xml.namespace == "http://www.w3.org/XML/1998/namespace"
+        assert loaded.record_validator().json_error({"@xml:lang": "en"}) is None
