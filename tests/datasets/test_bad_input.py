@@ -126,6 +126,12 @@ async def test_download_and_trigger_states(api: Api) -> None:
     for fmt in ("pdf", "CSVX", "../etc/passwd"):
         r = await download(api, manager, did, fmt)
         assert r.status_code == 422, (fmt, r.text)
+    r = await api.request("GET", f"/data/{did}", manager, params={"format": "csv", "file_index": "first"})
+    assert r.status_code == 422, r.text
+    r = await api.request("GET", "/datasets", manager, params={"status": "sleeping"})
+    assert r.status_code == 422 and "status" in r.json()["detail"], r.text
+    queued = await api.call("GET", "/datasets", manager, 200, params={"status": "queued", "project_id": pid})
+    assert [d["dataset_id"] for d in queued] == [did]
 
     started = await api.call("GET", f"/datasets/generate/{did}", manager, 200)
     assert started["dataset_id"] == did and started["status"] in ("queued", "running", "completed")
