@@ -275,3 +275,22 @@ def test_if_then_tagged_union() -> None:
             assert isinstance(r["label"], str) and len(r["label"]) <= 6
         else:
             assert 1 <= r["value"] <= 9
+
+
+def test_if_then_variants_flatten_to_one_csv_header() -> None:
+    import csv
+
+    from app.generation.fieldmodel import Conditional
+
+    t = tree(
+        Node(Kind.STRING, name="type", path="type", enum=["a", "b"]),
+        Node(Kind.INTEGER, name="n", path="n", minimum=0, maximum=5),
+        conditionals=[Conditional(
+            if_=Node(Kind.OBJECT, children=[Node(Kind.STRING, name="type", path="type", const="a", has_const=True)]),
+            then=Node(Kind.OBJECT, children=[Node(Kind.INTEGER, name="n", path="n", minimum=5, maximum=5)]))],
+    )
+    plan = compile_plan(t, [], {"seed": 1}, record_count=200)
+    rows = list(csv.DictReader(io.StringIO(_write(plan, "csv").decode())))
+    assert list(rows[0]) == ["type", "n"]
+    assert all(r["n"] == "5" for r in rows if r["type"] == "a")
+    assert {r["type"] for r in rows} == {"a", "b"}

@@ -24,6 +24,8 @@ class FlatColumn:
     kind: str  # Leaf kind, or "json" for an encoded cell
     gen: Gen
     path: list[tuple[Gen, int]]  # (object or choice gen, slot/option index) from the root
+    # the same column in other variants of an if/then/else object: (gen, path) pairs
+    alternatives: list[tuple[Gen, list[tuple[Gen, int]]]] = field(default_factory=list)
 
 
 @dataclass
@@ -57,6 +59,25 @@ def _walk(gen: Gen, prefix: str, path: list, cols: list[FlatColumn], tables: lis
             if slot.gen is None:
                 continue
             _walk(slot.gen, _join(prefix, slot.name), [*path, (gen, i)], cols, tables, split)
+        return
+    if isinstance(gen, ChoiceGen) and gen.must_match is not None:
+        # variants of one object: one column per name, filled from whichever variant a row used
+        # (their arrays stay JSON cells: child tables per variant would collide)
+        merged: dict[str, FlatColumn] = {}
+        for k, opt in enumerate(gen.options):
+            if opt is None:
+                continue
+            found: list[FlatColumn] = []
+            _walk(opt, prefix, [*path, (gen, k)], found, tables, False)
+            for fc in found:
+                if fc.name not in merged:
+                    merged[fc.name] = fc
+                    cols.append(fc)
+                else:
+                    first = merged[fc.name]
+                    if first.kind != fc.kind:
+                        first.kind = "json"
+                    first.alternatives.append((fc.gen, fc.path))
         return
     if isinstance(gen, ChoiceGen) and gen.group:
         for k, opt in enumerate(gen.options):
@@ -93,7 +114,11 @@ def _leaf_cells(fc: FlatColumn, col: Column) -> list[str | None]:
 def cells(fc: FlatColumn, root: Column) -> list[str | None]:
     """The cells of one flat column for every row of `root` (None: absent or null)."""
     n = root.n
-    return _descend(fc, 0, root, n)
+    out = _descend(fc, 0, root, n)
+    for gen, path in fc.alternatives:
+        other = _descend(FlatColumn(fc.name, fc.kind, gen, path), 0, root, n)
+        out = [a if a is not None else b for a, b in zip(out, other, strict=True)]
+    return out
 
 
 def _descend(fc: FlatColumn, depth: int, col: Column, n: int) -> list[str | None]:
