@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -14,6 +15,9 @@ from app.core.jobs.worker_run import render_format, run_dataset
 from app.core.settings import Settings
 
 log = logging.getLogger("tdg.jobs")
+# generation yields the CPU to the API: with as many pool processes as cores, requests waited
+# behind them (p99 of a dataset poll in the hundreds of ms)
+WORKER_NICENESS = 10
 
 
 class Executor(Protocol):
@@ -38,7 +42,8 @@ class RespawningPool:
 
     def _new(self) -> ProcessPoolExecutor:
         # spawn: a forked child would inherit the server's event loop and connection pools
-        return ProcessPoolExecutor(max_workers=self.size, mp_context=multiprocessing.get_context("spawn"))
+        return ProcessPoolExecutor(max_workers=self.size, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=os.nice, initargs=(WORKER_NICENESS,))
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
         try:
