@@ -259,6 +259,7 @@ class XmlWriter:
         n = col.n
         attr_parts: list[list[str]] = []
         body_parts: list[list[str]] = []
+        attr_prefixes: dict[str, str] = {}
         for slot, f, present in zip(gen.slots, col.fields, col.present, strict=True):
             if slot.gen is None or f is None:
                 continue
@@ -268,7 +269,9 @@ class XmlWriter:
                 esc = _escape_column(["" if t is None else t for t in texts], attr=True)
                 name = slot.name.lstrip("@")
                 if info.namespace:
-                    frag = [f' a:{name}="{e}" xmlns:a="{_escape_attr(info.namespace)}"' for e in esc]
+                    # one prefix per attribute namespace, declared once on the element (below)
+                    prefix = attr_prefixes.setdefault(info.namespace, f"a{len(attr_prefixes)}")
+                    frag = [f' {prefix}:{name}="{e}"' for e in esc]
                 else:
                     frag = [f' {name}="{e}"' for e in esc]
                 frag = [fr if t is not None else "" for fr, t in zip(frag, texts, strict=True)]
@@ -281,6 +284,9 @@ class XmlWriter:
                 body_parts.append(self._mask(self._group_content(slot.gen, f, ns), present))
             else:
                 body_parts.append(self._mask(self._element(slot.gen, f, slot.name, ns), present))
+        if attr_prefixes:
+            decls = "".join(f' xmlns:{p}="{_escape_attr(ns)}"' for ns, p in attr_prefixes.items())
+            attr_parts.append([decls] * n)
         attrs = ["".join(p) for p in zip(*attr_parts, strict=True)] if attr_parts else [""] * n
         body = ["".join(p) for p in zip(*body_parts, strict=True)] if body_parts else [""] * n
         return attrs, body
