@@ -12,6 +12,7 @@ import functools
 import json
 import math
 import re
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -311,7 +312,10 @@ def load_json_schema(text: str) -> JsonSchemaDocument:
     registry = referencing.Registry(retrieve=_refuse_retrieval).with_resource(base_uri, resource)
     registry = registry.combine(METASCHEMA_REGISTRY)
     document = JsonSchemaDocument(doc, version, validator_cls, specification, registry, base_uri)
-    _check_references(document, resource)
+    try:
+        _check_references(document, resource)
+    except ValueError:
+        raise Invalid("The schema has an $id that is not a valid URI.") from None
     document.roots = ["#", *_definition_roots(doc)]
     return document
 
@@ -343,6 +347,8 @@ def _check_metaschema(doc: dict[str, Any], version: str) -> None:
 def _lookup(resolver: Any, ref: str) -> Any:
     try:
         return resolver.lookup(ref)
+    except ValueError:  # urllib refuses a malformed $id or $ref (e.g. "http://[oops")
+        raise Invalid(f"$ref {ref[:200]!r} (or an $id it depends on) is not a valid URI.") from None
     except referencing.exceptions.Unresolvable:
         if ref.startswith("#"):
             raise Invalid(f"$ref {ref[:200]!r} does not resolve inside the uploaded document.") from None
@@ -386,7 +392,9 @@ def _check_pattern_compiles(pattern: str) -> None:
     # jsonschema's validator runs `pattern` through Python's `re` as written: one that does not
     # compile there would crash validation of every record (jsonschema's check_schema refuses it too)
     try:
-        re.compile(pattern)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)  # "possible set difference" notes
+            re.compile(pattern)
     except re.error:
         raise Invalid(f"The schema's pattern {pattern[:100]!r} is not a valid regular expression.") from None
 
@@ -563,7 +571,10 @@ class _TreeBuilder:
     def _enter(self, schema: dict[str, Any], resolver: Any) -> Any:
         """The resolver for a subschema that declares its own base URI."""
         if isinstance(schema.get(self.id_keyword), str):
-            return resolver.in_subresource(self.doc.specification.create_resource(schema))
+            try:
+                return resolver.in_subresource(self.doc.specification.create_resource(schema))
+            except ValueError:
+                raise Invalid(f"The $id {schema[self.id_keyword][:100]!r} is not a valid URI.") from None
         return resolver
 
     def _pure_ref(self, schema: Any) -> str | None:

@@ -79,7 +79,12 @@ def prescan_xml(text: str, what: str = "The XML document") -> _Scan:
     depth = 0
     # particles per complex type: xmlschema's determinism (UPA) check is quadratic in this number
     particles: list[int] = []
-    parser = xml.parsers.expat.ParserCreate(namespace_separator=" ")
+    # the bytes were already decoded as UTF-8: expat must not switch to a declared encoding
+    parser = xml.parsers.expat.ParserCreate(encoding="UTF-8", namespace_separator=" ")
+
+    def declaration(_version: str | None, encoding: str | None, _standalone: int) -> None:
+        if encoding is not None and encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):
+            raise Invalid(f"{what} declares the encoding {encoding[:40]!r}; only UTF-8 is accepted.")
 
     def doctype(*_: Any) -> None:
         raise Invalid(f"{what} declares a DTD; DTDs and entities are not allowed.")
@@ -117,6 +122,7 @@ def prescan_xml(text: str, what: str = "The XML document") -> _Scan:
         if name == f"{XSD_NS} complexType":
             particles.pop()
 
+    parser.XmlDeclHandler = declaration
     parser.StartDoctypeDeclHandler = doctype
     parser.EntityDeclHandler = entity
     parser.UnparsedEntityDeclHandler = entity
@@ -159,7 +165,7 @@ def _build(source: str, *, xsd11: bool, allow: str, base_url: str | None,
             ) from None
         except xmlschema.XMLSchemaParseError as exc:
             raise Invalid(f"The XSD is not valid: {(exc.message or str(exc))[:300]}") from None
-        except (xmlschema.XMLSchemaException, OSError, SyntaxError, ValueError) as exc:
+        except (xmlschema.XMLSchemaException, OSError, SyntaxError, ValueError, LookupError) as exc:
             raise Invalid(f"The XSD cannot be loaded: {str(exc).splitlines()[0][:300]}") from None
         except RecursionError:
             raise Invalid("The XSD is nested too deeply to be loaded.") from None
