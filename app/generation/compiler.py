@@ -150,8 +150,9 @@ class Compiler:
         if k == Kind.CHOICE:
             return self.choice(node, pos, depth, key, slot_name)
         if k == Kind.ANY:
-            if any("no value is valid" in u or "'not'" in u for u in node.unsupported):
-                # `false`, or a bare `not` (usually `{"not": {}}`): the value must not appear at all
+            if any("no value is valid" in u or "'not'" in u or "not modelled" in u for u in node.unsupported):
+                # `false`, a bare `not` (usually `{"not": {}}`), or a subtree the loader cut off:
+                # we cannot know what fits, so the value is left out where the schema allows
                 return None
             return AnyGen(node, key, slot_name, self._null_rate(node, rule))
         return self.scalar(node, rule, key, slot_name)

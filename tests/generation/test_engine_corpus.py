@@ -15,7 +15,7 @@ GENERATING = [
     "github-issue-config", "github-discussion", "codecov", "cloudbuild", "bamboo-spec", "taskfile",
     "compose-spec", "changie", "setuptools-pyproject", "nbformat-v4.5", "nbformat-v3", "openapi-3.0",
     "swagger-2.0", "poetry", "poetry-project", "detached-ref-draft6", "tree", "test-suite-schema",
-    "vehicles", "wsdl11",
+    "vehicles", "wsdl11", "github-issue-forms", "output-2020-12", "metaschema-draft-07", "soap11-envelope",
 ]
 
 
