@@ -83,8 +83,8 @@ def prescan_xml(text: str, what: str = "The XML document") -> _Scan:
     parser = xml.parsers.expat.ParserCreate(encoding="UTF-8", namespace_separator=" ")
 
     def declaration(_version: str | None, encoding: str | None, _standalone: int) -> None:
-        if encoding is not None and encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):
-            raise Invalid(f"{what} declares the encoding {encoding[:40]!r}; only UTF-8 is accepted.")
+        if encoding is not None and encoding.lower().replace("_", "-") not in ("utf-8", "utf8", "us-ascii", "ascii"):
+            raise Invalid(f"{what} declares the encoding {encoding[:40]!r}; only UTF-8 (or ASCII) is accepted.")
 
     def doctype(*_: Any) -> None:
         raise Invalid(f"{what} declares a DTD; DTDs and entities are not allowed.")

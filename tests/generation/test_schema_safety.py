@@ -306,3 +306,16 @@ def test_wide_10mb_xsd_refused_by_declaration_cap_quickly() -> None:
     started = time.monotonic()
     _refused(content, "more than 1000 particles|the limit is")
     assert time.monotonic() - started < 5
+
+
+def test_xml_declaring_another_encoding_is_refused() -> None:
+    xml = f'<?xml version="1.0" encoding="ISO-8859-1"?><xs:schema {XS}/>'
+    _refused(xml.encode(), "declares the encoding 'ISO-8859-1'")
+    _refused(b'<?xml version="1.0" encoding="nonsense-enc"?><a/>', "declares the encoding")
+    ascii_xsd = f'<?xml version="1.0" encoding="US-ASCII"?>{VALID_XSD}'
+    assert load_schema(ascii_xsd.encode()).roots == ["leak"]
+
+
+def test_malformed_uris_are_invalid_not_crashes() -> None:
+    _refused(b'{"type": "object", "properties": {"a": {"$ref": "http://[x/#a"}}}', "not a valid URI")
+    _refused(b'{"$defs": {"a": {"$id": "http://[x", "type": "string"}}, "$ref": "#/$defs/a"}', "not a valid URI")
