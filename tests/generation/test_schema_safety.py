@@ -8,6 +8,7 @@ shows up too.
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import io
 import json
@@ -28,14 +29,26 @@ XS = 'xmlns:xs="http://www.w3.org/2001/XMLSchema"'
 VALID_XSD = f'<xs:schema {XS}><xs:element name="leak" type="xs:string"/></xs:schema>'
 
 _OPENED: list[str] = []
+_RECORDING = threading.Event()
 
 
 def _audit(event: str, args: tuple[object, ...]) -> None:
-    if event == "open" and args and isinstance(args[0], str | bytes | Path):
+    if event == "open" and _RECORDING.is_set() and args and isinstance(args[0], str | bytes | Path):
         _OPENED.append(str(args[0]))
 
 
-sys.addaudithook(_audit)  # audit hooks cannot be removed; this one only appends to a list
+sys.addaudithook(_audit)  # audit hooks cannot be removed; this one records only inside _opened_files()
+
+
+@contextlib.contextmanager
+def _opened_files() -> Iterator[list[str]]:
+    """The paths the process opens inside the block."""
+    _OPENED.clear()
+    _RECORDING.set()
+    try:
+        yield _OPENED
+    finally:
+        _RECORDING.clear()
 
 
 class _Recorder(http.server.BaseHTTPRequestHandler):
@@ -106,10 +119,10 @@ def test_xxe_file_entity_never_read(secret: tuple[Path, str]) -> None:
     xml = (f'<!DOCTYPE xs:schema [<!ENTITY x SYSTEM "{path.as_uri()}">]>'
            f'<xs:schema {XS}><xs:element name="a" type="xs:string"><xs:annotation><xs:documentation>&x;'
            "</xs:documentation></xs:annotation></xs:element></xs:schema>")
-    _OPENED.clear()
-    err = _refused(xml.encode(), "declares a DTD")
+    with _opened_files() as opened:
+        err = _refused(xml.encode(), "declares a DTD")
     assert token not in err.detail and token not in repr(err)
-    assert not [p for p in _OPENED if "secret" in p]
+    assert not [p for p in opened if "secret" in p]
 
 
 @pytest.mark.parametrize("directive", ["include", "redefine", "import"])
@@ -119,10 +132,10 @@ def test_xsd_absolute_path_locations_blocked(directive: str, secret: tuple[Path,
     for location in (str(path), path.as_uri()):
         body = f'<xs:{directive} schemaLocation="{location}"{extra}/>'
         xml = f'<xs:schema {XS}>{body}<xs:element name="a" type="xs:string"/></xs:schema>'
-        _OPENED.clear()
-        err = _refused(xml.encode(), "outside the upload|cannot be read inside the upload")
+        with _opened_files() as opened:
+            err = _refused(xml.encode(), "outside the upload|cannot be read inside the upload")
         assert token not in err.detail
-        assert not [p for p in _OPENED if p.endswith("secret.xsd")]
+        assert not [p for p in opened if p.endswith("secret.xsd")]
 
 
 @pytest.mark.parametrize("directive", ["include", "redefine", "import", "override"])
@@ -145,9 +158,9 @@ def test_zip_cannot_reach_outside_its_directory(loopback: tuple[str, list[str]],
         buf = io.BytesIO()
         with zipfile.ZipFile(buf, "w") as zf:
             zf.writestr("main.xsd", f'<xs:schema {XS}><xs:include schemaLocation="{location}"/></xs:schema>')
-        _OPENED.clear()
-        _refused(buf.getvalue(), "outside the upload|cannot be read inside the upload")
-        assert not [p for p in _OPENED if p.endswith("secret.xsd")]
+        with _opened_files() as opened:
+            _refused(buf.getvalue(), "outside the upload|cannot be read inside the upload")
+        assert not [p for p in opened if p.endswith("secret.xsd")]
     assert requests == []
 
 
@@ -319,3 +332,11 @@ def test_xml_declaring_another_encoding_is_refused() -> None:
 def test_malformed_uris_are_invalid_not_crashes() -> None:
     _refused(b'{"type": "object", "properties": {"a": {"$ref": "http://[x/#a"}}}', "not a valid URI")
     _refused(b'{"$defs": {"a": {"$id": "http://[x", "type": "string"}}, "$ref": "#/$defs/a"}', "not a valid URI")
+
+
+def test_open_recording_would_see_a_read(secret: tuple[Path, str]) -> None:
+    # the guard above is only meaningful if a real read shows up in the recording
+    path, _ = secret
+    with _opened_files() as opened:
+        path.read_bytes()
+    assert str(path) in opened
