@@ -25,6 +25,7 @@ from tests.datasets.processes import (
     redis_database,
     service_env,
     start_serve,
+    start_worker,
 )
 from tests.datasets.test_celery import lockers, worker_env
 
@@ -133,7 +134,7 @@ async def test_celery_worker_killed_mid_dataset(api: Api, settings: Settings, tm
     try:
         for i in range(2):
             workers.append(await asyncio.to_thread(
-                _start_worker, worker_env(settings), tmp_path / f"worker{i}.log", f"crash{i}"))
+                start_worker, worker_env(settings), tmp_path / f"worker{i}.log", f"crash{i}"))
         project = await api.create_project(root, "Celery crash")
         schema = await upload_schema(api, root, ORDER_JSON, "customer_order.schema.json")
         ds = await create_dataset(api, root, project["project_id"], schema["schema_id"], RECORDS, types=["csv"],
@@ -173,8 +174,3 @@ def _alive(pid: int) -> bool:
         return False
     return state != "Z"
 
-
-def _start_worker(env: dict[str, str], log: Path, name: str) -> Proc:
-    from tests.datasets.processes import start_worker
-
-    return start_worker(env, log, name)
