@@ -89,12 +89,23 @@ def largest_corpus(kind: str) -> tuple[str, bytes]:
     raise SystemExit(f"no {kind} corpus entry loads")
 
 
+def _peak_rss_mib() -> float:
+    """This process's peak resident set (VmHWM; unlike ru_maxrss it is not inherited on fork)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def _run(content: bytes, queue: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
     from app.core.errors import DomainError
     from app.generation.schema_loader import load_schema
     from app.generation.schema_repr import schema_repr
 
-    baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    baseline = _peak_rss_mib()
     started = time.perf_counter()
     try:
         loaded = load_schema(content)
@@ -105,7 +116,7 @@ def _run(content: bytes, queue: multiprocessing.Queue) -> None:  # type: ignore[
     except DomainError as exc:
         outcome = f"refused: {exc.detail[:90]}"
     elapsed = time.perf_counter() - started
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak = _peak_rss_mib()
     queue.put((elapsed, baseline, peak, outcome))
 
 
