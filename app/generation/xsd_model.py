@@ -319,6 +319,23 @@ def _py(value: Any) -> Any:
     return str(value)
 
 
+def _set_fixed(node: Node, lexical: str) -> None:
+    """An XSD fixed value is the only valid one: exposed as const, typed like the node's values."""
+    value: Any = lexical.strip()
+    try:
+        if node.kind is Kind.INTEGER:
+            value = int(value)
+        elif node.kind is Kind.NUMBER:
+            value = Decimal(value)
+        elif node.kind is Kind.BOOLEAN:
+            value = value in ("true", "1")
+    except (ValueError, ArithmeticError):
+        value = lexical
+    if node.kind in (Kind.STRING, Kind.ANY):
+        value = lexical
+    node.const, node.has_const = value, True
+
+
 def _namespace_of(component: Any) -> str | None:
     """The namespace a (possibly referenced) element/attribute appears in, None when unqualified."""
     name = str(component.name or "")
@@ -418,7 +435,7 @@ class _XsdTreeBuilder:
             node.xml.namespace, node.xml.default, node.xml.fixed = xml_info.namespace, element.default, element.fixed
         node.nullable = bool(element.nillable)
         if element.fixed is not None:
-            node.unsupported.append("fixed value: only the fixed value is valid")
+            _set_fixed(node, element.fixed)
         if getattr(xsd_type, "abstract", False):
             node.unsupported.append(f"abstract type {xsd_type.prefixed_name}: needs xsi:type, not generated")
         annotation = element.annotation
@@ -490,6 +507,8 @@ class _XsdTreeBuilder:
                 attribute=True, default=attribute.default, fixed=attribute.fixed,
                 xsd_type=attribute.type.prefixed_name if attribute.type.name else None,
             )
+            if attribute.fixed is not None:
+                _set_fixed(child, attribute.fixed)
             nodes.append(child)
         return nodes
 

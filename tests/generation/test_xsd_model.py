@@ -135,7 +135,7 @@ def test_lists_unions_and_attributes() -> None:
     lang = tree.find("@lang")
     assert not lang.required and lang.xml.default == "en" and lang.xml.attribute
     v = tree.find("@v")
-    assert v.required and v.xml.fixed == "1"
+    assert v.required and v.xml.fixed == "1" and v.has_const and v.const == "1"
     assert tree.find("@gone") is None
 
 
@@ -219,3 +219,10 @@ def test_xml_namespace_import_uses_bundled_schema_and_prefixed_key() -> None:
         lang = loaded.field_tree().root.children[0]
         assert lang.name == "@xml:lang" and lang.xml.namespace == "http://www.w3.org/XML/1998/namespace"
         assert loaded.record_validator().json_error({"@xml:lang": "en"}) is None
+
+
+def test_fixed_values_become_typed_const() -> None:
+    tree = _tree(_record("", '<xs:element name="n" type="xs:int" fixed="7"/>'
+                             '<xs:element name="b" type="xs:boolean" fixed="true"/>'))
+    assert tree.find("n").has_const and tree.find("n").const == 7
+    assert tree.find("b").const is True and tree.find("b").xml.fixed == "true"
