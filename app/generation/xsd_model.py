@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 import warnings
 import xml.parsers.expat
 from dataclasses import dataclass, field
@@ -139,6 +140,14 @@ def prescan_xml(text: str, what: str = "The XML document") -> _Scan:
 # loading
 
 
+_LOCAL_PATH = re.compile(r"""(?<![:/\w])(?:file://)?/[^\s'",\]]+""")
+
+
+def _scrub(message: str) -> str:
+    """A message without server paths: every local path or file URL is cut to its file name."""
+    return _LOCAL_PATH.sub(lambda m: m.group(0).rstrip("/").rsplit("/", 1)[-1], message)
+
+
 def _check_size(components: int) -> None:
     if components > MAX_XSD_COMPONENTS:
         raise Invalid(f"The XSD has {components} declarations (XSD elements); the limit is {MAX_XSD_COMPONENTS}.")
@@ -160,13 +169,13 @@ def _build(source: str, *, xsd11: bool, allow: str, base_url: str | None,
         except XMLResourceBlocked as exc:
             raise Invalid(
                 "The schema includes or imports a location outside the upload "
-                f"({str(exc).removeprefix('block access to resource ')[:200]}); only files inside the upload "
-                "are read."
+                f"({_scrub(str(exc).removeprefix('block access to resource '))[:200]}); only files inside "
+                "the upload are read."
             ) from None
         except xmlschema.XMLSchemaParseError as exc:
-            raise Invalid(f"The XSD is not valid: {(exc.message or str(exc))[:300]}") from None
+            raise Invalid(f"The XSD is not valid: {_scrub(exc.message or str(exc))[:300]}") from None
         except (xmlschema.XMLSchemaException, OSError, SyntaxError, ValueError, LookupError) as exc:
-            raise Invalid(f"The XSD cannot be loaded: {str(exc).splitlines()[0][:300]}") from None
+            raise Invalid(f"The XSD cannot be loaded: {_scrub(str(exc).splitlines()[0])[:300]}") from None
         except RecursionError:
             raise Invalid("The XSD is nested too deeply to be loaded.") from None
     # xmlschema only warns when an import/include/redefine/override could not be read
@@ -174,7 +183,8 @@ def _build(source: str, *, xsd11: bool, allow: str, base_url: str | None,
         for message in loaded.warnings:
             if "failed" in message.lower():
                 raise Invalid(
-                    f"The schema imports or includes a location that cannot be read inside the upload: {message[:300]}"
+                    "The schema imports or includes a location that cannot be read inside the upload: "
+                    f"{_scrub(message)[:300]}"
                 )
     return schema
 

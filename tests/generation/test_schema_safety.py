@@ -340,3 +340,18 @@ def test_open_recording_would_see_a_read(secret: tuple[Path, str]) -> None:
     with _opened_files() as opened:
         path.read_bytes()
     assert str(path) in opened
+
+
+def test_error_details_carry_no_server_paths(tmp_path: Path) -> None:
+    xlink = (f'<xs:schema {XS}><xs:import namespace="http://www.w3.org/1999/xlink"/>'
+             '<xs:element name="a" type="xs:string"/></xs:schema>')
+    err = _refused(xlink.encode(), "cannot be read inside the upload")
+    assert "site-packages" not in err.detail and "/" not in err.detail.split("from", 1)[1].split("]")[0]
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("main.xsd", f'<xs:schema {XS}><xs:include schemaLocation="missing.xsd"/></xs:schema>')
+    err = _refused(buf.getvalue(), "cannot be read inside the upload")
+    assert "tdg-xsd-" not in err.detail and "/tmp" not in err.detail
+    err = _refused(f'<xs:schema {XS}><xs:include schemaLocation="{tmp_path}/deep/x.xsd"/></xs:schema>'.encode(),
+                   "outside the upload")
+    assert str(tmp_path) not in err.detail and "(x.xsd)" in err.detail
