@@ -13,7 +13,6 @@ import json
 import math
 import re
 import warnings
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -972,14 +971,6 @@ class _TreeBuilder:
             node.items = self._convert(item_parts, node.path, node.name, depth + 1)
         elif not prefix_parts:
             node.items = Node(Kind.ANY, name=node.name, path=node.path)
-
-
-def iter_ref_keys(tree: FieldTree) -> Iterator[str]:
-    """Every REF target named in a tree (for tests and diagnostics)."""
-    for start in [tree.root, *tree.definitions.values()]:
-        for node in start.walk():
-            if node.kind is Kind.REF and node.ref is not None:
-                yield node.ref
 
 
 __all__ = ["JsonSchemaDocument", "load_json_schema", "translate_ecma_pattern"]
