@@ -155,7 +155,7 @@ class DatasetCreate(Strict):
     name: Name
     project_id: Id
     schema_id: Id
-    record_count: int = Field(ge=1, description="Records to generate (1 to the tenant's limit)")
+    record_count: int = Field(ge=1, le=1_000_000_000, description="Records to generate (1 to the tenant's limit)")
     constraint_set_id: Id | None = None
     types: Annotated[list[str], Field(max_length=5)] | None = Field(
         default=None, description="Formats to pre-generate: csv, json, xml, sql, ndjson (others render on download)")

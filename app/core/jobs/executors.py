@@ -65,15 +65,17 @@ class LocalPoolExecutor:
         self.settings = settings
         self.size = settings.workers
         self.pool = RespawningPool(self.size)
-        self.in_flight: set[int] = set()
+        # futures, not dataset ids: a stale run of a dataset finishing must not free a slot
+        # that a newer run of the same dataset still occupies
+        self.in_flight: set[Future[str]] = set()
 
     def submit(self, dataset_id: int, attempt: int) -> None:
-        self.in_flight.add(dataset_id)
         future = self.pool.submit(run_dataset, settings_payload(self.settings), dataset_id, attempt)
+        self.in_flight.add(future)
         future.add_done_callback(lambda f, d=dataset_id: self._done(d, f))
 
     def _done(self, dataset_id: int, future: Future[str]) -> None:
-        self.in_flight.discard(dataset_id)
+        self.in_flight.discard(future)
         exc = future.exception()
         if exc is not None:
             # the row's lease lapses and the reaper re-queues it; nothing is lost

@@ -70,6 +70,12 @@ async def create(session: AsyncSession, principal: Principal, settings: Settings
                           f"not to schema {schema.id}.")
         rules = list(constraint_set.rules)
     raw_params = dict(data.params)
+    if data.constraint_set_id is not None and constraint_set.root is not None:
+        # the rules were validated against the set's root: generate that root, or refuse a clash
+        if raw_params.get("root") not in (None, constraint_set.root):
+            raise Invalid(f"params.root '{raw_params['root']}' differs from the constraint set's root "
+                          f"'{constraint_set.root}'.")
+        raw_params["root"] = constraint_set.root
     deferred = raw_params.get("deferred", False)
     if not isinstance(deferred, bool):
         raise Invalid("params.deferred must be true or false.")
