@@ -10,8 +10,7 @@
     ├── PayloadTooLarge   413  upload above the limit
     ├── UnsupportedMedia  415  JSON route given another content type
     ├── Invalid           422  present but invalid values, constraint conflicts, bad schemas
-    ├── TooManyRequests   429  throttled (carries retry_after seconds)
-    └── NotImplementedYet 501  documented path whose capability has not landed
+    └── TooManyRequests   429  throttled (carries retry_after seconds)
 """
 
 from __future__ import annotations
@@ -77,7 +76,3 @@ class TooManyRequests(DomainError):
         super().__init__(detail)
         self.retry_after = retry_after
 
-
-class NotImplementedYet(DomainError):
-    code = "not_implemented"
-    status = 501

@@ -20,7 +20,6 @@ from app.core.errors import (
     DomainError,
     Invalid,
     NotFound,
-    NotImplementedYet,
     PayloadTooLarge,
     UnsupportedMedia,
 )
@@ -174,9 +173,7 @@ def _error_from_graphql(error: GraphQLError) -> Response:
 def make_endpoint(route: Route):  # type: ignore[no-untyped-def]
     async def endpoint(request: Request, context: Context = Depends(open_context)) -> Response:
         if route.auth:
-            context.principal  # noqa: B018  (401 before any body parsing, and before 501 for pending paths)
-        if route.pending is not None:
-            raise NotImplementedYet(f"{route.method} {route.path} is not available yet: it arrives with {route.pending}.")
+            context.principal  # noqa: B018  (401 before any body parsing)
         variables = await build_variables(route, request)
         schema = request.app.state.schema
         result = await schema.execute(route.operation, variable_values=variables, context_value=context)

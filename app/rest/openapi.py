@@ -34,7 +34,6 @@ _ERROR_TEXT = {
     415: "Wrong Content-Type",
     422: "A value is present but invalid",
     429: "Too many attempts; see Retry-After",
-    501: "Not available yet",
 }
 
 
@@ -117,8 +116,7 @@ def build_openapi(routes: tuple[Route, ...], schema: GraphQLSchema, *, version: 
             "operationId": route.operation_id,
             "summary": route.summary,
             "tags": [route.tag],
-            "description": f"Allowed for: {route.roles}."
-            + (f" Not available yet: arrives with {route.pending}." if route.pending else ""),
+            "description": f"Allowed for: {route.roles}.",
             "parameters": [
                 {"name": n, "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
                 for n in route.path_params
@@ -159,8 +157,6 @@ def build_openapi(routes: tuple[Route, ...], schema: GraphQLSchema, *, version: 
                                                         "description": "Total matching rows"}}
             op["responses"][str(route.status)] = success
         statuses = set(route.errors) | ({401} if route.auth else set())
-        if route.pending:
-            statuses.add(501)
         for status in sorted(statuses):
             op["responses"][str(status)] = {"description": _ERROR_TEXT.get(status, "Error"), "content": {
                 "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}

@@ -24,7 +24,7 @@ class Route:
     path: str  # as documented, e.g. "/projects/{project_id}"; path parameters are integers
     summary: str
     tag: str
-    operation: str | None = None  # stored GraphQL operation; None while the capability is pending
+    operation: str | None = None  # stored GraphQL operation (None only for the download door)
     result: str | None = None  # root field of `data` whose value is the response body
     body: type[BaseModel] | None = None  # JSON body, validated and passed as variable `input`
     form: type[BaseModel] | None = None  # form-encoded body; its fields become variables
@@ -35,7 +35,6 @@ class Route:
     paged: bool = False  # result is {items, total}: body = items, header X-Total-Count = total
     auth: bool = True
     roles: str = "any authenticated user"  # for the docs; enforcement lives in app/core/authz.py
-    pending: str | None = None  # issue that brings the capability (answered 501 until then)
     errors: tuple[int, ...] = ()
     extra_variables: dict[str, object] = field(default_factory=dict)
 
