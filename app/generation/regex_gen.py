@@ -592,6 +592,8 @@ class RegexGenerator:
         self.pad_start = not anchored and not parsed.anchored_start and not self.pad_end
         self.compiled = re.compile(pattern)
         self.anchored = anchored
+        self.starts_anchored = anchored or parsed.anchored_start
+        self.ends_anchored = anchored or parsed.anchored_end
         self.min_len = self.gen.min_len
         self.max_len = self.gen.max_len
         # the language's true longest match (None: unbounded), before repeats were capped

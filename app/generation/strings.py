@@ -98,6 +98,16 @@ class StringGenerator:
             short = formats.short_fallback(fmt)
             if short is not None:
                 self.strategies.append((lambda c, n, g=short: g(c, n, self.lo, self.hi), frozenset()))
+        if len(self.regexes) > 1 and not any(rx.fixed_ends for rx in self.regexes):
+            # several search patterns: one match of each, start-anchored first, end-anchored
+            # last, so every pattern finds its match in the joined string
+            ordered = sorted(self.regexes, key=lambda rx: 0 if rx.starts_anchored else 2 if rx.ends_anchored else 1)
+            if sum(rx.starts_anchored for rx in ordered) <= 1 and sum(rx.ends_anchored for rx in ordered) <= 1:
+                def joined(c: LeafContext, n: int, rxs: list[RegexGenerator] = ordered) -> list[str]:
+                    columns = [rx.generate(c.rng, n) for rx in rxs]
+                    return ["".join(parts) for parts in zip(*columns, strict=True)]
+
+                self.strategies.append((joined, frozenset()))
         if self.regexes:
             rx0 = self.regexes[0]
             # the other patterns' length ranges narrow the window the first one is drawn in

@@ -294,3 +294,10 @@ def test_if_then_variants_flatten_to_one_csv_header() -> None:
     assert list(rows[0]) == ["type", "n"]
     assert all(r["n"] == "5" for r in rows if r["type"] == "a")
     assert {r["type"] for r in rows} == {"a", "b"}
+
+
+def test_several_search_patterns_are_all_found() -> None:
+    t = tree(Node(Kind.STRING, name="include", path="include", format="uri-reference",
+                  patterns=[r"[A-Za-z0-9_]\.ya?ml\Z", r"^https?://"]))
+    for r in records(t, 300):
+        assert re.search(r"[A-Za-z0-9_]\.ya?ml\Z", r["include"]) and re.search(r"^https?://", r["include"])
