@@ -140,7 +140,7 @@ class _Set(_Gen):
         k = np.searchsorted(self.cum, r, side="right")
         return (self.starts[k] + r - (self.cum[k] - self.sizes[k])).astype(np.uint32)
 
-    def gen(self, rng, n, mode):
+    def gen(self, rng: np.random.Generator, n: int, mode: int) -> tuple[np.ndarray, np.ndarray]:
         return self.pick(rng, (n, 1)), np.ones(n, dtype=np.int64)
 
     def count(self) -> int:
@@ -160,7 +160,7 @@ class _Lit(_Gen):
         self.codes = np.array([ord(c) for c in text], dtype=np.uint32)
         self.min_len = self.max_len = len(text)
 
-    def gen(self, rng, n, mode):
+    def gen(self, rng: np.random.Generator, n: int, mode: int) -> tuple[np.ndarray, np.ndarray]:
         return np.broadcast_to(self.codes, (n, len(self.codes))), np.full(n, len(self.codes), dtype=np.int64)
 
     def count(self) -> int:
@@ -201,7 +201,7 @@ class _Seq(_Gen):
         self.min_len = sum(i.min_len for i in items)
         self.max_len = sum(i.max_len for i in items)
 
-    def gen(self, rng, n, mode):
+    def gen(self, rng: np.random.Generator, n: int, mode: int) -> tuple[np.ndarray, np.ndarray]:
         return _concat([i.gen(rng, n, mode) for i in self.items], n)
 
     def count(self) -> int:
@@ -225,7 +225,7 @@ class _Alt(_Gen):
         self.min_len = min(b.min_len for b in branches)
         self.max_len = max(b.max_len for b in branches)
 
-    def gen(self, rng, n, mode):
+    def gen(self, rng: np.random.Generator, n: int, mode: int) -> tuple[np.ndarray, np.ndarray]:
         if mode < 0:
             choice = np.full(n, int(np.argmin([b.min_len for b in self.branches])))
         elif mode > 0:
@@ -271,7 +271,7 @@ class _Rep(_Gen):
             return np.full(n, self.hi)
         return rng.integers(self.lo, self.hi + 1, size=n)
 
-    def gen(self, rng, n, mode):
+    def gen(self, rng: np.random.Generator, n: int, mode: int) -> tuple[np.ndarray, np.ndarray]:
         counts = self._counts(rng, n, mode)
         if isinstance(self.sub, _Set):
             codes = self.sub.pick(rng, (n, self.hi))
