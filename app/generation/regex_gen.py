@@ -23,6 +23,7 @@ import re._constants as sre_c
 import re._parser as sre_p
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -439,7 +440,7 @@ class _Builder:
                 merged.append(g)
         return merged[0] if len(merged) == 1 else _Seq(merged)
 
-    def item(self, op, av, first: bool, last: bool) -> _Gen | None:
+    def item(self, op: object, av: Any, first: bool, last: bool) -> _Gen | None:
         ic = bool(self.flags & re.IGNORECASE)
         if op is sre_c.LITERAL:
             return _Lit(chr(av))
@@ -490,7 +491,7 @@ class _Builder:
         raise UnsupportedPattern(f"the regex construct {op} is not supported")
 
 
-def _is_anchor(item, which: tuple) -> bool:
+def _is_anchor(item: tuple[Any, Any], which: tuple) -> bool:
     return item[0] is sre_c.AT and item[1] in which
 
 
