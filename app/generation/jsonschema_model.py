@@ -275,10 +275,10 @@ class JsonSchemaDocument:
             raise Invalid("The schema is nested too deeply to be modelled.") from None
 
     def record_validator(self, root: str) -> RecordValidator:
-        from jsonschema import FormatChecker
-
         schema: Any = self.contents if root == "#" else {"$ref": f"{self.base_uri}#/{root}"}
-        validator = self.validator_cls(schema, registry=self.registry, format_checker=FormatChecker())
+        # the draft's own checker: a bare FormatChecker() mixes drafts (its "time" is draft 3's,
+        # which no RFC 3339 time from a draft-7+ schema can pass)
+        validator = self.validator_cls(schema, registry=self.registry, format_checker=self.validator_cls.FORMAT_CHECKER)
         return JsonSchemaRecordValidator(validator)
 
 

@@ -36,7 +36,7 @@ CSV_HEADER = ["id", "uuid", "first_name", "last_name", "email", "phone", "create
 def _json_validator() -> jsonschema.protocols.Validator:
     cls = jsonschema.validators.validator_for(SCHEMA_DOC)
     cls.check_schema(SCHEMA_DOC)
-    return cls(SCHEMA_DOC, format_checker=jsonschema.FormatChecker())
+    return cls(SCHEMA_DOC, format_checker=cls.FORMAT_CHECKER)
 
 
 def _assert_json_valid(records: list[Any]) -> None:

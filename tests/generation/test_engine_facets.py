@@ -301,3 +301,19 @@ def test_several_search_patterns_are_all_found() -> None:
                   patterns=[r"[A-Za-z0-9_]\.ya?ml\Z", r"^https?://"]))
     for r in records(t, 300):
         assert re.search(r"[A-Za-z0-9_]\.ya?ml\Z", r["include"]) and re.search(r"^https?://", r["include"])
+
+
+def test_format_time_passes_the_guard_of_an_uploaded_schema() -> None:
+    """The guard checks with the schema's own draft (a bare FormatChecker() holds draft 3's "time")."""
+    import io
+    import json as _json
+
+    from app.generation.engine import compile_plan
+    from app.generation.schema_loader import load_schema
+
+    schema = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "required": ["t"],
+              "properties": {"t": {"type": "string", "format": "time"}}}
+    plan = compile_plan(load_schema(_json.dumps(schema).encode()), [], {"seed": 3}, record_count=300)
+    out = io.BytesIO()
+    plan.write("json", out)
+    assert len(_json.loads(out.getvalue())) == 300
