@@ -27,7 +27,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCH = Path("/work/shared/bench")
+# ../shared/bench beside the repository, else the copies kept with the tests (tests/fixtures)
+BENCH = next(p for p in (Path(__file__).resolve().parents[1].parent / "shared" / "bench",
+                         Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "bench")
+             if (p / "customer_order.xsd").exists())
 SCHEMAS = [("json", BENCH / "customer_order.schema.json", None),
            ("xsd", BENCH / "customer_order.xsd", "customer_orders/customer_order")]
 FORMATS = ["csv", "ndjson", "json", "sql", "xml"]

@@ -42,7 +42,10 @@ import psycopg
 from app.generation.engine import compile_plan
 from app.generation.schema_loader import load_schema
 
-SCHEMA = Path("/work/shared/bench/customer_order.schema.json")
+# ../shared/bench beside the repository, else the copy kept with the tests
+SCHEMA = next(p for p in (Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "customer_order.schema.json",
+                          Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "bench" / "customer_order.schema.json")
+              if p.exists())
 TDG = Path(sys.executable).with_name("tdg")
 PASSWORD = "bench-root-password-1"
 TARGET_P99_MS = 50.0

@@ -5,7 +5,6 @@ endpoint of the interface specification is in the route table and in the OpenAPI
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -14,9 +13,8 @@ import pytest
 from app.rest.route import Route
 from app.rest.routes import ROUTES
 from tests.api_client import Actor, Api
+from tests.paths import SPEC
 
-# the repository is checked out with shared/ beside it (locally and in CI)
-SPEC = Path(__file__).resolve().parents[3] / "shared" / "spec" / "interface.md"
 _ROW = re.compile(r"^\|\s*(GET|POST|PUT|PATCH|DELETE)\s*\|\s*(/\S*)\s*\|")
 
 

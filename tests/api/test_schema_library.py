@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from tests.api_client import Api
+from tests.paths import BENCH
 
-BENCH = Path(__file__).resolve().parents[3] / "shared" / "bench"
 ORDER_JSON = (BENCH / "customer_order.schema.json").read_bytes()
 ORDER_XSD = (BENCH / "customer_order.xsd").read_bytes()
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx
 
 from tests.api_client import Actor, Api
+from tests.paths import BENCH
 
-BENCH = Path("/work/shared/bench")
 ORDER_JSON = (BENCH / "customer_order.schema.json").read_bytes()
 ORDER_XSD = (BENCH / "customer_order.xsd").read_bytes()
 FINAL = ("completed", "failed", "cancelled")

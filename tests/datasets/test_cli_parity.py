@@ -11,8 +11,8 @@ from pathlib import Path
 
 from tests.api_client import Api
 from tests.datasets.flow import create_dataset, download, upload_schema, wait_for
+from tests.paths import BENCH
 
-BENCH = Path(__file__).resolve().parents[3] / "shared" / "bench"
 TDG = Path(sys.executable).with_name("tdg")
 RULES = [{"path": "amount", "min": 10, "max": 20}, {"path": "status", "enum": ["paid", "shipped"]},
          {"path": "notes", "null_rate": 0.5}]

@@ -10,8 +10,9 @@ import typer
 from typer.testing import CliRunner
 
 from app.generation.command import register
+from tests.paths import BENCH as BENCH_DIR
 
-BENCH = Path("/work/shared/bench/customer_order.schema.json")
+BENCH = BENCH_DIR / "customer_order.schema.json"
 SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",

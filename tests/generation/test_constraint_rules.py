@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,8 +11,7 @@ from app.core.errors import Invalid
 from app.generation.constraint_rules import Rule, parse_rules
 from app.generation.fieldmodel import FieldTree
 from app.generation.schema_loader import load_schema
-
-BENCH = Path(__file__).resolve().parents[2].parent / "shared" / "bench"
+from tests.paths import BENCH
 
 
 @pytest.fixture(scope="module")

@@ -16,8 +16,8 @@ from jsonschema import Draft202012Validator
 from app.generation.engine import BLOCK_SIZE, FORMATS, Plan, compile_plan
 from app.generation.schema_loader import load_schema
 from app.generation.vocab import address_pool, ascii_fold, person_pool
+from tests.paths import BENCH
 
-BENCH = Path("/work/shared/bench")
 JSON_SCHEMA = BENCH / "customer_order.schema.json"
 XSD = BENCH / "customer_order.xsd"
 XSD_ROOT = "customer_orders/customer_order"

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,8 +12,7 @@ import pytest
 from app.generation.fieldmodel import ChoiceMode, FieldTree, Kind
 from app.generation.jsonschema_model import translate_ecma_pattern
 from app.generation.schema_loader import load_schema
-
-BENCH = Path(__file__).resolve().parents[2].parent / "shared" / "bench"
+from tests.paths import BENCH
 
 
 def _tree(doc: dict[str, Any]) -> FieldTree:

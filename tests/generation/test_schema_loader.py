@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import json
 import zipfile
-from pathlib import Path
 
 import pytest
 
@@ -13,9 +12,7 @@ from app.core.errors import Invalid
 from app.generation.fieldmodel import Kind
 from app.generation.schema_loader import LoadedSchema, load_schema, sanitise_filename
 from app.generation.schema_repr import schema_repr
-
-# CI clones the repository with shared/ beside it
-BENCH = Path(__file__).resolve().parents[2].parent / "shared" / "bench"
+from tests.paths import BENCH
 
 
 def _bench(name: str) -> bytes:

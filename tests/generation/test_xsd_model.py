@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from pathlib import Path
 
 import xmlschema
 
 from app.generation.fieldmodel import ChoiceMode, FieldTree, Kind
 from app.generation.schema_loader import load_schema
+from tests.paths import BENCH
 
-BENCH = Path(__file__).resolve().parents[2].parent / "shared" / "bench"
 XS = 'xmlns:xs="http://www.w3.org/2001/XMLSchema"'
 
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from tests.api_client import Api
 from tests.integrations.flow import create_webhook, settled, wait_for_deliveries
 from tests.integrations.receiver import Receiver
+from tests.paths import BENCH
 
-ORDER_JSON = (Path(__file__).resolve().parents[3] / "shared" / "bench" / "customer_order.schema.json").read_bytes()
+ORDER_JSON = (BENCH / "customer_order.schema.json").read_bytes()
 
 
 @pytest.fixture
