@@ -9,6 +9,7 @@ from app.core.clock import iso
 from app.core.models import Project as ProjectRow
 from app.core.models import ProjectMember as MemberRow
 from app.core.models import ProjectRole, Role
+from app.core.models import User as UserRow
 from app.core.repositories import VisibleProject
 from app.graphql.context import Context
 from app.graphql.types.datasets import Dataset
@@ -30,19 +31,16 @@ class ProjectMember:
     role: ProjectRole
     added_at: str
     added_by: int | None
-
-    @strawberry.field
-    async def user(self, info: Info[Context, None]) -> MemberUser | None:
-        row = await info.context.loaders.user_by_id.load(self.user_id)
-        if row is None:
-            return None
-        return MemberUser(id=self.user_id, username=row.username, display_name=row.display_name, email=row.email,
-                          role=Role(row.role))
+    user: MemberUser | None
 
     @classmethod
-    def from_row(cls, row: MemberRow) -> ProjectMember:
+    def from_row(cls, row: MemberRow, user: UserRow | None) -> ProjectMember:
+        member_user = None
+        if user is not None:
+            member_user = MemberUser(id=row.user_id, username=user.username, display_name=user.display_name,
+                                     email=user.email, role=Role(user.role))
         return cls(user_id=row.user_id, role=ProjectRole(row.role), added_at=iso(row.added_at) or "",
-                   added_by=row.added_by)
+                   added_by=row.added_by, user=member_user)
 
 
 @strawberry.type(description="A project as listed.")
@@ -71,7 +69,9 @@ class Project(ProjectSummary):
     @strawberry.field
     async def members(self, info: Info[Context, None]) -> list[ProjectMember]:
         rows = await info.context.loaders.members_by_project.load(self.project_id)
-        return [ProjectMember.from_row(r) for r in rows]
+        # users batched here, not per member: one awaitable instead of one per row
+        users = await info.context.loaders.user_by_id.load_many([r.user_id for r in rows])
+        return [ProjectMember.from_row(r, u) for r, u in zip(rows, users, strict=True)]
 
     @strawberry.field(description="Schemas linked to the project.")
     async def schemas(self, info: Info[Context, None]) -> list[Schema]:
