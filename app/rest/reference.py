@@ -1,14 +1,15 @@
-"""/api/reference: Swagger UI (with its "Try it out" client) from the swagger-ui-bundle package."""
+"""/api/reference: Swagger UI 5 (with its "Try it out" client), served from vendored assets
+(app/rest/static/swagger-ui, see VENDORED.md) so the page loads nothing from a CDN."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import swagger_ui_bundle
+STATIC_DIR = Path(__file__).parent / "static" / "swagger-ui"
 
 
 def swagger_static_dir() -> Path:
-    return Path(swagger_ui_bundle.swagger_ui_path)
+    return STATIC_DIR
 
 
 def reference_html(openapi_url: str) -> str:
