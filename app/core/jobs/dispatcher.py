@@ -5,7 +5,6 @@ worker is gone) until the attempt limit, after which they fail with a reason."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import socket
 from datetime import timedelta
@@ -15,6 +14,7 @@ from sqlmodel import Session
 
 from app.core.jobs.executors import CeleryExecutor, LocalPoolExecutor
 from app.core.jobs.files import dataset_dir, remove_tree
+from app.core.jobs.periodic import PeriodicTask
 from app.core.jobs.worker_run import record_outcome
 from app.core.models import DatasetStatus, utcnow
 from app.core.repositories.jobs import JobRepository, fenced_update
@@ -24,38 +24,23 @@ log = logging.getLogger("tdg.dispatcher")
 CLAIM_GRACE_SECONDS = 60.0
 
 
-class Dispatcher:
+class Dispatcher(PeriodicTask):
+    name = "tdg-dispatcher"
+
     def __init__(self, settings: Settings, engine: Engine, executor: LocalPoolExecutor | CeleryExecutor) -> None:
+        super().__init__()
         self.settings = settings
         self.engine = engine
         self.executor = executor
         self.owner = f"dispatcher:{socket.gethostname()}"
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
 
-    def wake(self) -> None:
-        self._wake.set()
+    def interval(self) -> float:
+        return self.settings.dispatch_interval_seconds
 
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._loop(), name="tdg-dispatcher")
+    async def tick(self) -> None:
+        await asyncio.to_thread(self.run_once)
 
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-
-    async def _loop(self) -> None:
-        while True:
-            try:
-                await asyncio.to_thread(self.tick)
-            except Exception:
-                log.exception("dispatcher tick failed")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=self.settings.dispatch_interval_seconds)
-            self._wake.clear()
-
-    def tick(self) -> None:
+    def run_once(self) -> None:
         self.reap()
         self.dispatch()
 

@@ -5,7 +5,6 @@ datasets older than their tenant's `retention_days`. The dataset row stays, with
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from datetime import timedelta
 
@@ -13,6 +12,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from app.core.jobs.files import dataset_dir, remove_tree
+from app.core.jobs.periodic import PeriodicTask
 from app.core.models import utcnow
 from app.core.repositories.retention import RetentionRepository
 from app.core.settings import Settings
@@ -21,28 +21,19 @@ log = logging.getLogger("tdg.retention")
 BATCH = 200
 
 
-class RetentionPurger:
+class RetentionPurger(PeriodicTask):
+    name = "tdg-retention"
+
     def __init__(self, settings: Settings, engine: Engine) -> None:
+        super().__init__()
         self.settings = settings
         self.engine = engine
-        self._task: asyncio.Task[None] | None = None
 
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._loop(), name="tdg-retention")
+    def interval(self) -> float:
+        return self.settings.retention_interval_seconds
 
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-
-    async def _loop(self) -> None:
-        while True:
-            try:
-                await asyncio.to_thread(self.purge)
-            except Exception:
-                log.exception("retention purge failed")
-            await asyncio.sleep(self.settings.retention_interval_seconds)
+    async def tick(self) -> None:
+        await asyncio.to_thread(self.purge)
 
     def purge(self) -> list[int]:
         """Expire every dataset past its tenant's retention; returns their ids."""

@@ -10,7 +10,6 @@ disabled. Delivery is at least once: receivers deduplicate by `webhook-id`."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
@@ -20,6 +19,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from app.core.clock import iso
+from app.core.jobs.periodic import PeriodicTask
 from app.core.models import DeliveryAttempt, DeliveryStatus, WebhookDelivery, utcnow
 from app.core.repositories.integrations import DeliveryQueue
 from app.core.settings import Settings
@@ -40,34 +40,16 @@ class _Claimed:
     secret: str
 
 
-class WebhookDispatcher:
+class WebhookDispatcher(PeriodicTask):
+    name = "tdg-webhooks"
+
     def __init__(self, settings: Settings, engine: Engine) -> None:
+        super().__init__()
         self.settings = settings
         self.engine = engine
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
 
-    def wake(self) -> None:
-        self._wake.set()
-
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._loop(), name="tdg-webhooks")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-
-    async def _loop(self) -> None:
-        while True:
-            try:
-                await self.tick()
-            except Exception:
-                log.exception("webhook dispatcher tick failed")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=self.settings.webhook_poll_seconds)
-            self._wake.clear()
+    def interval(self) -> float:
+        return self.settings.webhook_poll_seconds
 
     async def tick(self) -> None:
         await asyncio.to_thread(self.fan_out)
