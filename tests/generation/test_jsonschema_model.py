@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from app.generation.ecma_regex import translate_ecma_pattern
 from app.generation.fieldmodel import ChoiceMode, FieldTree, Kind
-from app.generation.jsonschema_model import translate_ecma_pattern
 from app.generation.schema_loader import load_schema
 from tests.paths import BENCH
 

@@ -1,0 +1,112 @@
+"""ECMA-262 (JSON Schema) regular expressions translated to Python `re` with the same meaning:
+ECMA's ASCII-only \\d/\\w, its own \\s set, and search (unanchored) semantics kept."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+_ECMA_SPACE = "\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
+_OUTSIDE_CLASS = {
+    "d": "[0-9]", "D": "[^0-9]", "w": "[A-Za-z0-9_]", "W": "[^A-Za-z0-9_]",
+    "s": f"[{_ECMA_SPACE}]", "S": f"[^{_ECMA_SPACE}]",
+}
+# inside a class the negated shorthands stay Python's (Unicode-aware, so never wider than ECMA's)
+_INSIDE_CLASS = {"d": "0-9", "D": "\\D", "w": "A-Za-z0-9_", "W": "\\W", "s": _ECMA_SPACE, "S": "\\S"}
+_ECMA_LETTER_ESCAPES = set("dDwWsSbBfnrtv0cxukpP")
+
+
+@functools.lru_cache(maxsize=4096)
+def translate_ecma_pattern(pattern: str) -> str:
+    """Translate an ECMA-262 regex to an equivalent Python `re` pattern (search semantics kept).
+
+    Raises ValueError with a reason for constructs Python cannot express (\\p{...} escapes).
+    """
+    out: list[str] = []
+    i, n = 0, len(pattern)
+    in_class = False
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            if i + 1 >= n:
+                raise ValueError("the pattern ends with a lone backslash")
+            d = pattern[i + 1]
+            i += 2
+            table = _INSIDE_CLASS if in_class else _OUTSIDE_CLASS
+            if d in table:
+                out.append(table[d])
+            elif d in "pP":
+                raise ValueError("Unicode property escapes (\\p{...}) are not supported")
+            elif d == "c" and i < n and pattern[i].isascii() and pattern[i].isalpha():
+                out.append(f"\\x{ord(pattern[i]) % 32:02x}")
+                i += 1
+            elif d == "u" and i < n and pattern[i] == "{":
+                end = pattern.find("}", i)
+                if end < 0:
+                    raise ValueError("unterminated \\u{...} escape")
+                out.append(f"\\U{int(pattern[i + 1:end], 16):08x}")
+                i = end + 1
+            elif d == "k" and i < n and pattern[i] == "<":
+                end = pattern.find(">", i)
+                if end < 0:
+                    raise ValueError("unterminated \\k<name> back-reference")
+                out.append(f"(?P={pattern[i + 1:end]})")
+                i = end + 1
+            elif d == "0" and not (i < n and pattern[i].isdigit()):
+                out.append("\\x00")
+            elif d == "b" and in_class:
+                out.append("\\x08")
+            elif d in "AZ":
+                # not ECMA, but the validator users run (Python's re) reads them as anchors
+                out.append("\\" + d)
+            elif d.isascii() and d.isalpha() and d not in _ECMA_LETTER_ESCAPES:
+                out.append(d)  # ECMA identity escape (\a is "a", not BEL as in Python)
+            else:
+                out.append("\\" + d)
+            continue
+        if in_class:
+            if c == "]":
+                in_class = False
+                out.append("]")
+            elif c in "[&~|":
+                out.append("\\" + c)  # avoid Python's nested-set/set-operation syntax
+            else:
+                out.append(c)
+            i += 1
+            continue
+        if c == "[":
+            if pattern.startswith("[]", i):
+                out.append("(?!)")
+                i += 2
+            elif pattern.startswith("[^]", i):
+                out.append("[\\s\\S]")
+                i += 3
+            else:
+                in_class = True
+                out.append("[")
+                i += 1
+                if i < n and pattern[i] == "^":
+                    out.append("^")
+                    i += 1
+            continue
+        if c == ".":
+            out.append("[^\\n\\r\\u2028\\u2029]")
+        elif c == "$":
+            out.append("\\Z")  # ECMA `$` is end of input; Python's also matches before a final \n
+        elif c == "(" and pattern.startswith("(?<", i) and pattern[i + 3:i + 4] not in ("=", "!"):
+            out.append("(?P<")
+            i += 3
+            continue
+        else:
+            out.append(c)
+        i += 1
+    if in_class:
+        raise ValueError("unterminated character class")
+    translated = "".join(out)
+    try:
+        re.compile(translated)
+    except re.error as exc:
+        raise ValueError(f"the pattern does not compile: {exc}") from None
+    return translated
+
+
