@@ -57,10 +57,6 @@ class SchemaRepository(ScopedRepository):
     async def link(self, project_id: int, schema_id: int) -> ProjectSchema | None:
         return await self.session.get(ProjectSchema, (project_id, schema_id))
 
-    async def constraint_set_count(self, schema_id: int) -> int:
-        stmt = select(func.count()).where(ConstraintSet.schema_id == schema_id)
-        return int((await self.session.exec(stmt)).one())
-
     async def dataset_count(self, schema_id: int) -> int:
         stmt = select(func.count()).where(Dataset.schema_id == schema_id, Dataset.status != "cancelled")
         return int((await self.session.exec(stmt)).one())

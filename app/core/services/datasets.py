@@ -159,13 +159,18 @@ async def delete(session: AsyncSession, principal: Principal, settings: Settings
 
 
 async def delete_for_project(session: AsyncSession, principal: Principal, settings: Settings, project_id: int) -> None:
-    for dataset in await DatasetRepository(session, principal).of_project(project_id):
-        for f in (await DatasetRepository(session, principal).files_of([dataset.id]))[dataset.id]:  # type: ignore[list-item]
+    repo = DatasetRepository(session, principal)
+    datasets = await repo.of_project(project_id)
+    ids = [d.id for d in datasets if d.id is not None]
+    for files in (await repo.files_of(ids)).values():
+        for f in files:
             await session.delete(f)
-        await session.flush()  # file rows before their dataset (see delete)
+    await session.flush()  # file rows before their datasets (see delete)
+    for dataset in datasets:
         await session.delete(dataset)
-        await asyncio.to_thread(remove_tree, dataset_dir(settings.data_dir, dataset.id))  # type: ignore[arg-type]
     await session.flush()
+    for dataset_id in ids:
+        await asyncio.to_thread(remove_tree, dataset_dir(settings.data_dir, dataset_id))
 
 
 @dataclass(frozen=True, slots=True)
