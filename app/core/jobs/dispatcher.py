@@ -63,9 +63,10 @@ class Dispatcher(PeriodicTask):
                     log.warning("dataset %s failed after %s attempts", dataset.id, dataset.attempt)
                 elif repo.requeue(dataset.id, dataset.attempt):
                     log.warning("dataset %s: lease lapsed (worker gone), re-queued", dataset.id)
+            # partial files go before the failure is visible: a client that sees `failed` finds nothing
+            for dataset_id in failed:
+                remove_tree(dataset_dir(self.settings.data_dir, dataset_id))
             session.commit()
-        for dataset_id in failed:
-            remove_tree(dataset_dir(self.settings.data_dir, dataset_id))
 
     def dispatch(self) -> None:
         slots = self.executor.free_slots()
