@@ -229,8 +229,8 @@ class DatasetStatus(StrEnum):
 
 
 class Dataset(SQLModel, table=True):
-    """A generation request and its lifecycle. The row is the source of truth for workers:
-    `attempt` fences every update a worker makes, `lease_until` is its heartbeat."""
+    """A generation request and its lifecycle. While running, its work lives in DatasetShard rows
+    (each with its own lease and fence); `attempt` is the highest attempt any of them reached."""
 
     __tablename__ = "dataset"
     __table_args__ = (Index("ix_dataset_status_startable", "status", "startable"),)
@@ -253,10 +253,48 @@ class Dataset(SQLModel, table=True):
     attempt: int = 0
     locked_by: str | None = Field(default=None, max_length=100)
     lease_until: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+    # generation shards of the current run and how many of them have finished (the one whose
+    # increment reaches `shard_count` hands the assembly over)
+    shard_count: int = 0
+    shards_done: int = 0
     created_by: int | None = Field(default=None, foreign_key="user_account.id")
     created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
     started_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
     finished_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+
+
+class ShardKind(StrEnum):
+    generate = "generate"  # writes the parts of records [start, stop) in every requested format
+    assemble = "assemble"  # joins the parts into the dataset's files once every generate shard is done
+
+
+class ShardStatus(StrEnum):
+    waiting = "waiting"  # the assembly, until the last generate shard finishes
+    queued = "queued"
+    running = "running"
+    done = "done"
+
+
+class DatasetShard(SQLModel, table=True):
+    """One unit of work of a running dataset, run by any worker (local pool or Celery). Its
+    `attempt` fences every update its worker makes; `lease_until` is the worker's heartbeat."""
+
+    __tablename__ = "dataset_shard"
+    __table_args__ = (UniqueConstraint("dataset_id", "shard_index", name="uq_dataset_shard"),
+                      Index("ix_dataset_shard_status", "status", "lease_until"))
+    id: int | None = Field(default=None, primary_key=True)
+    dataset_id: int = Field(foreign_key="dataset.id", index=True, ondelete="CASCADE")
+    shard_index: int
+    kind: str = Field(max_length=10)
+    start: int = Field(default=0, sa_type=BigInteger)
+    stop: int = Field(default=0, sa_type=BigInteger)
+    status: str = Field(max_length=10)
+    attempt: int = 0
+    locked_by: str | None = Field(default=None, max_length=100)
+    lease_until: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+    records_done: int = Field(default=0, sa_type=BigInteger)  # records written, summed over formats
+    # what a finished generate shard wrote: [{format, file_index, path, size_bytes, sha256, whole}]
+    outputs: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
 
 
 class DatasetFile(SQLModel, table=True):

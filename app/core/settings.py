@@ -36,6 +36,9 @@ class Settings(BaseSettings):
     job_lease_seconds: float = Field(default=30.0, gt=0)
     job_max_attempts: int = Field(default=3, ge=1)
     dispatch_interval_seconds: float = Field(default=1.0, gt=0)
+    # a dataset is cut into shards of about this many records, each run by any worker
+    shard_records: int = Field(default=250_000, ge=1)
+    max_shards: int = Field(default=64, ge=1)
     default_types: list[str] = ["json"]
     broker_url: str | None = None
     webhook_allow_private: bool = False

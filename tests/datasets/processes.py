@@ -10,6 +10,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -23,7 +24,8 @@ import redis
 from app.generation.engine import compile_plan
 from app.generation.schema_loader import load_schema
 
-TDG = Path("/work/main/.venv/bin/tdg")
+# the `tdg` of the interpreter running the tests: the checkout under test, wherever it is
+TDG = Path(sys.executable).parent / "tdg"
 REDIS_HOST, REDIS_PORT = "127.0.0.1", 6379
 _CLAIM_KEY = "tdg-test-claim"
 

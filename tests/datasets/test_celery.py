@@ -79,7 +79,7 @@ async def test_two_celery_workers_write_the_same_bytes_as_one_process(api: Api, 
         worker_pids = {line.split(":")[-1] for line in lockers(settings.database_url, [d["dataset_id"] for d in created])}
         assert len(worker_pids) == 2, worker_pids
         for w in workers:
-            assert "tdg.generate_dataset" in w.output()
+            assert "tdg.generate_shard" in w.output()
     finally:
         for w in workers:
             w.stop()

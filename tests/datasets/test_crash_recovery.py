@@ -34,11 +34,11 @@ SEED = 77
 
 
 def _left_on_disk(data_dir: Path, dataset_id: int) -> tuple[list[str], list[str]]:
-    """(attempt folders, partial files) of a dataset."""
+    """(folders, partial files) of a dataset."""
     folder = data_dir / "datasets" / str(dataset_id)
-    attempts = sorted(p.name for p in folder.glob("a*") if p.is_dir())
+    folders = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_dir())
     partial = sorted(str(p.relative_to(folder)) for p in folder.rglob("*.part"))
-    return attempts, partial
+    return folders, partial
 
 
 def _assert_clean_completion(body: dict[str, Any], data_dir: Path) -> None:
@@ -47,8 +47,8 @@ def _assert_clean_completion(body: dict[str, Any], data_dir: Path) -> None:
     assert [(f["format"], f["file_index"], f["records"]) for f in body["files"]] == [("csv", 0, RECORDS)]
     expected = expected_sha256(ORDER_JSON, "customer_order.schema.json", {"seed": SEED}, RECORDS, "csv")
     assert body["files"][0]["sha256"] == expected
-    attempts, partial = _left_on_disk(data_dir, body["dataset_id"])
-    assert attempts == [f"a{body['attempt']}"], attempts
+    folders, partial = _left_on_disk(data_dir, body["dataset_id"])
+    assert folders == ["files"], folders  # no shard work folders left
     assert partial == []
 
 
@@ -97,8 +97,8 @@ def test_serve_killed_mid_generation_and_restarted(database_url: str, tmp_path: 
         server.kill9()
         client.close()
         assert running["progress"] < 1
-        attempts, partial = _left_on_disk(data_dir, ds["dataset_id"])
-        assert attempts == ["a1"] and partial, (attempts, partial)  # the crash left a half-written file
+        folders, partial = _left_on_disk(data_dir, ds["dataset_id"])
+        assert "work/s0000-a1" in folders and partial, (folders, partial)  # the crash left a half-written part
 
         server = start_serve(env, tmp_path / "serve2.log", port)
         client = _Client(port)

@@ -1,5 +1,5 @@
 """The Celery application for scale-out generation (`tdg worker`). Late acknowledgement and
-re-delivery on worker loss; the dataset row's fenced attempt makes re-delivery safe."""
+re-delivery on worker loss; the shard row's fenced attempt makes re-delivery safe."""
 
 from __future__ import annotations
 
@@ -30,11 +30,11 @@ def celery_for(settings: Settings | None = None) -> Celery:
         worker_hijack_root_logger=False,
     )
 
-    @app.task(name="tdg.generate_dataset", acks_late=True, reject_on_worker_lost=True)
-    def generate_dataset(dataset_id: int, attempt: int) -> str:
+    @app.task(name="tdg.generate_shard", acks_late=True, reject_on_worker_lost=True)
+    def generate_shard(shard_id: int, attempt: int) -> str:
         from app.core.jobs.executors import settings_payload
-        from app.core.jobs.worker_run import run_dataset
+        from app.core.jobs.worker_run import run_shard
 
-        return run_dataset(settings_payload(settings), dataset_id, attempt)
+        return run_shard(settings_payload(settings), shard_id, attempt)
 
     return app

@@ -1,6 +1,7 @@
 """The dispatcher loop in `tdg serve`: starts queued datasets within each tenant's concurrency
-cap and the executor's capacity, and re-queues running datasets whose lease lapsed (their
-worker is gone) until the attempt limit, after which they fail with a reason."""
+cap (cutting each into shards), hands queued shards to the executor as it has room, and
+re-queues shards whose lease lapsed (their worker is gone) until the attempt limit, after which
+their dataset fails with a reason."""
 
 from __future__ import annotations
 
@@ -15,9 +16,10 @@ from sqlmodel import Session
 from app.core.jobs.executors import CeleryExecutor, LocalPoolExecutor
 from app.core.jobs.files import dataset_dir, remove_tree
 from app.core.jobs.periodic import PeriodicTask
+from app.core.jobs.sharding import shard_ranges
 from app.core.jobs.worker_run import record_outcome
 from app.core.models import DatasetStatus, utcnow
-from app.core.repositories.jobs import JobRepository, fenced_update
+from app.core.repositories.jobs import JobRepository, fenced_dataset_finish
 from app.core.settings import Settings
 
 log = logging.getLogger("tdg.dispatcher")
@@ -42,30 +44,57 @@ class Dispatcher(PeriodicTask):
 
     def run_once(self) -> None:
         self.reap()
+        self.start_datasets()
         self.dispatch()
 
     def reap(self) -> None:
         now = utcnow()
         with Session(self.engine) as session:
             repo = JobRepository(session)
-            failed: list[int] = []
-            for dataset in repo.lapsed(now):
+            repo.drop_finished_shards()
+            for dataset in repo.running_without_shards():
                 assert dataset.id is not None
-                if dataset.attempt >= self.settings.job_max_attempts:
-                    error = (f"Generation did not finish after {dataset.attempt} attempts; its workers stopped "
-                             "responding.")
-                    if fenced_update(session.connection(), dataset.id, dataset.attempt,
-                                     status=DatasetStatus.failed.value, error=error, finished_at=now,
-                                     lease_until=None, progress=0.0, records_generated=0):
-                        # a failure like any other: the event, the creator's notification, no files left
-                        record_outcome(session, dataset, DatasetStatus.failed, error=error, finished_at=now, files=[])
-                        failed.append(dataset.id)
-                    log.warning("dataset %s failed after %s attempts", dataset.id, dataset.attempt)
-                elif repo.requeue(dataset.id, dataset.attempt):
-                    log.warning("dataset %s: lease lapsed (worker gone), re-queued", dataset.id)
+                if repo.requeue_dataset(dataset.id):
+                    log.warning("dataset %s: running without work rows (an older run), re-queued", dataset.id)
+            failed: list[int] = []
+            for shard in repo.lapsed_shards(now):
+                assert shard.id is not None
+                if shard.attempt < self.settings.job_max_attempts:
+                    if repo.requeue_shard(shard.id, shard.attempt):
+                        log.warning("dataset %s shard %s: lease lapsed (worker gone), re-queued",
+                                    shard.dataset_id, shard.shard_index)
+                    continue
+                dataset = repo.dataset(shard.dataset_id)
+                error = (f"Generation did not finish after {shard.attempt} attempts; its workers stopped "
+                         "responding.")
+                if dataset is not None and fenced_dataset_finish(
+                        session.connection(), shard.dataset_id, status=DatasetStatus.failed.value, error=error,
+                        finished_at=now, lease_until=None, records_generated=0):
+                    # a failure like any other: the event, the creator's notification, no files left
+                    record_outcome(session, dataset, DatasetStatus.failed, error=error, finished_at=now, files=[])
+                    failed.append(shard.dataset_id)
+                    log.warning("dataset %s failed after %s attempts", shard.dataset_id, shard.attempt)
             # partial files go before the failure is visible: a client that sees `failed` finds nothing
             for dataset_id in failed:
                 remove_tree(dataset_dir(self.settings.data_dir, dataset_id))
+            session.commit()
+
+    def start_datasets(self) -> None:
+        """queued -> running within each tenant's cap; each dataset's shards wait for a slot."""
+        with Session(self.engine) as session:
+            repo = JobRepository(session)
+            candidates = repo.startable(limit=100)
+            if not candidates:
+                return
+            running = repo.running_per_tenant()
+            caps = repo.tenant_caps()
+            for dataset in candidates:
+                assert dataset.id is not None
+                if running.get(dataset.tenant_id, 0) >= caps.get(dataset.tenant_id, 4):
+                    continue
+                ranges = shard_ranges(dataset.record_count, self.settings.shard_records, self.settings.max_shards)
+                if repo.start(dataset.id, self.owner, ranges):
+                    running[dataset.tenant_id] = running.get(dataset.tenant_id, 0) + 1
             session.commit()
 
     def dispatch(self) -> None:
@@ -83,22 +112,11 @@ class Dispatcher(PeriodicTask):
             lease = max(lease, timedelta(seconds=CLAIM_GRACE_SECONDS))
         with Session(self.engine) as session:
             repo = JobRepository(session)
-            candidates = repo.startable(limit=100)
-            if not candidates:
-                return
-            running = repo.running_per_tenant()
-            caps = repo.tenant_caps()
             claimed: list[tuple[int, int]] = []
-            for dataset in candidates:
-                if len(claimed) >= slots:
-                    break
-                assert dataset.id is not None
-                if running.get(dataset.tenant_id, 0) >= caps.get(dataset.tenant_id, 4):
-                    continue
-                attempt = repo.claim(dataset.id, utcnow(), lease, self.owner)
-                if attempt is not None:
-                    running[dataset.tenant_id] = running.get(dataset.tenant_id, 0) + 1
-                    claimed.append((dataset.id, attempt))
+            for shard in repo.queued_shards(limit=min(slots, 1000)):
+                assert shard.id is not None
+                if repo.claim_shard(shard.id, shard.attempt, utcnow(), lease, self.owner):
+                    claimed.append((shard.id, shard.attempt))
             session.commit()
-        for dataset_id, attempt in claimed:
-            self.executor.submit(dataset_id, attempt)
+        for shard_id, attempt in claimed:
+            self.executor.submit(shard_id, attempt)

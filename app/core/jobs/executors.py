@@ -1,5 +1,5 @@
 """Where generation runs: a local process pool inside `tdg serve` (the embedded default) or
-Celery workers (`tdg worker`) when TDG_BROKER_URL is set. Both run `worker_run.run_dataset`."""
+Celery workers (`tdg worker`) when TDG_BROKER_URL is set. Both run `worker_run.run_shard`."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
-from app.core.jobs.worker_run import render_format, run_dataset
+from app.core.jobs.worker_run import render_format, run_shard
 from app.core.settings import Settings
 
 log = logging.getLogger("tdg.jobs")
@@ -21,7 +21,7 @@ WORKER_NICENESS = 10
 
 
 class Executor(Protocol):
-    def submit(self, dataset_id: int, attempt: int) -> None: ...
+    def submit(self, shard_id: int, attempt: int) -> None: ...
 
     def free_slots(self) -> int: ...
 
@@ -65,21 +65,21 @@ class LocalPoolExecutor:
         self.settings = settings
         self.size = settings.workers
         self.pool = RespawningPool(self.size)
-        # futures, not dataset ids: a stale run of a dataset finishing must not free a slot
-        # that a newer run of the same dataset still occupies
+        # futures, not shard ids: a stale run of a shard finishing must not free a slot that a
+        # newer run of the same shard still occupies
         self.in_flight: set[Future[str]] = set()
 
-    def submit(self, dataset_id: int, attempt: int) -> None:
-        future = self.pool.submit(run_dataset, settings_payload(self.settings), dataset_id, attempt)
+    def submit(self, shard_id: int, attempt: int) -> None:
+        future = self.pool.submit(run_shard, settings_payload(self.settings), shard_id, attempt)
         self.in_flight.add(future)
-        future.add_done_callback(lambda f, d=dataset_id: self._done(d, f))
+        future.add_done_callback(lambda f, s=shard_id: self._done(s, f))
 
-    def _done(self, dataset_id: int, future: Future[str]) -> None:
+    def _done(self, shard_id: int, future: Future[str]) -> None:
         self.in_flight.discard(future)
         exc = future.exception()
         if exc is not None:
             # the row's lease lapses and the reaper re-queues it; nothing is lost
-            log.error("dataset %s: worker process failed: %r", dataset_id, exc)
+            log.error("shard %s: worker process failed: %r", shard_id, exc)
 
     def free_slots(self) -> int:
         return max(0, self.size - len(self.in_flight))
@@ -101,8 +101,8 @@ class CeleryExecutor:
         self.app = celery_for(settings)
         self.render_pool = RespawningPool(1)
 
-    def submit(self, dataset_id: int, attempt: int) -> None:
-        self.app.send_task("tdg.generate_dataset", args=[dataset_id, attempt], queue="tdg")
+    def submit(self, shard_id: int, attempt: int) -> None:
+        self.app.send_task("tdg.generate_shard", args=[shard_id, attempt], queue="tdg")
 
     def free_slots(self) -> int:
         return 1_000_000

@@ -25,8 +25,17 @@ def dataset_dir(data_dir: Path, dataset_id: int) -> Path:
     return data_dir / "datasets" / str(dataset_id)
 
 
-def relative_file_path(dataset_id: int, attempt: int, fmt: str, file_index: int) -> str:
-    return f"datasets/{dataset_id}/a{attempt}/data-{file_index:04d}.{EXTENSIONS[fmt]}"
+COPY_BUFFER = 1024 * 1024
+
+
+def final_file_path(dataset_id: int, fmt: str, file_index: int) -> str:
+    return f"datasets/{dataset_id}/files/data-{file_index:04d}.{EXTENSIONS[fmt]}"
+
+
+def shard_work_dir(dataset_id: int, shard_index: int, attempt: int) -> str:
+    """Where one attempt of one shard writes its parts: its own folder, so a worker that lost its
+    fence removes exactly what it wrote and never a successor's files."""
+    return f"datasets/{dataset_id}/work/s{shard_index:04d}-a{attempt}"
 
 
 class _HashingWriter:
@@ -68,6 +77,23 @@ def write_atomically(data_dir: Path, relative: str, produce: Callable[[_HashingW
         tmp.unlink(missing_ok=True)
         raise
     return WrittenFile(relative, stream.size, stream.sha256.hexdigest())
+
+
+def link_into_place(data_dir: Path, source: str, relative: str) -> None:
+    """Give a finished part its final name without copying it (a hard link, renamed into place, so
+    the part stays for a re-run of an interrupted assembly); a copy where links are refused."""
+    target = data_dir / relative
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}-{uuid.uuid4().hex[:8]}.part")
+    try:
+        try:
+            os.link(data_dir / source, tmp)
+        except OSError:
+            shutil.copyfile(data_dir / source, tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def remove_tree(path: Path) -> None:

@@ -1,10 +1,13 @@
-"""One dataset generation, run inside a worker process (local pool or Celery worker).
+"""One shard of a dataset, run inside a worker process (local pool or Celery worker).
 
-Take over the dataset (fenced by attempt), compile the plan, write every requested format file
-by file (temporary name, fsync, rename, sha256), renew the lease with each progress update, and
-finish with one fenced transaction that records the files, the status, the domain event and the
-creator's notification. Losing the fence (cancelled, or re-queued after a lapsed lease) stops
-the run and removes what it wrote; so does any failure, which is recorded with a reason."""
+A generate shard takes over its row (fenced by attempt), compiles the plan (cached per process),
+writes its record range of every requested file as a part (temporary name, fsync, rename,
+sha256), renewing its lease with each progress update, and records the parts in one fenced
+transaction. The shard whose completion makes the count whole claims the assembly and runs it at
+once: parts that are whole files are hard-linked into place, the others concatenated, and one
+fenced transaction records the files, the status, the domain event and the creator's
+notification. Losing the fence (cancelled, failed elsewhere, or re-queued after a lapsed lease)
+stops the run and removes what it wrote; any failure fails the dataset with a reason."""
 
 from __future__ import annotations
 
@@ -12,21 +15,45 @@ import logging
 import os
 import socket
 import time
+from collections import OrderedDict
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
+from sqlalchemy import delete
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session
+from sqlmodel import Session, col
 
 from app.core import preferences
 from app.core.clock import iso
 from app.core.database import make_sync_engine
 from app.core.errors import DomainError
-from app.core.jobs.files import dataset_dir, relative_file_path, remove_tree, write_atomically
-from app.core.models import DatasetFile, DatasetStatus, Notification, User, utcnow
-from app.core.repositories.jobs import JobRepository, fenced_update
+from app.core.jobs.files import (
+    COPY_BUFFER,
+    WrittenFile,
+    dataset_dir,
+    final_file_path,
+    link_into_place,
+    remove_tree,
+    shard_work_dir,
+    write_atomically,
+)
+from app.core.models import (
+    DatasetFile,
+    DatasetShard,
+    DatasetStatus,
+    Notification,
+    ShardKind,
+    ShardStatus,
+    User,
+    utcnow,
+)
+from app.core.repositories.jobs import (
+    JobRepository,
+    fenced_dataset_finish,
+    fenced_shard_update,
+    record_progress,
+)
 from app.core.schema_cache import load_cached
 from app.core.services import events
 from app.core.settings import Settings
@@ -34,11 +61,15 @@ from app.core.storage import BlobStore
 
 log = logging.getLogger("tdg.worker")
 _engines: dict[str, Engine] = {}
+# compiled plans of the datasets this process worked on lately: a process usually runs several
+# shards of one dataset in a row, and compiling (schema, vocabularies, probe block) takes a while
+_plans: OrderedDict[int, Any] = OrderedDict()
+PLAN_CACHE_SIZE = 4
 PROGRESS_EVERY_SECONDS = 0.5
 
 
 class Fenced(Exception):
-    """This worker no longer owns the dataset."""
+    """This worker no longer owns the shard (or its dataset stopped running)."""
 
 
 def worker_id() -> str:
@@ -52,67 +83,72 @@ def engine_for(url: str) -> Engine:
     return engine
 
 
-def run_dataset(settings_payload: dict[str, Any], dataset_id: int, attempt: int) -> str:
-    """Entry point for executors; returns what happened (for logs)."""
+def run_shard(settings_payload: dict[str, Any], shard_id: int, attempt: int) -> str:
+    """Entry point for executors: run a shard the dispatcher claimed; returns what happened."""
     settings = Settings.model_validate(settings_payload)
-    engine = engine_for(settings.database_url)
+    return _run_claimed(settings, engine_for(settings.database_url), shard_id, attempt)
+
+
+def _run_claimed(settings: Settings, engine: Engine, shard_id: int, attempt: int) -> str:
     lease = timedelta(seconds=settings.job_lease_seconds)
     with Session(engine) as session:
         repo = JobRepository(session)
-        dataset = repo.dataset(dataset_id)
+        shard = repo.shard(shard_id)
+        dataset = repo.dataset(shard.dataset_id) if shard else None
         schema = repo.schema(dataset.schema_id) if dataset else None
-        if dataset is None or schema is None:
+        if shard is None or dataset is None or schema is None:
             return "vanished"
-        if dataset.status != DatasetStatus.running.value or dataset.attempt != attempt:
+        if (shard.status != ShardStatus.running.value or shard.attempt != attempt
+                or dataset.status != DatasetStatus.running.value):
             return "skipped"
         session.expunge_all()
+    job: _ShardJob = (_Assembly if shard.kind == ShardKind.assemble.value else _Generate)(
+        settings, engine, dataset, schema, shard, lease)
     # Compile under the dispatcher's longer claim lease, before taking over: a cold worker process
     # spends seconds on imports and vocabularies before its first progress update, and with a
-    # short job lease the reaper re-queued the dataset in between, again and again.
-    job = _Job(settings, engine, dataset, schema, lease)
+    # short job lease the reaper re-queued the shard in between, again and again.
     job.prepare()
     with Session(engine) as session:
-        mine = JobRepository(session).take_over(dataset_id, attempt, worker_id(), utcnow(), lease)
+        mine = JobRepository(session).take_over(shard, worker_id(), utcnow(), lease)
         session.commit()
     if mine is None:
         return "skipped"
     return job.run(mine)
 
 
-class _Job:
-    def __init__(self, settings: Settings, engine: Engine, dataset: Any, schema: Any, lease: timedelta) -> None:
+class _ShardJob:
+    def __init__(self, settings: Settings, engine: Engine, dataset: Any, schema: Any, shard: DatasetShard,
+                 lease: timedelta) -> None:
         self.settings = settings
         self.engine = engine
         self.dataset = dataset
         self.schema = schema
-        self.attempt = 0
+        self.shard = shard
         self.lease = lease
-        self.attempt_dir = dataset_dir(settings.data_dir, dataset.id)
+        self.attempt = 0
         self.types = list(dataset.types) or list(settings.default_types)
-        self.total = max(1, dataset.record_count * len(self.types))
         self.done = 0
         self.last_beat = 0.0
-        self.plan: Any = None
         self.prepare_error: Exception | None = None
 
+    @property
+    def work_rel(self) -> str:
+        return shard_work_dir(self.dataset.id, self.shard.shard_index, self.attempt)
+
     def prepare(self) -> None:
-        """Compile the plan; a failure is kept and recorded once this worker owns the dataset."""
-        try:
-            self.plan = compile_dataset(self.settings, self.dataset, self.schema)
-        except Exception as exc:
-            self.prepare_error = exc
+        """Work done before take-over; a failure is kept and recorded once this worker owns the shard."""
+
+    def work(self) -> str:
+        raise NotImplementedError
 
     def run(self, attempt: int) -> str:
         self.attempt = attempt
-        self.attempt_dir = dataset_dir(self.settings.data_dir, self.dataset.id) / f"a{attempt}"
         try:
             if self.prepare_error is not None:
                 raise self.prepare_error
-            files = self._generate()
-            self._complete(files)
-            return "completed"
+            return self.work()
         except Fenced:
-            remove_tree(self.attempt_dir)
+            remove_tree(self.settings.data_dir / self.work_rel)
             return "fenced"
         except DomainError as exc:
             self._fail(exc.detail)
@@ -122,76 +158,157 @@ class _Job:
             self._fail(f"Writing the dataset files failed: {reason}.")
             return "failed"
         except Exception:
-            log.exception("dataset %s: unexpected generation error", self.dataset.id)
+            log.exception("dataset %s shard %s: unexpected error", self.dataset.id, self.shard.shard_index)
             self._fail("Generation failed unexpectedly; the error has been logged for the operators.")
             return "failed"
 
-    # -- generation ------------------------------------------------------------------------
-
-    def _generate(self) -> list[DatasetFile]:
-        plan = self.plan
-        self._beat(force=True)
-        files: list[DatasetFile] = []
-        for fmt in self.types:
-            for index, (start, stop) in enumerate(plan.file_ranges()):
-                rel = relative_file_path(self.dataset.id, self.attempt, fmt, index)
-                written = write_atomically(
-                    self.settings.data_dir, rel,
-                    lambda stream, fmt=fmt, start=start, stop=stop: plan.write(
-                        fmt, stream, start, stop, progress=self._progress),
-                )
-                files.append(DatasetFile(dataset_id=self.dataset.id, format=fmt, file_index=index, records=stop - start,
-                                         size_bytes=written.size_bytes, sha256=written.sha256, path=written.path))
-        return files
-
-    def _progress(self, n: int) -> None:
-        self.done += n
-        self._beat()
-
     def _beat(self, *, force: bool = False) -> None:
+        """Renew the lease (and publish progress) at most every PROGRESS_EVERY_SECONDS."""
         now = time.monotonic()
         if not force and now - self.last_beat < PROGRESS_EVERY_SECONDS:
             return
         self.last_beat = now
         with self.engine.begin() as conn:
-            held = fenced_update(
-                conn, self.dataset.id, self.attempt, progress=min(0.99, self.done / self.total),
-                records_generated=min(self.dataset.record_count, self.done // len(self.types)),
-                lease_until=utcnow() + self.lease,
-            )
+            held = fenced_shard_update(conn, self.shard.id, self.attempt, records_done=self.done,
+                                       lease_until=utcnow() + self.lease)
+            if held and self.shard.kind == ShardKind.generate.value:
+                record_progress(conn, self.dataset.id, self.dataset.record_count, len(self.types))
         if not held:
             raise Fenced
 
-    # -- outcome ---------------------------------------------------------------------------
-
-    def _finish(self, status: DatasetStatus, *, error: str | None, files: list[DatasetFile]) -> bool:
+    def _fail(self, reason: str) -> None:
         now = utcnow()
         with Session(self.engine) as session:
-            held = fenced_update(session.connection(), self.dataset.id, self.attempt, status=status.value,
-                                 error=error, finished_at=now, lease_until=None,
-                                 progress=1.0 if status is DatasetStatus.completed else self.done / self.total,
-                                 records_generated=self.dataset.record_count if status is DatasetStatus.completed
-                                 else 0)
-            if not held:
+            conn = session.connection()
+            if not (fenced_shard_update(conn, self.shard.id, self.attempt, lease_until=None)
+                    and fenced_dataset_finish(conn, self.dataset.id, status=DatasetStatus.failed.value,
+                                              error=reason[:2000], finished_at=now, lease_until=None,
+                                              records_generated=0)):
+                session.rollback()
+                remove_tree(self.settings.data_dir / self.work_rel)
+                return
+            _drop_shards(session, self.dataset.id)
+            record_outcome(session, self.dataset, DatasetStatus.failed, error=reason[:2000], finished_at=now, files=[])
+            # every shard's parts go before the failure is visible: a client that sees `failed`
+            # finds nothing (the other shards' workers lose their fence at their next update)
+            remove_tree(dataset_dir(self.settings.data_dir, self.dataset.id))
+            session.commit()
+
+
+class _Generate(_ShardJob):
+    """Records [start, stop) of every requested file, as parts."""
+
+    def prepare(self) -> None:
+        try:
+            self.plan = plan_for(self.settings, self.dataset, self.schema)
+        except Exception as exc:
+            self.prepare_error = exc
+
+    def work(self) -> str:
+        plan = self.plan
+        start, stop = self.shard.start, self.shard.stop
+        self._beat(force=True)
+        outputs: list[dict[str, Any]] = []
+        for fmt in self.types:
+            for index, (first, last) in enumerate(plan.file_ranges()):
+                a, b = max(first, start), min(last, stop)
+                if a >= b and not (first == last == start == stop):
+                    continue
+                header, footer = a == first, b == last
+                rel = f"{self.work_rel}/{final_file_path(self.dataset.id, fmt, index).rsplit('/', 1)[1]}"
+                written = write_atomically(
+                    self.settings.data_dir, rel,
+                    lambda stream, fmt=fmt, a=a, b=b, header=header, footer=footer: plan.write(
+                        fmt, stream, a, b, header=header, footer=footer, progress=self._progress),
+                )
+                outputs.append({"format": fmt, "file_index": index, "records": b - a, "path": written.path,
+                                "size_bytes": written.size_bytes, "sha256": written.sha256,
+                                "whole": header and footer})
+        with Session(self.engine) as session:
+            repo = JobRepository(session)
+            done = repo.finish_shard(self.shard.id, self.attempt, self.dataset.id, outputs, self.done)
+            if done is None:
+                session.rollback()
+                raise Fenced
+            record_progress(session.connection(), self.dataset.id, self.dataset.record_count, len(self.types))
+            assembly = repo.assembly_of(self.dataset.id) if done >= self.dataset.shard_count else None
+            claimed = None
+            if assembly is not None and assembly.id is not None and repo.claim_shard(
+                    assembly.id, assembly.attempt, utcnow(), self.lease, worker_id()):
+                claimed = (assembly.id, assembly.attempt)
+            session.commit()
+        if claimed is not None:
+            return _run_claimed(self.settings, self.engine, *claimed)
+        return "shard done"
+
+    def _progress(self, n: int) -> None:
+        self.done += n
+        self._beat()
+
+
+class _Assembly(_ShardJob):
+    """Every generate shard is done: put each file together from its parts, in shard order."""
+
+    def work(self) -> str:
+        self._beat(force=True)
+        with Session(self.engine) as session:
+            shards = [s for s in JobRepository(session).shards_of(self.dataset.id)
+                      if s.kind == ShardKind.generate.value]
+        parts: dict[tuple[str, int], list[dict[str, Any]]] = {}
+        for shard in shards:  # ordered by shard index, so parts are in record order
+            if shard.status != ShardStatus.done.value:
+                raise Fenced  # a re-queued dataset's stale assembly; its successor will run
+            for out in shard.outputs:
+                parts.setdefault((out["format"], out["file_index"]), []).append(out)
+        files: list[DatasetFile] = []
+        for (fmt, index), pieces in sorted(parts.items(), key=lambda kv: (self.types.index(kv[0][0]), kv[0][1])):
+            rel = final_file_path(self.dataset.id, fmt, index)
+            if len(pieces) == 1 and pieces[0]["whole"]:
+                link_into_place(self.settings.data_dir, pieces[0]["path"], rel)
+                written = WrittenFile(rel, pieces[0]["size_bytes"], pieces[0]["sha256"])
+            else:
+                written = write_atomically(self.settings.data_dir, rel,
+                                           lambda stream, pieces=pieces: self._concatenate(stream, pieces))
+            files.append(DatasetFile(dataset_id=self.dataset.id, format=fmt, file_index=index,
+                                     records=sum(p["records"] for p in pieces), size_bytes=written.size_bytes,
+                                     sha256=written.sha256, path=written.path))
+            self._beat()
+        if not self._complete(files):
+            raise Fenced
+        # the parts, and folders of runs from before shards existed, are no longer referenced
+        folder = dataset_dir(self.settings.data_dir, self.dataset.id)
+        remove_tree(folder / "work")
+        for leftover in folder.glob("a*"):
+            remove_tree(leftover)
+        return "completed"
+
+    def _concatenate(self, stream: Any, pieces: list[dict[str, Any]]) -> None:
+        for piece in pieces:
+            with open(self.settings.data_dir / piece["path"], "rb") as fh:
+                while chunk := fh.read(COPY_BUFFER):
+                    stream.write(chunk)
+                    self._beat()
+
+    def _complete(self, files: list[DatasetFile]) -> bool:
+        now = utcnow()
+        with Session(self.engine) as session:
+            conn = session.connection()
+            if not (fenced_shard_update(conn, self.shard.id, self.attempt, status=ShardStatus.done.value,
+                                        lease_until=None)
+                    and fenced_dataset_finish(conn, self.dataset.id, status=DatasetStatus.completed.value,
+                                              error=None, finished_at=now, lease_until=None, progress=1.0,
+                                              records_generated=self.dataset.record_count)):
                 session.rollback()
                 return False
-            for f in files:
-                session.add(f)
-            record_outcome(session, self.dataset, status, error=error, finished_at=now, files=files)
+            _drop_shards(session, self.dataset.id)
+            session.add_all(files)
+            record_outcome(session, self.dataset, DatasetStatus.completed, error=None, finished_at=now, files=files)
             session.commit()
         return True
 
-    def _complete(self, files: list[DatasetFile]) -> None:
-        if not self._finish(DatasetStatus.completed, error=None, files=files):
-            raise Fenced
-        # earlier attempts' leftovers (a worker that died mid-write) are no longer referenced
-        for leftover in dataset_dir(self.settings.data_dir, self.dataset.id).glob("a*"):
-            if leftover != self.attempt_dir:
-                remove_tree(leftover)
 
-    def _fail(self, reason: str) -> None:
-        remove_tree(self.attempt_dir)
-        self._finish(DatasetStatus.failed, error=reason[:2000], files=[])
+def _drop_shards(session: Session, dataset_id: int) -> None:
+    session.exec(delete(DatasetShard).where(col(DatasetShard.dataset_id) == dataset_id))  # type: ignore[call-overload]
 
 
 def record_outcome(session: Session, dataset: Any, status: DatasetStatus, *, error: str | None,
@@ -227,6 +344,18 @@ def compile_dataset(settings: Settings, dataset: Any, schema: Any) -> Any:
     return compile_plan(loaded, rules, params, record_count=dataset.record_count)
 
 
+def plan_for(settings: Settings, dataset: Any, schema: Any) -> Any:
+    """compile_dataset, cached per process (a dataset's inputs never change once it is created)."""
+    plan = _plans.get(dataset.id)
+    if plan is None:
+        plan = compile_dataset(settings, dataset, schema)
+        _plans[dataset.id] = plan
+        while len(_plans) > PLAN_CACHE_SIZE:
+            _plans.popitem(last=False)
+    _plans.move_to_end(dataset.id)
+    return plan
+
+
 def render_format(settings_payload: dict[str, Any], dataset_id: int, fmt: str) -> list[dict[str, Any]]:
     """Write a format that was not pre-generated for a completed dataset; returns the file rows."""
     settings = Settings.model_validate(settings_payload)
@@ -238,7 +367,7 @@ def render_format(settings_payload: dict[str, Any], dataset_id: int, fmt: str) -
         if dataset is None or schema is None:
             return []
         session.expunge_all()
-    plan = compile_dataset(settings, dataset, schema)
+    plan = plan_for(settings, dataset, schema)
     rows: list[DatasetFile] = []
     for index, (start, stop) in enumerate(plan.file_ranges()):
         rel = f"datasets/{dataset_id}/rendered/data-{index:04d}.{fmt}"
@@ -258,4 +387,4 @@ def render_format(settings_payload: dict[str, Any], dataset_id: int, fmt: str) -
     return out
 
 
-__all__ = ["Fenced", "Path", "record_outcome", "render_format", "run_dataset", "worker_id"]
+__all__ = ["Fenced", "record_outcome", "render_format", "run_shard", "worker_id"]

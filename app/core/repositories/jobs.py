@@ -1,26 +1,44 @@
 """System-side queries of the job machinery (dispatcher, reaper, workers). Not principal-scoped:
-these act for datasets that were authorised when they were created. Every worker write is
-fenced by `attempt` so a worker that lost its lease can never overwrite its successor."""
+these act for datasets that were authorised when they were created.
+
+A running dataset's work is a set of DatasetShard rows: generate shards (a record range each) and
+one assemble shard that waits until they are all done. Every worker write is fenced by the
+shard's `attempt` AND by its dataset still running, so a worker that lost its lease, or whose
+dataset was cancelled or failed, can never overwrite anything."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import func, or_, update
+from sqlalchemy import case, delete, exists, func, or_, update
 from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select
 
-from app.core.models import Dataset, DatasetFile, DatasetStatus, SchemaDoc, Tenant
+from app.core.models import (
+    Dataset,
+    DatasetFile,
+    DatasetShard,
+    DatasetStatus,
+    SchemaDoc,
+    ShardKind,
+    ShardStatus,
+    Tenant,
+)
 
 RUNNING = DatasetStatus.running.value
 QUEUED = DatasetStatus.queued.value
+_dataset_running = (
+    select(Dataset.id).where(col(Dataset.id) == DatasetShard.dataset_id, Dataset.status == RUNNING).exists()
+)
 
 
 class JobRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
 
-    # -- dispatcher ------------------------------------------------------------------------
+    # -- dispatcher: datasets --------------------------------------------------------------
 
     def startable(self, limit: int) -> list[Dataset]:
         stmt = (select(Dataset).where(Dataset.status == QUEUED, col(Dataset.startable).is_(True))
@@ -34,41 +52,120 @@ class JobRepository:
     def tenant_caps(self) -> dict[int, int]:
         return {t.id: t.max_concurrent_generations for t in self.session.exec(select(Tenant)).all() if t.id}
 
-    def claim(self, dataset_id: int, now: datetime, lease: timedelta, owner: str) -> int | None:
-        """queued -> running for the dispatcher; returns the attempt the worker must take over."""
+    def start(self, dataset_id: int, owner: str, ranges: Sequence[tuple[int, int]]) -> bool:
+        """queued -> running, with one queued generate shard per range and a waiting assembly."""
         result = self.session.exec(  # type: ignore[call-overload]
             update(Dataset)
             .where(col(Dataset.id) == dataset_id, Dataset.status == QUEUED, col(Dataset.startable).is_(True))
-            .values(status=RUNNING, lease_until=now + lease, locked_by=owner, error=None)
+            .values(status=RUNNING, locked_by=owner, lease_until=None, error=None, shard_count=len(ranges),
+                    shards_done=0, progress=0.0, records_generated=0)
         )
         if result.rowcount != 1:
-            return None
-        return self.session.exec(select(Dataset.attempt).where(col(Dataset.id) == dataset_id)).one()
+            return False
+        # leftovers of an earlier run (a dataset re-queued from before shards existed)
+        self.session.exec(delete(DatasetShard).where(col(DatasetShard.dataset_id) == dataset_id))  # type: ignore[call-overload]
+        for index, (start, stop) in enumerate(ranges):
+            self.session.add(DatasetShard(dataset_id=dataset_id, shard_index=index, kind=ShardKind.generate.value,
+                                          start=start, stop=stop, status=ShardStatus.queued.value))
+        self.session.add(DatasetShard(dataset_id=dataset_id, shard_index=len(ranges), kind=ShardKind.assemble.value,
+                                      status=ShardStatus.waiting.value))
+        return True
 
-    def lapsed(self, now: datetime) -> list[Dataset]:
-        stmt = select(Dataset).where(Dataset.status == RUNNING, or_(
-            col(Dataset.lease_until).is_(None), col(Dataset.lease_until) < now))
+    def running_without_shards(self) -> list[Dataset]:
+        """Running datasets with no work rows: runs started before shards existed."""
+        has_shards = exists().where(DatasetShard.dataset_id == Dataset.id)
+        stmt = select(Dataset).where(Dataset.status == RUNNING, ~has_shards)
         return list(self.session.exec(stmt).all())
 
-    def requeue(self, dataset_id: int, attempt: int) -> bool:
+    def requeue_dataset(self, dataset_id: int) -> bool:
         result = self.session.exec(  # type: ignore[call-overload]
-            update(Dataset).where(col(Dataset.id) == dataset_id, Dataset.status == RUNNING,
-                                  Dataset.attempt == attempt)
+            update(Dataset).where(col(Dataset.id) == dataset_id, Dataset.status == RUNNING)
             .values(status=QUEUED, locked_by=None, lease_until=None, progress=0.0, records_generated=0)
         )
         return result.rowcount == 1
 
+    # -- dispatcher: shards ----------------------------------------------------------------
+
+    def queued_shards(self, limit: int) -> list[DatasetShard]:
+        stmt = (select(DatasetShard).where(DatasetShard.status == ShardStatus.queued.value, _dataset_running)
+                .order_by(col(DatasetShard.dataset_id), col(DatasetShard.shard_index)).limit(limit))
+        return list(self.session.exec(stmt).all())
+
+    def claim_shard(self, shard_id: int, attempt: int, now: datetime, lease: timedelta, owner: str) -> bool:
+        """queued -> running for the dispatcher (or the worker that finished the last shard)."""
+        result = self.session.exec(  # type: ignore[call-overload]
+            update(DatasetShard)
+            .where(col(DatasetShard.id) == shard_id, DatasetShard.attempt == attempt,
+                   col(DatasetShard.status).in_([ShardStatus.queued.value, ShardStatus.waiting.value]))
+            .values(status=ShardStatus.running.value, lease_until=now + lease, locked_by=owner)
+        )
+        return result.rowcount == 1
+
+    def lapsed_shards(self, now: datetime) -> list[DatasetShard]:
+        stmt = select(DatasetShard).where(
+            DatasetShard.status == ShardStatus.running.value, _dataset_running,
+            or_(col(DatasetShard.lease_until).is_(None), col(DatasetShard.lease_until) < now))
+        return list(self.session.exec(stmt).all())
+
+    def requeue_shard(self, shard_id: int, attempt: int) -> bool:
+        result = self.session.exec(  # type: ignore[call-overload]
+            update(DatasetShard).where(col(DatasetShard.id) == shard_id, DatasetShard.attempt == attempt,
+                                       DatasetShard.status == ShardStatus.running.value)
+            .values(status=ShardStatus.queued.value, locked_by=None, lease_until=None, records_done=0)
+        )
+        return result.rowcount == 1
+
+    def drop_finished_shards(self) -> None:
+        """Work rows of datasets that are no longer running (cancelled ones keep theirs until here)."""
+        self.session.exec(delete(DatasetShard).where(~_dataset_running))  # type: ignore[call-overload]
+
     # -- worker ----------------------------------------------------------------------------
 
-    def take_over(self, dataset_id: int, attempt: int, owner: str, now: datetime, lease: timedelta) -> int | None:
-        """Become the one worker of a running dataset; returns the new attempt (the fence)."""
+    def shard(self, shard_id: int) -> DatasetShard | None:
+        return self.session.get(DatasetShard, shard_id)
+
+    def shards_of(self, dataset_id: int) -> list[DatasetShard]:
+        stmt = (select(DatasetShard).where(DatasetShard.dataset_id == dataset_id)
+                .order_by(col(DatasetShard.shard_index)))
+        return list(self.session.exec(stmt).all())
+
+    def take_over(self, shard: DatasetShard, owner: str, now: datetime, lease: timedelta) -> int | None:
+        """Become the one worker of a claimed shard; returns the new attempt (the fence)."""
+        attempt = shard.attempt + 1
         result = self.session.exec(  # type: ignore[call-overload]
-            update(Dataset)
-            .where(col(Dataset.id) == dataset_id, Dataset.status == RUNNING, Dataset.attempt == attempt)
-            .values(attempt=attempt + 1, locked_by=owner, lease_until=now + lease,
-                    started_at=func.coalesce(Dataset.started_at, now), progress=0.0, records_generated=0)
+            update(DatasetShard)
+            .where(col(DatasetShard.id) == shard.id, DatasetShard.attempt == shard.attempt,
+                   DatasetShard.status == ShardStatus.running.value, _dataset_running)
+            .values(attempt=attempt, locked_by=owner, lease_until=now + lease, records_done=0)
         )
-        return attempt + 1 if result.rowcount == 1 else None
+        if result.rowcount != 1:
+            return None
+        self.session.exec(  # type: ignore[call-overload]
+            update(Dataset).where(col(Dataset.id) == shard.dataset_id)
+            .values(started_at=func.coalesce(Dataset.started_at, now), locked_by=owner,
+                    attempt=case((Dataset.attempt < attempt, attempt), else_=Dataset.attempt))
+        )
+        return attempt
+
+    def finish_shard(self, shard_id: int, attempt: int, dataset_id: int, outputs: list[dict[str, Any]],
+                     records_done: int) -> int | None:
+        """Record a generate shard's outputs; returns how many shards of the dataset are now done
+        (None: fenced). The count is an increment of the dataset row, so of two shards finishing
+        at once exactly one sees the total (the row lock orders them)."""
+        conn = self.session.connection()
+        if not fenced_shard_update(conn, shard_id, attempt, status=ShardStatus.done.value, lease_until=None,
+                                   outputs=outputs, records_done=records_done):
+            return None
+        result = conn.execute(update(Dataset).where(col(Dataset.id) == dataset_id, Dataset.status == RUNNING)
+                              .values(shards_done=Dataset.shards_done + 1))
+        if result.rowcount != 1:
+            return None
+        return int(self.session.exec(select(Dataset.shards_done).where(col(Dataset.id) == dataset_id)).one())
+
+    def assembly_of(self, dataset_id: int) -> DatasetShard | None:
+        stmt = select(DatasetShard).where(DatasetShard.dataset_id == dataset_id,
+                                          DatasetShard.kind == ShardKind.assemble.value)
+        return self.session.exec(stmt).first()
 
     def dataset(self, dataset_id: int) -> Dataset | None:
         return self.session.get(Dataset, dataset_id)
@@ -82,10 +179,32 @@ class JobRepository:
         return list(self.session.exec(stmt).all())
 
 
-def fenced_update(conn: Connection, dataset_id: int, attempt: int, **values: object) -> bool:
-    """Update the dataset only while this worker still holds it (running, same attempt)."""
+def fenced_shard_update(conn: Connection, shard_id: int, attempt: int, **values: object) -> bool:
+    """Update the shard only while this worker still holds it and its dataset still runs."""
     result = conn.execute(
-        update(Dataset).where(col(Dataset.id) == dataset_id, Dataset.attempt == attempt, Dataset.status == RUNNING)
+        update(DatasetShard)
+        .where(col(DatasetShard.id) == shard_id, DatasetShard.attempt == attempt,
+               DatasetShard.status == ShardStatus.running.value, _dataset_running)
         .values(**values)
     )
+    return result.rowcount == 1
+
+
+def record_progress(conn: Connection, dataset_id: int, record_count: int, formats: int) -> None:
+    """The dataset's progress from its shards' counters; never moves backwards (a re-queued
+    shard restarts from zero, and two shards' updates may commit in either order)."""
+    done = conn.execute(select(func.coalesce(func.sum(DatasetShard.records_done), 0))
+                        .where(DatasetShard.dataset_id == dataset_id)).scalar_one()
+    total = max(1, record_count * formats)
+    progress = min(0.99, int(done) / total)
+    records = min(record_count, int(done) // max(1, formats))
+    conn.execute(update(Dataset).where(col(Dataset.id) == dataset_id, Dataset.status == RUNNING).values(
+        progress=case((Dataset.progress < progress, progress), else_=Dataset.progress),
+        records_generated=case((Dataset.records_generated < records, records), else_=Dataset.records_generated)))
+
+
+def fenced_dataset_finish(conn: Connection, dataset_id: int, **values: object) -> bool:
+    """A running dataset's final state (completed or failed); False when it is no longer running."""
+    result = conn.execute(update(Dataset).where(col(Dataset.id) == dataset_id, Dataset.status == RUNNING)
+                          .values(**values))
     return result.rowcount == 1

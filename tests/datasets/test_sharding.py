@@ -1,0 +1,156 @@
+"""One dataset cut into shards and produced by several local-pool processes at once: every file,
+including files whose records come from several shards, is byte-identical to what one process
+writes; the shards really ran in parallel; cancelling stops every shard and leaves nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlmodel import Session, select
+
+from app.core.database import make_sync_engine
+from app.core.jobs.sharding import shard_ranges
+from app.core.models import DatasetShard
+from app.core.settings import Settings
+from app.generation.engine import BLOCK_SIZE, compile_plan
+from app.generation.schema_loader import load_schema
+from tests.api_client import Api
+from tests.datasets.flow import ORDER_JSON, ORDER_XSD, create_dataset, download, upload_schema, wait_for
+
+SHARD_RECORDS = 2 * BLOCK_SIZE
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    return settings.model_copy(update={"workers": 2, "shard_records": SHARD_RECORDS})
+
+
+def test_shard_ranges_cover_the_records_in_whole_blocks() -> None:
+    assert shard_ranges(0, 100, 8) == [(0, 0)]
+    assert shard_ranges(10, 250_000, 64) == [(0, 10)]
+    ranges = shard_ranges(50_000, SHARD_RECORDS, 64)
+    assert ranges[0][0] == 0 and ranges[-1][1] == 50_000 and len(ranges) == 7
+    assert all(a % BLOCK_SIZE == 0 and b > a for a, b in ranges)
+    assert all(ranges[i][1] == ranges[i + 1][0] for i in range(len(ranges) - 1))
+    assert len(shard_ranges(10_000_000, 1, 16)) == 16  # the cap wins over tiny shards
+
+
+class _ShardWatch:
+    """Samples the dataset's shard rows from the database while it runs."""
+
+    def __init__(self, database_url: str, dataset_id: int) -> None:
+        self.engine = make_sync_engine(database_url)
+        self.dataset_id = dataset_id
+        self.workers: set[str] = set()
+        self.most_running = 0
+        self.seen_shards = 0
+
+    def sample(self) -> None:
+        with Session(self.engine) as session:
+            rows = session.exec(select(DatasetShard).where(DatasetShard.dataset_id == self.dataset_id)).all()
+        running = [r for r in rows if r.status == "running" and r.attempt > 0 and r.kind == "generate"]
+        self.most_running = max(self.most_running, len({r.locked_by for r in running}))
+        self.workers |= {r.locked_by for r in rows if r.locked_by and not r.locked_by.startswith("dispatcher:")}
+        self.seen_shards = max(self.seen_shards, sum(r.kind == "generate" for r in rows))
+
+    def left(self) -> int:
+        with Session(self.engine) as session:
+            return len(session.exec(select(DatasetShard).where(DatasetShard.dataset_id == self.dataset_id)).all())
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def _single_process_sha256(schema: bytes, filename: str, params: dict[str, Any], n: int, fmt: str) -> list[str]:
+    plan = compile_plan(load_schema(schema, filename), [], params, record_count=n)
+    out = []
+    for index in range(len(plan.file_ranges())):
+        h = hashlib.sha256()
+
+        class _Sink:
+            def write(self, data: bytes, h: Any = h) -> int:
+                h.update(data)
+                return len(data)
+
+        plan.write_file(fmt, _Sink(), index)  # type: ignore[arg-type]
+        out.append(h.hexdigest())
+    return out
+
+
+@pytest.mark.parametrize(("filename", "content", "types"), [
+    ("customer_order.schema.json", ORDER_JSON, ["csv", "json", "sql", "ndjson"]),
+    ("customer_order.xsd", ORDER_XSD, ["xml", "csv"]),
+])
+async def test_two_processes_write_one_dataset_byte_identical_to_one_process(
+        api: Api, settings: Settings, tmp_path: Path, filename: str, content: bytes, types: list[str]) -> None:
+    root = api.root
+    project = await api.create_project(root, "Shards")
+    schema = await upload_schema(api, root, content, filename)
+    n, per_file = 25_000, 7_000  # 4 shards of up to 8,192 records; files of 7,000 straddle them
+    params = {"seed": 4242, "records_per_file": per_file}
+    ds = await create_dataset(api, root, project["project_id"], schema["schema_id"], n, types=types, params=params)
+    watch = _ShardWatch(settings.database_url, ds["dataset_id"])
+    try:
+        deadline = time.monotonic() + 180
+        while (body := await api.call("GET", f"/datasets/{ds['dataset_id']}", root, 200))["status"] in (
+                "queued", "running"):
+            await asyncio.to_thread(watch.sample)
+            assert time.monotonic() < deadline, body
+            await asyncio.sleep(0.05)
+        assert body["status"] == "completed", body
+        assert watch.seen_shards == 4
+        assert len(watch.workers) == 2, watch.workers  # both pool processes produced parts of it
+        assert watch.most_running == 2  # ... at the same time
+        assert await asyncio.to_thread(watch.left) == 0  # work rows go with the run
+    finally:
+        watch.close()
+    assert body["records_generated"] == n and body["progress"] == 1.0 and body["attempt"] == 1
+    files = sorted((f["format"], f["file_index"], f["records"]) for f in body["files"])
+    assert files == sorted((fmt, i, min(per_file, n - i * per_file)) for fmt in types for i in range(4))
+    for fmt in types:
+        expected = _single_process_sha256(content, filename, params, n, fmt)
+        got = [f["sha256"] for f in sorted(body["files"], key=lambda f: f["file_index"]) if f["format"] == fmt]
+        assert got == expected, fmt
+    r = await download(api, root, ds["dataset_id"], types[0], file_index=1)
+    assert r.status_code == 200
+    assert hashlib.sha256(r.content).hexdigest() == expected_first(body, types[0], 1)
+    folder = settings.data_dir / "datasets" / str(ds["dataset_id"])
+    assert sorted(p.name for p in folder.iterdir()) == ["files"]  # no parts, no work folders
+
+
+def expected_first(body: dict[str, Any], fmt: str, index: int) -> str:
+    return next(f["sha256"] for f in body["files"] if f["format"] == fmt and f["file_index"] == index)
+
+
+async def test_cancelling_a_sharded_dataset_stops_every_shard(api: Api, settings: Settings) -> None:
+    root = api.root
+    project = await api.create_project(root, "Shards cancel")
+    schema = await upload_schema(api, root, ORDER_JSON, "customer_order.schema.json")
+    ds = await create_dataset(api, root, project["project_id"], schema["schema_id"], 400_000, types=["json", "csv"],
+                              params={"seed": 1})
+    did = ds["dataset_id"]
+    deadline = time.monotonic() + 60
+    while not ((body := await api.call("GET", f"/datasets/{did}", root, 200))["progress"] > 0.02):
+        assert body["status"] in ("queued", "running") and time.monotonic() < deadline, body
+        await asyncio.sleep(0.05)
+    await api.call("DELETE", f"/datasets/{did}", root, 200)
+    watch = _ShardWatch(settings.database_url, did)
+    try:
+        # the reaper drops the work rows; the workers lose their fence and remove their parts
+        folder = settings.data_dir / "datasets" / str(did)
+        deadline = time.monotonic() + 30
+        while await asyncio.to_thread(watch.left) or any(p.is_file() for p in folder.rglob("*")):
+            assert time.monotonic() < deadline, sorted(str(p) for p in folder.rglob("*"))
+            await asyncio.sleep(0.1)
+    finally:
+        watch.close()
+    body = await wait_for(api, root, did)
+    assert body["status"] == "cancelled" and body["files"] == []
+    # the pool is free again: a new dataset completes
+    small = await create_dataset(api, root, project["project_id"], schema["schema_id"], 100, types=["csv"])
+    assert (await wait_for(api, root, small["dataset_id"]))["status"] == "completed"
