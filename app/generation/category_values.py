@@ -17,6 +17,7 @@ from decimal import Decimal
 import numpy as np
 
 from app.generation import vocab
+from app.generation.textcodes import small_int_texts
 
 HEX = np.array(list("0123456789abcdef"), dtype=object)
 
@@ -72,13 +73,13 @@ def _local_parts(c: CategoryContext, n: int, seps: tuple[str, ...]) -> np.ndarra
     pool, first, last = _person(c, n)
     f, ln = pool["first_ascii"][first], pool["last_ascii"][last]
     style = c.rng.integers(0, _EMAIL_STYLES, size=n)
-    digits = c.rng.integers(1, 100, size=n).astype(str).astype(object)
+    digits = small_int_texts()[c.rng.integers(1, 100, size=n)]
     sep = np.array(seps, dtype=object)[c.rng.integers(0, len(seps), size=n)]
     out = np.empty(n, dtype=object)
     # build each style only for its own rows: object-array concatenation costs per element
     s0, s1, s2, s3 = (np.flatnonzero(style == k) for k in range(_EMAIL_STYLES))
     out[s0] = f[s0] + sep[s0] + ln[s0]
-    out[s1] = np.array([x[:1] for x in f[s1].tolist()], dtype=object) + ln[s1] if s1.size else out[s1]
+    out[s1] = pool["first_initial"][first[s1]] + ln[s1]
     out[s2] = f[s2] + sep[s2] + ln[s2] + digits[s2]
     out[s3] = ln[s3] + digits[s3]
     return out
@@ -118,21 +119,24 @@ def uuid4(c: CategoryContext, n: int) -> list[str]:
     return format_uuid(raw)
 
 
-_HEX_CODES = np.array([ord(c) for c in "0123456789abcdef"], dtype=np.uint32)
+_HEX_BYTES = np.frombuffer(b"0123456789abcdef", dtype=np.uint8)
 _UUID_DIGIT_COLS = np.array([i for i in range(36) if i not in (8, 13, 18, 23)])
 
 
 def format_uuid(raw: np.ndarray) -> list[str]:
-    """(n, 16) bytes -> canonical lower-case UUID strings (built as one code-point matrix)."""
-    from app.generation.regex_gen import codes_to_strings
-
+    """(n, 16) bytes -> canonical lower-case UUID strings: one ASCII matrix with a newline after
+    each row, decoded and split in C (half the cost of a code-point view per value)."""
     raw = np.asarray(raw, dtype=np.uint8)
-    nibbles = np.empty((raw.shape[0], 32), dtype=np.uint8)
+    n = raw.shape[0]
+    if not n:
+        return []
+    nibbles = np.empty((n, 32), dtype=np.uint8)
     nibbles[:, 0::2] = raw >> 4
     nibbles[:, 1::2] = raw & 0x0F
-    out = np.full((raw.shape[0], 36), ord("-"), dtype=np.uint32)
-    out[:, _UUID_DIGIT_COLS] = _HEX_CODES[nibbles]
-    return codes_to_strings(out)
+    out = np.full((n, 37), ord("-"), dtype=np.uint8)
+    out[:, _UUID_DIGIT_COLS] = _HEX_BYTES[nibbles]
+    out[:, 36] = ord("\n")
+    return out.ravel()[:-1].tobytes().decode("ascii").split("\n")
 
 
 def ipv4(c: CategoryContext, n: int) -> list[str]:

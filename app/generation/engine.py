@@ -237,7 +237,13 @@ class Plan:
         sub = take(col, np.array(idx, dtype=np.int64))
         if self.xsd:
             xw = xml_writer if xml_writer is not None else XmlWriter(self.gen, xsd=True, root_name=self.element_name)
-            for i, text in zip(idx, xw.records(sub), strict=True):
+            texts = xw.records(sub)
+            batch = getattr(self.validator, "xml_errors", None)
+            if batch is not None:  # one parse for the chunk's sampled records
+                for j, err in batch(texts):
+                    raise Invalid(f"Generated record {first + idx[j] + 1} is invalid at {err}")
+                return
+            for i, text in zip(idx, texts, strict=True):
                 err = self.validator.xml_error(text)
                 if err:
                     raise Invalid(f"Generated record {first + i + 1} is invalid at {err}")

@@ -128,7 +128,8 @@ class NumberGenerator:
         if isinstance(ks, np.ndarray):
             if s == 0:
                 vals = ks.tolist()
-                return LeafValues(vals, list(map(str, vals)))
+                text = textcodes.int_texts(ks)
+                return LeafValues(vals, text if text is not None else list(map(str, vals)))
             x = ks.astype(np.float64) / (10.0**s)
             ax = np.abs(x)
             # repr(float) is the shortest round-tripping text, i.e. the exact decimal, for values
@@ -140,7 +141,10 @@ class NumberGenerator:
                     return LeafValues(ints, list(map(str, ints)))
                 # exact decimal text without trailing fractional zeros: "20.1", "20" (XSD counts
                 # a trailing zero as a fraction digit)
-                return LeafValues(fl, textcodes.strings(textcodes.decimals(ks, s)))
+                text = textcodes.decimal_texts(ks, s)
+                if text is None:
+                    text = textcodes.strings(textcodes.decimals(ks, s))
+                return LeafValues(fl, text)
             ks = ks.tolist()
         if s == 0:
             vals: list = [k if abs(k) < _INT64_SAFE else orjson.Fragment(str(k)) for k in ks]
@@ -178,6 +182,15 @@ class NumberGenerator:
                           f"floating-point multipleOf check.")
         return k
 
+    def _keyed(self, base: int, offsets: np.ndarray) -> list[int] | np.ndarray:
+        """(base + offset) * step for every offset: an int64 array for integers (rendered in bulk)
+        when no value can leave the int64-safe range, else Python ints."""
+        if self.scale == 0 and len(offsets):
+            top = max(abs(base), abs(base + int(offsets.max()))) * self.step
+            if top < _INT64_SAFE:
+                return (base + offsets.astype(np.int64)) * self.step
+        return [(base + int(x)) * self.step for x in offsets.tolist()]
+
     # -- public ----------------------------------------------------------------------------
 
     def generate(self, c: LeafContext, n: int) -> LeafValues:
@@ -195,7 +208,7 @@ class NumberGenerator:
             start = max(start, 1) if (self.j_lo is None or self.j_lo <= 1) else start
             if self.j_hi is not None and start + c.key_space - 1 > self.j_hi:
                 raise Invalid(f"{self.spec.path}: {c.key_space} unique values do not fit below {self.spec.maximum}.")
-            return self._render([(start + int(k)) * self.step for k in keys.tolist()])
+            return self._render(self._keyed(start, keys))
         # draw from the realistic window when it is large enough, else from the whole range
         lo, hi = self.w_lo, self.w_hi
         if hi - lo + 1 < c.key_space * 2:
@@ -208,4 +221,4 @@ class NumberGenerator:
         space = min(space, 2**62 - 1)
         perm = FeistelPermutation(space, c.seed ^ c.field_key)
         j = perm(keys.astype(np.uint64))
-        return self._render([(lo + int(x)) * self.step for x in j.tolist()])
+        return self._render(self._keyed(lo, j))

@@ -1,13 +1,198 @@
 """Check one generated record against the uploaded schema with the validator users actually run:
 jsonschema (the schema's own draft, FormatChecker, no remote retrieval) or xmlschema.
+
+Regular expressions of the schema (`pattern`, `patternProperties`, and `additionalProperties`
+next to `patternProperties`) are matched with a time budget (DESIGN §12): in RE2 (linear time)
+when the pattern compiles there with the same meaning as in Python's `re`, which jsonschema
+uses, else with the `regex` package (re-compatible) and its `timeout`. A match over budget fails
+the run naming the field and the pattern instead of hanging on catastrophic backtracking.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import contextlib
+from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache
 from typing import Any
 
+import attrs
 import jsonschema.exceptions
+import jsonschema.validators
+import re2
+import regex
+from jsonschema.exceptions import ValidationError
+
+from app.core.errors import Invalid
+
+# one match of one pattern against one value; legitimate patterns take microseconds
+PATTERN_BUDGET_S = 0.25
+# Python `re` tokens whose meaning differs in RE2 (Unicode vs ASCII classes, inline flags)
+_RE2_UNSAFE_ESCAPES = frozenset("wWsSbBZ")
+_RE2_OPTIONS = re2.Options()
+_RE2_OPTIONS.log_errors = False  # a pattern RE2 refuses is normal: it goes to `regex`
+
+
+class PatternBudgetExceeded(Exception):
+    """A pattern took longer than PATTERN_BUDGET_S on one value."""
+
+    def __init__(self, pattern: str, value: str) -> None:
+        super().__init__(pattern, value)
+        self.pattern = pattern
+        self.value = value
+
+
+def _re2_form(pattern: str) -> str | None:
+    r"""The pattern in RE2 syntax with Python `re` semantics, or None when RE2 would read it
+    differently: `\d` is Unicode in `re` (RE2: `\p{Nd}`), a final `$` also matches before a
+    trailing newline (RE2: `(?:\n?\z)`); `\w \s \b`, `\Z`, inline flags and any other `$` are
+    left to `regex`."""
+    out: list[str] = []
+    i, n = 0, len(pattern)
+    while i < n:
+        ch = pattern[i]
+        if ch == "\\" and i + 1 < n:
+            nxt = pattern[i + 1]
+            if nxt in _RE2_UNSAFE_ESCAPES:
+                return None
+            out.append("\\p{Nd}" if nxt == "d" else "\\P{Nd}" if nxt == "D" else ch + nxt)
+            i += 2
+            continue
+        if ch == "$":
+            if i != n - 1:
+                return None
+            out.append("(?:\n?\\z)")
+        elif ch == "(" and pattern.startswith("(?", i) and i + 2 < n and pattern[i + 2].isalpha():
+            return None  # inline flags: (?i) folds case differently, (?m)/(?s) change anchors
+        elif ch == "{" and pattern.startswith("{,", i):
+            return None  # `re` reads {,n} as {0,n}, RE2 as text
+        else:
+            out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+@lru_cache(maxsize=1024)
+def budgeted_search(pattern: str) -> Callable[[str], bool]:
+    """A function telling whether `pattern` is found in a value (Python `re.search` semantics),
+    in linear time or within PATTERN_BUDGET_S; raises PatternBudgetExceeded over budget."""
+    form = _re2_form(pattern)
+    compiled_re2 = None
+    if form is not None:
+        with contextlib.suppress(re2.error):
+            compiled_re2 = re2.compile(form, _RE2_OPTIONS)
+    compiled = None
+    try:
+        compiled = regex.compile(pattern, flags=regex.VERSION0)
+    except regex.error as exc:
+        if compiled_re2 is None:
+            raise Invalid(f"The pattern {pattern!r} cannot be checked within a time budget: {exc}.") from None
+
+    def search(value: str) -> bool:
+        if compiled_re2 is not None:
+            try:
+                return compiled_re2.search(value) is not None
+            except UnicodeEncodeError:
+                if compiled is None:
+                    raise
+                # a lone surrogate has no UTF-8 form for RE2: `regex` takes it
+        assert compiled is not None
+        try:
+            return compiled.search(value, timeout=PATTERN_BUDGET_S) is not None
+        except TimeoutError:
+            raise PatternBudgetExceeded(pattern, value) from None
+
+    return search
+
+
+# -- jsonschema keywords that match patterns (jsonschema._keywords, with the budgeted search) --
+
+
+def _pattern(validator: Any, patrn: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if validator.is_type(instance, "string") and not budgeted_search(patrn)(instance):
+        yield ValidationError(f"{instance!r} does not match {patrn!r}")
+
+
+def _pattern_properties(validator: Any, pattern_properties: dict, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if not validator.is_type(instance, "object"):
+        return
+    for patrn, subschema in pattern_properties.items():
+        search = budgeted_search(patrn)
+        for k, v in instance.items():
+            if search(k):
+                yield from validator.descend(v, subschema, path=k, schema_path=patrn)
+
+
+def _additional_properties(validator: Any, ap: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    patterns = schema.get("patternProperties") if isinstance(schema, dict) else None
+    if not patterns or not validator.is_type(instance, "object"):
+        yield from _ADDITIONAL_PROPERTIES(validator, ap, instance, schema)
+        return
+    properties = schema.get("properties", {})
+    searches = [budgeted_search(p) for p in patterns]
+    extras = {k for k in instance if k not in properties and not any(s(k) for s in searches)}
+    if validator.is_type(ap, "object"):
+        for extra in extras:
+            yield from validator.descend(instance[extra], ap, path=extra)
+    elif not ap and extras:
+        verb = "does" if len(extras) == 1 else "do"
+        joined = ", ".join(repr(each) for each in sorted(extras))
+        names = ", ".join(repr(each) for each in sorted(patterns))
+        yield ValidationError(f"{joined} {verb} not match any of the regexes: {names}")
+
+
+_ADDITIONAL_PROPERTIES = jsonschema.validators.Draft202012Validator.VALIDATORS["additionalProperties"]
+_BUDGETED: dict[type, type] = {}
+
+
+def _budgeted_class(cls: type) -> type:
+    """`cls` with the budgeted pattern keywords; subschemas (`$ref` into a resource declaring
+    its own `$schema` included) keep the budgeted class of their draft."""
+    if cls in _BUDGETED.values():
+        return cls
+    got = _BUDGETED.get(cls)
+    if got is None:
+        keywords = {k: f for k, f in (("pattern", _pattern), ("patternProperties", _pattern_properties),
+                                      ("additionalProperties", _additional_properties))
+                    if k in cls.VALIDATORS}  # type: ignore[attr-defined]
+        got = jsonschema.validators.extend(cls, keywords)
+        got.evolve = _evolve  # type: ignore[attr-defined]
+        _BUDGETED[cls] = got
+    return got
+
+
+def _evolve(self: Any, **changes: Any) -> Any:
+    """jsonschema's `evolve` (a validator for a subschema, switching draft on `$schema`), kept on
+    the budgeted classes: the stock one would switch to the draft's unbudgeted class."""
+    schema = changes.setdefault("schema", self.schema)
+    cls = jsonschema.validators.validator_for(schema, default=type(self))
+    return _with_class(self, _budgeted_class(cls), changes)
+
+
+@lru_cache(maxsize=64)
+def _init_fields(cls: type) -> list[tuple[str, str]]:
+    return [(f.name, f.alias) for f in attrs.fields(cls) if f.init]
+
+
+def _with_class(validator: Any, cls: type, changes: dict[str, Any] | None = None) -> Any:
+    changes = dict(changes or {})
+    for name, alias in _init_fields(type(validator)):
+        if alias not in changes:
+            changes[alias] = getattr(validator, name)
+    return cls(**changes)
+
+
+def _paths_of(record: Any, value: str, path: tuple = ()) -> Iterator[tuple]:
+    """Paths where `value` occurs in a record, as a string value or as an object key."""
+    if isinstance(record, dict):
+        for k, v in record.items():
+            if k == value:
+                yield (*path, k)
+            yield from _paths_of(v, value, (*path, k))
+    elif isinstance(record, list):
+        for i, v in enumerate(record):
+            yield from _paths_of(v, value, (*path, i))
+    elif record == value:
+        yield path
 
 
 def _dotted(path: Iterable[Any]) -> str:
@@ -36,10 +221,18 @@ class JsonSchemaRecordValidator(RecordValidator):
     """JSON Schema records: `validator` is a jsonschema validator built on the no-retrieval registry."""
 
     def __init__(self, validator: Any) -> None:
-        self._validator = validator
+        # the same validator with the budgeted pattern keywords (its schema, registry, checker)
+        self._validator = _with_class(validator, _budgeted_class(type(validator)))
 
     def json_error(self, record: object) -> str | None:
-        error = jsonschema.exceptions.best_match(self._validator.iter_errors(record))
+        try:
+            error = jsonschema.exceptions.best_match(self._validator.iter_errors(record))
+        except PatternBudgetExceeded as exc:
+            where = next(_paths_of(record, exc.value), None)
+            field = _dotted(where) if where is not None else "a value"
+            raise Invalid(f"The validity guard gave up on {field}: matching the pattern {exc.pattern!r} "
+                          f"took longer than its {PATTERN_BUDGET_S} s budget (the pattern backtracks "
+                          f"catastrophically on {exc.value[:40]!r}).") from None
         if error is None:
             return None
         return f"{_dotted(error.absolute_path)}: {error.message}"
@@ -77,10 +270,38 @@ class XsdRecordValidator(RecordValidator):
             return f"(root): not well-formed XML: {exc}"
         except SyntaxError as exc:
             return f"(root): not well-formed XML: {exc}"
-        if resource.root.tag != self._element.name:
-            return f"(root): the element is {resource.root.tag!r}, expected {self._element.name!r}"
+        return self._element_error(resource.root)
+
+    def xml_errors(self, xml_texts: list[str]) -> Iterator[tuple[int, str]]:
+        """(index, "path: message") of each invalid record among `xml_texts` (one element each).
+
+        The records are parsed as ONE document (inside a container element of no namespace; each
+        record declares its own namespaces), which costs a third of parsing them one by one; a
+        batch that is not well-formed is parsed record by record to name the broken one."""
+        import xmlschema
+
+        try:
+            resource = xmlschema.XMLResource("<tdg-records>" + "".join(xml_texts) + "</tdg-records>",
+                                             defuse="always", allow="none")
+            children = list(resource.root)
+        except (xmlschema.XMLSchemaException, SyntaxError):
+            children = None
+        if children is None or len(children) != len(xml_texts):
+            for i, text in enumerate(xml_texts):
+                err = self.xml_error(text)
+                if err:
+                    yield i, err
+            return
+        for i, child in enumerate(children):
+            err = self._element_error(child)
+            if err:
+                yield i, err
+
+    def _element_error(self, element: Any) -> str | None:
+        if element.tag != self._element.name:
+            return f"(root): the element is {element.tag!r}, expected {self._element.name!r}"
         # the element's own validator also covers local (non-global) record elements
-        for error in self._element.iter_errors(resource.root):
+        for error in self._element.iter_errors(element):
             return _xml_message(error)
         return None
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from itertools import repeat
+from operator import is_not
 
 import numpy as np
 
@@ -143,7 +145,10 @@ class StringGenerator:
                 continue
             rows = np.flatnonzero(good)
             if rows.size:
-                m = np.fromiter((rx.matches(values[i]) for i in rows.tolist()), dtype=bool, count=rows.size)
+                # the compiled pattern mapped over the values (no Python frame per value)
+                match = rx.compiled.fullmatch if rx.anchored else rx.compiled.search
+                subset = values if rows.size == n else [values[i] for i in rows.tolist()]
+                m = np.fromiter(map(is_not, map(match, subset), repeat(None)), dtype=bool, count=rows.size)
                 good[rows[~m]] = False
         return good
 

@@ -1,5 +1,6 @@
-"""Date, date-time and time columns: integer epochs drawn within the bounds, formatted in bulk
-with `numpy.datetime_as_string`.
+"""Date, date-time and time columns: integer epochs drawn within the bounds, formatted in bulk:
+from tables of the realistic window's dates and of a day's minutes and seconds when the values
+lie inside it, else with `numpy.datetime_as_string`.
 
 Date-times and times carry a `Z` offset (RFC 3339 requires one for JSON Schema `date-time` and
 `time`); for XSD they carry one unless the schema's own bounds have none, because XSD compares
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime, timedelta
+from functools import lru_cache
 
 import numpy as np
 
@@ -18,6 +20,7 @@ from app.generation.category_values import TEMPORAL_WINDOWS
 from app.generation.fieldmodel import Kind
 from app.generation.leafspec import LeafContext, LeafSpec, LeafValues
 from app.generation.permutation import FeistelPermutation
+from app.generation.textcodes import TextTable
 
 _EPOCH = date(1970, 1, 1)
 _MIN_DAY = (date(1, 1, 1) - _EPOCH).days
@@ -27,6 +30,7 @@ _DT_RE = re.compile(
     r"^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?P<tz>[Zz]|[+-]\d{2}:\d{2})?$")
 _TIME_RE = re.compile(r"^(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?P<tz>[Zz]|[+-]\d{2}:\d{2})?$")
 _RECENT = ("2018-01-01", "2026-06-30")
+_TABLE_DAYS = 40_000  # realistic windows up to ~110 years render from a table of their days
 _RECENT_NAMES = re.compile(r"(created|updated|modified|timestamp|_at$|_on$|time$|date$|ordered|shipped|paid)")
 
 
@@ -56,6 +60,22 @@ def _time_of_day(text: str) -> tuple[int, bool]:
     if not m:
         raise ValueError(text)
     return int(m[1]) * 3600 + int(m[2]) * 60 + min(int(m[3]), 59), bool(m["tz"])
+
+
+@lru_cache(maxsize=64)
+def _day_table(d0: int, d1: int) -> TextTable:
+    span = np.arange(d0, d1 + 1, dtype=np.int64)
+    return TextTable(d0, np.datetime_as_string(span.astype("datetime64[D]"), unit="D").tolist())
+
+
+@lru_cache(maxsize=4)
+def _minute_table(prefix: str) -> np.ndarray:
+    return np.array([f"{prefix}{m // 60:02d}:{m % 60:02d}" for m in range(1440)], dtype=object)
+
+
+@lru_cache(maxsize=4)
+def _second_table(zone: str) -> np.ndarray:
+    return np.array([f":{x:02d}{zone}" for x in range(60)], dtype=object)
 
 
 class TemporalGenerator:
@@ -104,8 +124,38 @@ class TemporalGenerator:
             if a > b:
                 a, b = (lo, min(hi, lo + 3650 * scale)) if lo > b else (max(lo, hi - 3650 * scale), hi)
         self.a, self.b = a, b
+        self._table_cache: tuple[TextTable | None, np.ndarray, np.ndarray] | None = None
+        self._tables()  # built now, while the schema compiles, not in the first block
+
+    def _tables(self) -> tuple[TextTable | None, np.ndarray, np.ndarray]:
+        """(dates of the realistic window's days, "HH:MM" of each minute of a day, ":SS" + zone of
+        each second): a column inside the window renders as gathers plus two concatenations."""
+        if self._table_cache is None:
+            scale = 1 if self.kind == Kind.DATE else 86400
+            d0, d1 = self.a // scale, self.b // scale
+            days = _day_table(d0, d1) if self.kind != Kind.TIME and d1 - d0 < _TABLE_DAYS else None
+            self._table_cache = (days, _minute_table("T" if self.kind == Kind.DATETIME else ""),
+                                 _second_table(self.zone))
+        return self._table_cache
+
+    def _gathered(self, v: np.ndarray) -> list[str] | None:
+        days, minutes, seconds = self._tables()
+        if self.kind == Kind.TIME:
+            if not len(v) or v.min() < 0 or v.max() >= 86400:
+                return None
+            return (minutes[v // 60] + seconds[v % 60]).tolist()
+        if self.kind == Kind.DATE:
+            return days.gather(v).tolist() if days is not None and days.covers(v) else None
+        d, sod = np.divmod(v, 86400)
+        if days is None or not days.covers(d):
+            return None
+        m, sec = np.divmod(sod, 60)
+        return (days.gather(d) + minutes[m] + seconds[sec]).tolist()
 
     def _render(self, v: np.ndarray) -> LeafValues:
+        out = self._gathered(np.asarray(v, dtype=np.int64))
+        if out is not None:
+            return LeafValues(out)
         if self.kind == Kind.DATE:
             out = np.datetime_as_string(v.astype("datetime64[D]"), unit="D").tolist()
         elif self.kind == Kind.DATETIME:

@@ -95,8 +95,10 @@ def _person(fake: Faker) -> dict[str, np.ndarray]:
         last.append(ln)
         first_ascii.append(ascii_fold(f_rom) or "user")
         last_ascii.append(ascii_fold(l_rom) or "name")
+    initials = [f[:1] for f in first_ascii]  # for e-mail local parts such as "jsmith"
     return {k: np.array(v, dtype=object) for k, v in
-            (("first", first), ("last", last), ("first_ascii", first_ascii), ("last_ascii", last_ascii))}
+            (("first", first), ("last", last), ("first_ascii", first_ascii), ("last_ascii", last_ascii),
+             ("first_initial", initials))}
 
 
 def _address(fake: Faker) -> dict[str, np.ndarray]:

@@ -12,7 +12,7 @@ simple content `$`, repeated elements as lists).
 
 from __future__ import annotations
 
-from itertools import repeat
+from itertools import pairwise
 
 import numpy as np
 import orjson
@@ -25,6 +25,15 @@ def _dump(v: object) -> str:
     return orjson.dumps(v).decode()
 
 
+def _plain_strings(values: list) -> bool:
+    """True when every value is a string that JSON writes verbatim between quotes."""
+    if None in values:
+        return False
+    blob = "".join(values)
+    # isprintable() is one C pass: false for controls, U+2028/9 and surrogates
+    return blob.isprintable() and '"' not in blob and "\\" not in blob
+
+
 def leaf_json(gen: Gen, col: Leaf) -> list[str]:
     values = col.values
     kind = col.kind
@@ -32,7 +41,6 @@ def leaf_json(gen: Gen, col: Leaf) -> list[str]:
         has_null = None in values
         plain = [v for v in values if v is not None] if has_null else values
         blob = "".join(plain)
-        # isprintable() is one C pass: false for controls, U+2028/9 and surrogates
         if not blob.isprintable() or '"' in blob or "\\" in blob:
             out = [_dump(v) for v in values]
         else:
@@ -43,7 +51,7 @@ def leaf_json(gen: Gen, col: Leaf) -> list[str]:
         return ["null" if v is None else ("true" if v else "false") for v in values]
     if kind in ("integer", "number"):
         text = col.text()
-        return ["null" if t is None else t for t in text]
+        return ["null" if t is None else t for t in text] if None in text else text
     return [_dump(v) for v in values]
 
 
@@ -65,7 +73,7 @@ def encode(gen: Gen, col: Column) -> list[str]:
         assert isinstance(col, Arr)
         items = encode(gen.item, col.item) if col.item is not None else []
         off = col.offsets.tolist()
-        out = ["[" + ",".join(items[off[i]:off[i + 1]]) + "]" for i in range(col.n)]
+        out = ["[" + ",".join(items[a:b]) + "]" for a, b in pairwise(off)]
     elif isinstance(gen, ChoiceGen) and not gen.group:
         assert isinstance(col, Choice)
         out = ["null"] * col.n
@@ -84,26 +92,33 @@ def encode(gen: Gen, col: Column) -> list[str]:
     return out
 
 
+def _fill(template: str, args: list[list[str]], n: int) -> list[str]:
+    """`template % row` for every row of the argument columns: one C-level format per record
+    instead of a join over twice as many pieces (keys are in the template, not in the rows)."""
+    if not args:
+        return [template % ()] * n
+    return [template % row for row in zip(*args, strict=True)]
+
+
 def _object(gen: ObjectGen, col: Obj) -> list[str] | None:
-    parts: list = []
-    if not _member_parts(gen, col, parts):
+    pieces: list[str] = []
+    args: list[list[str]] = []
+    if not _member_template(gen, col, pieces, args):
         return None
-    if not parts:
+    if not pieces:
         return ["{}"] * col.n
-    first = parts[0]
-    if isinstance(first, repeat):
-        # the first member is always there: open the object in its constant, no comma to strip
-        key = next(first)
-        parts[0] = repeat("{" + key[1:])
-        parts.append(repeat("}"))
-        # strict=False: the constant parts are endless repeats
-        return ["".join(row) for row in zip(*parts, strict=False)]
-    return ["{" + m[1:] + "}" for m in ("".join(row) for row in zip(*parts, strict=False))]
+    template = "".join(pieces)
+    if template.startswith(","):
+        # the first member is always there: open the object in the template, no comma to strip
+        return _fill("{" + template[1:] + "}", args, col.n)
+    return ["{" + m[1:] + "}" for m in _fill(template, args, col.n)]
 
 
-def _member_parts(gen: ObjectGen, col: Obj, parts: list) -> bool:
-    """Append iterables whose row-wise concatenation is `,"key":value...` (every member with a
-    leading comma); False when a member needs the generic path."""
+def _member_template(gen: ObjectGen, col: Obj, pieces: list[str], args: list[list[str]]) -> bool:
+    """Append a %-template whose rows are `,"key":value...` (every member with a leading comma)
+    and the columns it formats; False when a member needs the generic path. Members present in
+    every row are constants of the template; a string column that needs no escaping is formatted
+    between the template's own quotes, so its values are used as they are."""
     for slot, f, present in zip(gen.slots, col.fields, col.present, strict=True):
         if slot.gen is None or f is None:
             continue
@@ -112,23 +127,34 @@ def _member_parts(gen: ObjectGen, col: Obj, parts: list) -> bool:
             if not isinstance(slot.gen, ObjectGen):
                 return False
             assert isinstance(f, Obj)
-            inner: list = []
-            if not _member_parts(slot.gen, f, inner):
-                return False
-            if not inner:
+            if not masked:  # its members are the parent's members
+                if not _member_template(slot.gen, f, pieces, args):
+                    return False
                 continue
-            rows = ["".join(r) for r in zip(*inner, strict=False)]
-            if masked:
-                rows = [r if p else "" for r, p in zip(rows, present.tolist(), strict=True)]  # type: ignore[union-attr]
-            parts.append(rows)
+            inner_pieces: list[str] = []
+            inner_args: list[list[str]] = []
+            if not _member_template(slot.gen, f, inner_pieces, inner_args):
+                return False
+            if not inner_pieces:
+                continue
+            rows = _fill("".join(inner_pieces), inner_args, f.n)
+            pieces.append("%s")
+            args.append([r if p else "" for r, p in zip(rows, present.tolist(), strict=True)])  # type: ignore[union-attr]
             continue
         key = "," + _dump(slot.name) + ":"
-        values = encode(slot.gen, f)
         if masked:
-            parts.append([key + v if p else "" for v, p in zip(values, present.tolist(), strict=True)])  # type: ignore[union-attr]
+            values = encode(slot.gen, f)
+            pieces.append("%s")
+            args.append([key + v if p else "" for v, p in zip(values, present.tolist(), strict=True)])  # type: ignore[union-attr]
+            continue
+        key = key.replace("%", "%%")
+        if isinstance(slot.gen, LeafGen) and isinstance(f, Leaf) and f.kind == "string" and \
+                _plain_strings(f.values):
+            pieces.append(key + '"%s"')
+            args.append(f.values)
         else:
-            parts.append(repeat(key))
-            parts.append(values)
+            pieces.append(key + "%s")
+            args.append(encode(slot.gen, f))
     return True
 
 

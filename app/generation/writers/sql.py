@@ -24,9 +24,16 @@ import numpy as np
 from app.generation.columns import Arr, Column, take
 from app.generation.fieldmodel import Kind
 from app.generation.generators import ArrayGen, Gen, LeafGen
+from app.generation.textcodes import int_texts
 from app.generation.writers.flatten import ChildTable, FlatColumn, cells, flatten, locate
 
 DIALECTS = ("postgresql", "mysql", "sqlite")
+
+
+def _int_texts(values: np.ndarray) -> list[str]:
+    texts = int_texts(values)
+    return texts if texts is not None else [str(i) for i in values.tolist()]
+
 BATCH = 512  # records per INSERT; divides the engine's block size, so chunking cannot move a batch
 CHILD_BATCH = 1000
 
@@ -96,15 +103,21 @@ class SqlWriter:
             value = value.replace("\\", "\\\\")
         return "'" + value.replace("'", "''") + "'"
 
-    def _literals(self, fc: FlatColumn, values: list[str | None]) -> list[str]:
+    def _literals(self, fc: FlatColumn, values: list[str | None]) -> tuple[list[str], bool]:
+        """(texts, quote): SQL literals of a column, or, when `quote` is True, string values that
+        need no escaping and no NULL, which the row template puts between its own quotes."""
         if fc.kind in ("integer", "number"):
-            return ["NULL" if v is None else v for v in values]
+            return (["NULL" if v is None else v for v in values] if None in values else values), False  # type: ignore[return-value]
         if fc.kind == "boolean":
             t, f = ("1", "0") if self.dialect == "sqlite" else ("TRUE", "FALSE")
-            return ["NULL" if v is None else (t if v == "true" else f) for v in values]
-        if self.dialect == "mysql" or any("'" in v for v in values if v is not None):
-            return ["NULL" if v is None else self.string(v) for v in values]
-        return ["NULL" if v is None else f"'{v}'" for v in values]
+            return ["NULL" if v is None else (t if v == "true" else f) for v in values], False
+        has_null = None in values
+        blob = "\x00".join(v for v in values if v is not None) if has_null else "\x00".join(values)  # type: ignore[arg-type]
+        if "'" in blob or (self.dialect == "mysql" and "\\" in blob):
+            return ["NULL" if v is None else self.string(v) for v in values], False
+        if not has_null:
+            return values, True  # type: ignore[return-value]
+        return ["NULL" if v is None else f"'{v}'" for v in values], False
 
     # -- document --------------------------------------------------------------------------
 
@@ -144,14 +157,19 @@ class SqlWriter:
                       index: np.ndarray | None, parts: list[str]) -> None:
         n = col.n
         if n:
-            rows = [[str(i) for i in ids.tolist()]]
-            if parent_ids is not None and index is not None:
-                rows += [[str(i) for i in parent_ids.tolist()], [str(i) for i in index.tolist()]]
-            rows += [self._literals(fc, cells(fc, col)) for fc in t.columns]
+            keys = [ids] if parent_ids is None or index is None else [ids, parent_ids, index]
+            rows = [_int_texts(k) for k in keys]
+            pieces = ["%s"] * len(rows)
+            for fc in t.columns:
+                texts, quote = self._literals(fc, cells(fc, col))
+                rows.append(texts)
+                pieces.append("'%s'" if quote else "%s")
             names = ["_row_id", *(["_parent_id", "_index"] if t.parent is not None else []),
                      *[c.name for c in t.columns]]
             head = f"INSERT INTO {self.ident(t.name)} ({', '.join(self.ident(c) for c in names)}) VALUES\n"
-            tuples = ["(" + ", ".join(r) + ")" for r in zip(*rows, strict=True)]
+            # one %-format per row: the quotes of plain string columns live in the template
+            template = "(" + ", ".join(pieces) + ")"
+            tuples = [template % r for r in zip(*rows, strict=True)]
             step = CHILD_BATCH if t.parent is not None else BATCH
             for s in range(0, len(tuples), step):
                 parts.append(head + ",\n".join(tuples[s:s + step]) + ";\n")
