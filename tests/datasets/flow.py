@@ -8,7 +8,10 @@ import time
 from typing import Any
 
 import httpx
+from sqlmodel import Session, col, select
 
+from app.core.database import make_sync_engine
+from app.core.models import DatasetShard
 from tests.api_client import Actor, Api
 from tests.paths import BENCH
 
@@ -57,3 +60,31 @@ async def login_form(api: Api, username: str, password: str) -> dict[str, str]:
     body = r.json()
     assert body["token_type"] == "bearer"
     return {"Authorization": f"Bearer {body['access_token']}"}
+
+
+class ShardWatch:
+    """Samples the shard rows of some datasets from the database while they run: which workers
+    took part, and how many shards each had."""
+
+    def __init__(self, database_url: str, dataset_ids: list[int]) -> None:
+        self.engine = make_sync_engine(database_url)
+        self.dataset_ids = dataset_ids
+        self.workers: set[str] = set()
+        self.seen_shards = 0
+
+    def _rows(self) -> list[DatasetShard]:
+        with Session(self.engine) as session:
+            return list(session.exec(select(DatasetShard).where(col(DatasetShard.dataset_id).in_(self.dataset_ids))))
+
+    def sample(self) -> None:
+        rows = self._rows()
+        for dataset_id in self.dataset_ids:
+            mine = [r for r in rows if r.dataset_id == dataset_id and r.kind == "generate"]
+            self.seen_shards = max(self.seen_shards, len(mine))
+        self.workers |= {r.locked_by for r in rows if r.locked_by and not r.locked_by.startswith("dispatcher:")}
+
+    def left(self) -> int:
+        return len(self._rows())
+
+    def close(self) -> None:
+        self.engine.dispose()

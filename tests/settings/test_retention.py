@@ -68,3 +68,29 @@ async def test_expired_datasets_lose_their_files(api: Api, settings: Settings) -
     assert (await download(api, admin, fresh["dataset_id"], "json")).status_code == 200
     listed = await api.call("GET", "/datasets", admin, 200, params={"status": "expired"})
     assert [d["dataset_id"] for d in listed] == [old["dataset_id"]]
+
+
+async def test_sweep_removes_what_interrupted_work_left_on_disk(api: Api, settings: Settings) -> None:
+    """Parts of a finished dataset (its worker died between the commit and the clean-up) and the
+    folder of a deleted dataset go; a completed dataset's files and a running one's parts stay."""
+    assert api.root is not None
+    project = await api.create_project(api.root, "Swept")
+    schema = await api.call("POST", "/schemas", api.root, 201, json={"name": "n", "content": SCHEMA,
+                                                                    "project_id": project["project_id"]})
+    done = await create_dataset(api, api.root, project["project_id"], schema["schema_id"], 5)
+    assert (await wait_for(api, api.root, done["dataset_id"]))["status"] == "completed"
+    datasets = Path(settings.data_dir) / "datasets"
+    stale = datasets / str(done["dataset_id"]) / "work" / "s0000-a1"
+    stale.mkdir(parents=True)
+    (stale / "data-0000.json").write_bytes(b"[]")
+    orphan = datasets / "987654" / "work" / "s0001-a2"
+    orphan.mkdir(parents=True)
+    (orphan / ".data-0000.csv.1-abc.part").write_bytes(b"x")
+
+    deadline = time.monotonic() + 30
+    while (datasets / str(done["dataset_id"]) / "work").exists() or (datasets / "987654").exists():
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.1)
+    body = await api.call("GET", f"/datasets/{done['dataset_id']}", api.root, 200)
+    assert (await download(api, api.root, done["dataset_id"], "json")).status_code == 200
+    assert len(body["files"]) == 1

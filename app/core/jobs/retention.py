@@ -1,6 +1,10 @@
 """The retention purge: a periodic task in `tdg serve` that removes the files of completed
 datasets older than their tenant's `retention_days`. The dataset row stays, with status
-`expired` and an `error` saying why, so clients see what happened instead of a 404."""
+`expired` and an `error` saying why, so clients see what happened instead of a 404.
+
+It also sweeps what interrupted work left on disk: shard parts of datasets no longer running (a
+worker killed between the completing commit and its clean-up, or one that lost its fence while
+its dataset was being deleted) and folders of datasets that no longer exist."""
 
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ from sqlmodel import Session
 
 from app.core.jobs.files import dataset_dir, remove_tree
 from app.core.jobs.periodic import PeriodicTask
-from app.core.models import utcnow
+from app.core.models import DatasetStatus, utcnow
 from app.core.repositories.retention import RetentionRepository
 from app.core.settings import Settings
 
@@ -34,6 +38,7 @@ class RetentionPurger(PeriodicTask):
 
     async def tick(self) -> None:
         await asyncio.to_thread(self.purge)
+        await asyncio.to_thread(self.sweep)
 
     def purge(self) -> list[int]:
         """Expire every dataset past its tenant's retention; returns their ids."""
@@ -57,3 +62,22 @@ class RetentionPurger(PeriodicTask):
         if purged:
             log.info("retention: expired %d datasets", len(purged))
         return purged
+
+    def sweep(self) -> int:
+        """Remove leftover shard work folders and folders of deleted datasets; returns how many."""
+        root = self.settings.data_dir / "datasets"
+        folders = {int(p.name): p for p in root.glob("*") if p.is_dir() and p.name.isdigit()} if root.is_dir() else {}
+        with Session(self.engine) as session:
+            statuses = RetentionRepository(session).statuses(sorted(folders))
+        removed = 0
+        for dataset_id, folder in folders.items():
+            status = statuses.get(dataset_id)
+            if status is None:
+                remove_tree(folder)
+                removed += 1
+            elif status != DatasetStatus.running.value and (folder / "work").exists():
+                remove_tree(folder / "work")
+                removed += 1
+        if removed:
+            log.info("retention: removed %d leftover dataset folders", removed)
+        return removed

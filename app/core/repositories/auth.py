@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import delete, update
+from sqlalchemy import delete, literal, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -26,6 +26,18 @@ class AuthRepository:
 
     async def is_revoked(self, jti: str) -> bool:
         return await self.session.get(RevokedToken, jti) is not None
+
+    async def bearer(self, user_id: int, jti: str | None) -> tuple[User | None, Tenant | None, bool]:
+        """The user, their tenant and whether the token id is revoked, in one round trip: this
+        runs before every authenticated request (a CI pipeline polls it)."""
+        revoked = (select(RevokedToken.jti).where(RevokedToken.jti == jti).exists() if jti is not None
+                   else literal(False))
+        stmt = (select(User, Tenant, revoked.label("revoked")).join(Tenant, col(Tenant.id) == User.tenant_id)
+                .where(col(User.id) == user_id))
+        row = (await self.session.exec(stmt)).first()  # type: ignore[call-overload]
+        if row is None:
+            return None, None, bool(jti is not None and await self.is_revoked(jti))
+        return row[0], row[1], bool(row[2])
 
     async def api_token_by_hash(self, token_hash: str) -> ApiToken | None:
         return (await self.session.exec(select(ApiToken).where(ApiToken.token_hash == token_hash))).first()

@@ -25,11 +25,11 @@ class DatasetRepository(ScopedRepository):
         return stmt.where(member)
 
     async def get(self, dataset_id: int) -> Dataset:
-        row = await self.session.get(Dataset, dataset_id)
+        # one query: the row only if its project is visible (a CI pipeline polls this)
+        stmt = select(Dataset).where(col(Dataset.id) == dataset_id,
+                                     col(Dataset.project_id).in_(self._visible_projects()))
+        row = (await self.session.exec(stmt)).first()
         if row is None:
-            raise NotFound(f"Dataset {dataset_id} was not found.")
-        visible = (await self.session.exec(self._visible_projects().where(col(Project.id) == row.project_id))).first()
-        if visible is None:
             raise NotFound(f"Dataset {dataset_id} was not found.")
         return row
 

@@ -1,5 +1,6 @@
 """System-side queries of the retention purge: completed datasets older than their tenant's
-retention period. Not principal-scoped: the tenant's own setting authorises the purge."""
+retention period, and which datasets still exist or run (for the sweep of leftover folders).
+Not principal-scoped: the tenant's own setting authorises the purge."""
 
 from __future__ import annotations
 
@@ -33,3 +34,10 @@ class RetentionRepository:
         self.session.exec(delete(DatasetFile).where(col(DatasetFile.dataset_id) == dataset_id))  # type: ignore[call-overload]
         return True
 
+
+    def statuses(self, dataset_ids: list[int]) -> dict[int, str]:
+        """The status of each of these datasets that still exists."""
+        if not dataset_ids:
+            return {}
+        stmt = select(Dataset.id, Dataset.status).where(col(Dataset.id).in_(dataset_ids))
+        return {int(i): s for i, s in self.session.exec(stmt).all() if i is not None}

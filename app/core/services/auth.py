@@ -119,7 +119,7 @@ async def authenticate(session: AsyncSession, settings: Settings, token: str, *,
         expires = as_utc(row.expires_at)
         if expires is not None and expires <= now:
             raise Unauthenticated("The API token has expired.")
-        user = await repo.user_by_id(row.user_id)
+        user, tenant, _ = await repo.bearer(row.user_id, None)
         # last_used_at at minute granularity: no write on every CI poll
         last = as_utc(row.last_used_at)
         if last is None or now - last > timedelta(minutes=1):
@@ -127,16 +127,15 @@ async def authenticate(session: AsyncSession, settings: Settings, token: str, *,
         principal_via, jti, exp, token_id = "api_token", None, expires, row.id
     else:
         claims = jwt_tokens.decode(token, secret=settings.signing_key())
-        if await repo.is_revoked(claims.jti):
+        user, tenant, revoked = await repo.bearer(claims.user_id, claims.jti)
+        if revoked:
             raise Unauthenticated("The access token has been revoked; log in again.")
-        user = await repo.user_by_id(claims.user_id)
         valid_after = as_utc(user.tokens_valid_after) if user else None
         if user is not None and valid_after is not None and claims.issued_at < valid_after:
             raise Unauthenticated("The access token is no longer valid; log in again.")
         principal_via, jti, exp, token_id = "jwt", claims.jti, claims.expires_at, None
     if user is None or not user.is_active:
         raise Unauthenticated("The account is inactive or no longer exists.")
-    tenant = await repo.tenant(user.tenant_id)
     if tenant is None or not tenant.is_active:
         raise Unauthenticated("The account's tenant is inactive.")
     assert user.id is not None
