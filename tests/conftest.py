@@ -88,7 +88,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def settings(database_url: str, tmp_path: Path) -> Settings:
     return Settings(
         env="test", database_url=database_url, data_dir=tmp_path / "data", admin_username="root",
-        admin_password=ADMIN_PASSWORD, secret_key="test-secret-key-" + "x" * 32, workers=1,
+        admin_password=ADMIN_PASSWORD, secret_key="test-secret-key-" + "x" * 32, workers=1, warm_pool=False,
     )
 
 

@@ -32,6 +32,9 @@ class Settings(BaseSettings):
     graphql_max_tokens: int = 4000
     graphql_introspection: bool = True
     workers: int = Field(default=2, ge=1)
+    # start the local pool's processes (imports, locale data) with the server rather than with the
+    # first dataset; off in the in-process test apps, which start hundreds of servers
+    warm_pool: bool = True
     # a worker renews its lease with every progress update; a lapsed lease means the worker is gone
     job_lease_seconds: float = Field(default=30.0, gt=0)
     job_max_attempts: int = Field(default=3, ge=1)

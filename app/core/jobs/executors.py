@@ -11,7 +11,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
-from app.core.jobs.worker_run import render_format, run_shard
+from app.core.jobs.worker_run import render_format, run_shard, warm_up
 from app.core.settings import Settings
 
 log = logging.getLogger("tdg.jobs")
@@ -32,6 +32,11 @@ def settings_payload(settings: Settings) -> dict[str, Any]:
     return settings.model_dump(mode="json")
 
 
+def _init_worker() -> None:
+    os.nice(WORKER_NICENESS)
+    warm_up()
+
+
 class RespawningPool:
     """A spawn process pool that replaces itself once broken. A pool whose child died (kill -9,
     the OOM killer) refuses every later submit, so one lost process stopped all generation."""
@@ -43,7 +48,7 @@ class RespawningPool:
     def _new(self) -> ProcessPoolExecutor:
         # spawn: a forked child would inherit the server's event loop and connection pools
         return ProcessPoolExecutor(max_workers=self.size, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=os.nice, initargs=(WORKER_NICENESS,))
+                                   initializer=_init_worker)
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
         try:
@@ -54,8 +59,17 @@ class RespawningPool:
             self.pool = self._new()
             return self.pool.submit(fn, *args)
 
+    def start_all(self) -> None:
+        """Spawn every process now: a process starts on demand, on a submit with none idle."""
+        for _ in range(self.size):
+            self.submit(_started)
+
     def shutdown(self) -> None:
         self.pool.shutdown()
+
+
+def _started() -> int:
+    return os.getpid()
 
 
 class LocalPoolExecutor:
@@ -65,6 +79,8 @@ class LocalPoolExecutor:
         self.settings = settings
         self.size = settings.workers
         self.pool = RespawningPool(self.size)
+        if settings.warm_pool:
+            self.pool.start_all()
         # futures, not shard ids: a stale run of a shard finishing must not free a slot that a
         # newer run of the same shard still occupies
         self.in_flight: set[Future[str]] = set()

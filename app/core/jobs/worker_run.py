@@ -356,6 +356,16 @@ def plan_for(settings: Settings, dataset: Any, schema: Any) -> Any:
     return plan
 
 
+def warm_up() -> None:
+    """What a fresh worker process would otherwise do in its first shard's time: import the
+    engine and the schema loaders, and sample the default locale's vocabularies."""
+    from app.generation import engine, jsonschema_model, xsd_model  # noqa: F401
+    from app.generation.vocab import address_pool, person_pool
+
+    person_pool("en_US")
+    address_pool("en_US")
+
+
 def render_format(settings_payload: dict[str, Any], dataset_id: int, fmt: str) -> list[dict[str, Any]]:
     """Write a format that was not pre-generated for a completed dataset; returns the file rows."""
     settings = Settings.model_validate(settings_payload)
@@ -387,4 +397,4 @@ def render_format(settings_payload: dict[str, Any], dataset_id: int, fmt: str) -
     return out
 
 
-__all__ = ["Fenced", "record_outcome", "render_format", "run_shard", "worker_id"]
+__all__ = ["Fenced", "record_outcome", "render_format", "run_shard", "warm_up", "worker_id"]
