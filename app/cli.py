@@ -56,6 +56,10 @@ def worker(
         raise typer.Exit(code=2)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     celery = celery_for(settings)
+    if settings.warm_pool:
+        from app.core.jobs.worker_run import warm_up
+
+        warm_up()  # once, before the prefork pool forks: every child starts warm
     celery.worker_main([
         "worker", "-Q", "tdg", f"--concurrency={concurrency or settings.workers}", f"--loglevel={loglevel}",
         "-n", name or f"tdg-{os.getpid()}@%h", "--without-gossip", "--without-mingle",
