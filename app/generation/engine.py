@@ -278,7 +278,13 @@ def compile_plan(source: Any, rules: Sequence[Any] = (), params: Mapping[str, An
     # fail fast: one small block exercises every generator (uniqueness capacity included)
     if record_count:
         probe = Plan(gen, tree, p, min(record_count, 64), xsd=xsd)
-        probe.block(0)
+        first = probe.block(0)
+        if validator is not None:
+            # the guard checks the probe's first record now: a schema whose records it rejects
+            # fails before any bytes are written, and the validator's lazy set-up (xmlschema
+            # builds its checks on first use) is done with the compilation, not in the first chunk
+            probe.validator = validator
+            probe._check(take(first, np.arange(1)), 0, {0}, None)
         _check_unique_capacity(gen, record_count)
     return plan
 

@@ -11,6 +11,7 @@ exact; `formula_guard=True` turns it on for spreadsheet users.
 from __future__ import annotations
 
 import re
+from itertools import repeat
 
 from app.generation.columns import Column
 from app.generation.generators import Gen
@@ -39,10 +40,11 @@ class CsvWriter:
             out = ["'" + v if v.startswith(_FORMULA_START) else v for v in out]
         blob = "\x00".join(out)
         if any(ch in blob for ch in self._specials):
-            needs = list(map(self._special_search, out))
-            if all(needs) and blob.count("\x00") == len(out) - 1:
-                # every cell is quoted (a JSON cell, say): quote the whole column in two C passes
+            if blob.count('"') >= len(out) and all(map(str.__contains__, out, repeat('"'))) and \
+                    blob.count("\x00") == len(out) - 1:
+                # every cell holds a quote (JSON cells): quote the whole column in a few C passes
                 return ('"' + blob.replace('"', '""').replace("\x00", '"\x00"') + '"').split("\x00")
+            needs = map(self._special_search, out)
             out = [self._quote(v) if need else v for v, need in zip(out, needs, strict=True)]
         return out
 
