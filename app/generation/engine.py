@@ -26,8 +26,10 @@ fails the call with Invalid naming the field.
 
 from __future__ import annotations
 
+import gc
 import secrets
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -231,9 +233,13 @@ class Plan:
         return {int(x) for x in np.linspace(start, stop - 1, GUARD_SAMPLE).round()}
 
     def _check(self, col: Column, first: int, sample: set[int], xml_writer: Any) -> None:
-        idx = [i - first for i in range(first, first + col.n) if i in sample]
+        idx = [i - first for i in sorted(sample) if first <= i < first + col.n]
         if not idx:
             return
+        with _gc_paused():
+            self._check_rows(col, first, idx, xml_writer)
+
+    def _check_rows(self, col: Column, first: int, idx: list[int], xml_writer: Any) -> None:
         sub = take(col, np.array(idx, dtype=np.int64))
         if self.xsd:
             xw = xml_writer if xml_writer is not None else XmlWriter(self.gen, xsd=True, root_name=self.element_name)
@@ -252,6 +258,21 @@ class Plan:
             err = self.validator.json_error(orjson.loads(orjson.dumps(rec)))
             if err:
                 raise Invalid(f"Generated record {first + i + 1} is invalid at {err}")
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while the guard validates: the validators allocate many
+    short-lived objects, and the collections they trigger traverse every live object (the
+    schema's whole component graph) at about the cost of the validation itself. Reference
+    counting still frees those objects; collection resumes afterwards (unless it was off)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def compile_plan(source: Any, rules: Sequence[Any] = (), params: Mapping[str, Any] | GenerationParams | None = None,

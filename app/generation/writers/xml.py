@@ -45,11 +45,20 @@ def _escape_attr(s: str) -> str:
             .replace("\t", "&#9;").replace("\n", "&#10;").replace("\r", "&#13;"))
 
 
+# the ASCII bytes _TEXT_SPECIAL / _ATTR_SPECIAL match
+_TEXT_SPECIAL_ASCII = b"&<>" + bytes([*range(9), 11, 12, *range(14, 32)])
+_ATTR_SPECIAL_ASCII = _TEXT_SPECIAL_ASCII + b'"\t\n\r'
+
+
 def _escape_column(values: list[str], attr: bool) -> list[str]:
     special = _ATTR_SPECIAL if attr else _TEXT_SPECIAL
     blob = "".join(values)
+    if blob.isascii():  # O(1) in CPython; one byte-table pass decides for the whole column
+        raw = blob.encode("ascii")
+        if len(raw.translate(None, _ATTR_SPECIAL_ASCII if attr else _TEXT_SPECIAL_ASCII)) == len(raw):
+            return values
     # isprintable() is one C pass (false for controls and surrogates); then three substring tests
-    if blob.isprintable() and "&" not in blob and "<" not in blob and ">" not in blob and (
+    elif blob.isprintable() and "&" not in blob and "<" not in blob and ">" not in blob and (
             not attr or '"' not in blob):
         return values
     if not special.search(blob):
