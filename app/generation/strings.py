@@ -133,11 +133,14 @@ class StringGenerator:
     def ok(self, values: list[str], guaranteed: frozenset[int] = frozenset()) -> np.ndarray:
         n = len(values)
         good = np.ones(n, dtype=bool)
-        if not self.octets and (self.lo or self.hi is not None):
-            lens = np.fromiter(map(len, values), dtype=np.int64, count=n)
-            good &= lens >= self.lo
-            if self.hi is not None:
-                good &= lens <= self.hi
+        if not self.octets and (self.lo or self.hi is not None) and n:
+            lengths = list(map(len, values))
+            # two C passes decide the usual case (every length fits) without an array
+            if min(lengths) < self.lo or (self.hi is not None and max(lengths) > self.hi):
+                lens = np.array(lengths, dtype=np.int64)
+                good &= lens >= self.lo
+                if self.hi is not None:
+                    good &= lens <= self.hi
         for i, rx in enumerate(self.regexes):
             if i in guaranteed:
                 continue

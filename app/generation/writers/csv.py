@@ -35,10 +35,17 @@ class CsvWriter:
         return '"' + value.replace('"', '""') + '"'
 
     def _encode(self, values: list[str | None], numeric: bool) -> list[str]:
-        out = ["" if v is None else v for v in values] if None in values else values
+        try:
+            blob = "\x00".join(values)  # type: ignore[arg-type]  # raises on a None: no separate scan
+            out: list[str] = values  # type: ignore[assignment]
+        except TypeError:
+            out = ["" if v is None else v for v in values]
+            blob = ""
         if self.formula_guard and not numeric:
             out = ["'" + v if v.startswith(_FORMULA_START) else v for v in out]
-        blob = "\x00".join(out)
+            blob = ""
+        if not blob:
+            blob = "\x00".join(out)
         if any(ch in blob for ch in self._specials):
             if blob.count('"') >= len(out) and all(map(str.__contains__, out, repeat('"'))) and \
                     blob.count("\x00") == len(out) - 1:
