@@ -124,8 +124,8 @@ def _pattern_properties(validator: Any, pattern_properties: dict, instance: Any,
 
 def _additional_properties(validator: Any, ap: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
     patterns = schema.get("patternProperties") if isinstance(schema, dict) else None
-    if not patterns or not validator.is_type(instance, "object"):
-        yield from _ADDITIONAL_PROPERTIES(validator, ap, instance, schema)
+    if not patterns or not validator.is_type(instance, "object"):  # no pattern involved
+        yield from _STOCK[type(validator)]["additionalProperties"](validator, ap, instance, schema)
         return
     properties = schema.get("properties", {})
     searches = [budgeted_search(p) for p in patterns]
@@ -140,8 +140,8 @@ def _additional_properties(validator: Any, ap: Any, instance: Any, schema: Any) 
         yield ValidationError(f"{joined} {verb} not match any of the regexes: {names}")
 
 
-_ADDITIONAL_PROPERTIES = jsonschema.validators.Draft202012Validator.VALIDATORS["additionalProperties"]
-_BUDGETED: dict[type, type] = {}
+_BUDGETED: dict[type, type] = {}  # stock validator class -> its budgeted extension
+_STOCK: dict[type, dict[str, Any]] = {}  # budgeted class -> the stock keyword functions
 
 
 def _budgeted_class(cls: type) -> type:
@@ -156,6 +156,7 @@ def _budgeted_class(cls: type) -> type:
                     if k in cls.VALIDATORS}  # type: ignore[attr-defined]
         got = jsonschema.validators.extend(cls, keywords)
         got.evolve = _evolve  # type: ignore[attr-defined]
+        _STOCK[got] = dict(cls.VALIDATORS)  # type: ignore[attr-defined]
         _BUDGETED[cls] = got
     return got
 

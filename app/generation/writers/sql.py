@@ -28,14 +28,13 @@ from app.generation.textcodes import int_texts
 from app.generation.writers.flatten import ChildTable, FlatColumn, cells, flatten, locate
 
 DIALECTS = ("postgresql", "mysql", "sqlite")
+BATCH = 512  # records per INSERT; divides the engine's block size, so chunking cannot move a batch
+CHILD_BATCH = 1000
 
 
 def _int_texts(values: np.ndarray) -> list[str]:
     texts = int_texts(values)
     return texts if texts is not None else [str(i) for i in values.tolist()]
-
-BATCH = 512  # records per INSERT; divides the engine's block size, so chunking cannot move a batch
-CHILD_BATCH = 1000
 
 
 @dataclass
