@@ -10,16 +10,18 @@ with the field's path. Unsatisfiable facets fail here too (`Invalid` naming the 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from decimal import Decimal
 from typing import Any, NoReturn
 
+import numpy as np
 import orjson
 
 from app.core.errors import Invalid
 from app.generation.categories import CATEGORIES, infer_category
-from app.generation.fieldmodel import SCALAR_KINDS, ChoiceMode, FieldTree, Kind, Node
+from app.generation.fieldmodel import SCALAR_KINDS, ChoiceMode, FieldTree, Kind, Node, required_names
 from app.generation.generators import (
     AnyGen,
     ArrayGen,
@@ -31,12 +33,14 @@ from app.generation.generators import (
     hash_key,
 )
 from app.generation.leafspec import LeafSpec
+from app.generation.matcher import accepts
 from app.generation.numbers import NumberGenerator
+from app.generation.regex_gen import RegexGenerator
 from app.generation.strings import StringGenerator
 from app.generation.temporal import TemporalGenerator
 
 MAX_REF_DEPTH = 3
-MAX_COMPILED_NODES = 20_000
+MAX_COMPILED_NODES = 100_000
 DEFAULT_NULL_RATE = 0.1
 # arrays without maxItems get at most this many items beyond minItems
 ARRAY_SPREAD = 3
@@ -102,23 +106,36 @@ class Compiler:
         self.record_count = record_count
         self.count = 0
         self.max_depth = MAX_REF_DEPTH
+        # (ref, depth, slot name, null rate) -> compiled target, when recursion points share generators
+        self.shared: dict[tuple[str, int, str, float], Gen | None] | None = None
+        self.dead: list[str] = []  # why a field could not be generated (the first one is reported)
 
     # -- entry -----------------------------------------------------------------------------
 
     def compile(self) -> Gen:
-        # wide recursive schemas expand exponentially with depth: retry shallower before giving up
-        for cap in range(MAX_REF_DEPTH, 0, -1):
-            self.max_depth = cap
-            self.count = 0
-            try:
-                gen = self.node(self.tree.root, "", 0, self.tree.root_name)
-            except _TooLarge:
-                continue
-            if gen is None:
-                raise Invalid(f"{self.tree.root_name}: the record's recursion cannot terminate.")
-            return gen
-        raise Invalid("The schema expands to too many fields to generate, even with recursion limited "
-                      "to one level.")
+        root = self.tree.root
+        if root.xml is not None and root.xml.abstract:
+            raise Invalid(f"{self.tree.root_name}: the root element is abstract, so no document can use it "
+                          f"directly (only a member of its substitution group); choose a concrete root.")
+        # wide recursive schemas expand exponentially with depth: retry shallower before giving up;
+        # then again with one generator per (recursion point, depth) shared by every position that
+        # reaches it (a DAG instead of a tree: linear in the definitions, values still valid)
+        for shared in (False, True):
+            for cap in range(MAX_REF_DEPTH, 0, -1):
+                self.max_depth = cap
+                self.count = 0
+                self.shared = {} if shared else None
+                try:
+                    gen = self.node(self.tree.root, "", 0, self.tree.root_name)
+                except _TooLarge:
+                    continue
+                if gen is None:
+                    if self.dead:
+                        raise Invalid(f"{self.dead[0]}.")
+                    raise Invalid(f"{self.tree.root_name}: the record's recursion cannot terminate.")
+                return gen
+        raise Invalid(f"The schema expands to more than {MAX_COMPILED_NODES} generated fields, even with "
+                      f"recursion limited to one level and shared between positions.")
 
     # -- nodes -----------------------------------------------------------------------------
 
@@ -134,10 +151,20 @@ class Compiler:
             target = self.tree.definitions.get(node.ref or "")
             if target is None:
                 return None  # an unresolved recursion point: treated like the depth cap
+            memo = (node.ref or "", depth, slot_name, self._null_rate(node))
+            if self.shared is not None and memo in self.shared:
+                return self.shared[memo]
             inner = self.node(target, pos + "~", depth + 1, slot_name)
             if inner is not None and node.nullable:
                 _set_null_rate(inner, self._null_rate(node))
+            if self.shared is not None:
+                self.shared[memo] = inner
             return inner
+        if node.kind != Kind.ANY and any("no value is valid" in u for u in node.unsupported):
+            # `not: {}` next to other keywords, or an xs:assert: the field can only be absent
+            self.dead.append(f"{node.path or slot_name}: " + next(
+                u for u in node.unsupported if "no value is valid" in u))
+            return None
         rule = self.rules.get(node.path) if node.path else None
         fixed = node.xml is not None and node.xml.fixed is not None and node.kind in SCALAR_KINDS
         if node.has_const or node.enum is not None or fixed or _rule_get(rule, "enum") is not None:
@@ -145,17 +172,21 @@ class Compiler:
         k = node.kind
         if k == Kind.OBJECT:
             return self.object(node, pos, depth, key, slot_name)
-        if k == Kind.ARRAY:
-            return self.array(node, pos, depth, key, slot_name)
-        if k == Kind.CHOICE:
-            return self.choice(node, pos, depth, key, slot_name)
         if k == Kind.ANY:
-            if any("no value is valid" in u or "'not'" in u or "not modelled" in u for u in node.unsupported):
-                # `false`, a bare `not` (usually `{"not": {}}`), or a subtree the loader cut off:
-                # we cannot know what fits, so the value is left out where the schema allows
+            if node.negations or any("no value is valid" in u or "not modelled" in u for u in node.unsupported):
+                # `false`, `not: {}`, a `not` of an unconstrained value, or a subtree the loader cut
+                # off: we cannot know what fits, so the value is left out where the schema allows
                 return None
             return AnyGen(node, key, slot_name, self._null_rate(node, rule))
-        return self.scalar(node, rule, key, slot_name)
+        if k == Kind.ARRAY:
+            gen = self.array(node, pos, depth, key, slot_name)
+        elif k == Kind.CHOICE:
+            gen = self.choice(node, pos, depth, key, slot_name)
+        else:
+            gen = self.scalar(node, rule, key, slot_name)
+        if gen is not None and node.negations:
+            gen.negations = list(node.negations)  # type: ignore[attr-defined]
+        return gen
 
     def _null_rate(self, node: Node, rule: Any = None) -> float:
         if not node.nullable:
@@ -187,9 +218,39 @@ class Compiler:
             if not child.required and not child.nullable and rate is not None:
                 presence = 1.0 - float(rate)  # a null rate on a non-nullable optional field means absence
             slots.append(ChildSlot(g, child.name, child.required or (g is not None and not child.name), presence))
+        if node.min_properties and self._open_slots(node, pos, depth, slots) < node.min_properties:
+            _fail(node, f"minProperties {node.min_properties} cannot be met: too few properties can be generated")
         gen = ObjectGen(node, key, name, slots, self._null_rate(node, self.rules.get(node.path)),
                         group=(node.name == "" and name == ""), definitions=self.tree.definitions)
+        for neg in node.negations:
+            names = required_names(neg)
+            if names is None:
+                gen.negations.append(neg)
+                continue
+            index = {s.name: i for i, s in enumerate(slots) if s.gen is not None}
+            if any(n not in index for n in names):
+                continue  # one of them is never generated: the group can never be complete
+            group = [index[n] for n in names]
+            if all(slots[i].required for i in group):
+                _fail(node, f"'not' forbids {', '.join(names)} together, but every one of them is required")
+            gen.not_all.append(group)
         return gen
+
+    def _open_slots(self, node: Node, pos: str, depth: int, slots: list[ChildSlot]) -> int:
+        """Optional slots with keys named after patternProperties / additionalProperties, added only
+        as far as minProperties needs them; returns how many properties can now be present."""
+        available = sum(1 for s in slots if s.gen is not None and s.name)
+        need = (node.min_properties or 0) - available
+        if need <= 0:
+            return available
+        taken = {s.name for s in slots}
+        for name, value in _extra_properties(node, need, taken):
+            child = replace(value, name=name, path=_join(node.path, name), required=False)
+            g = self.node(child, f"{pos}/{name}", depth)
+            if g is not None:
+                slots.append(ChildSlot(g, name, False))
+                available += 1
+        return available
 
     def array(self, node: Node, pos: str, depth: int, key: int, name: str) -> Gen | None:
         lo = node.min_items or 0
@@ -230,7 +291,7 @@ class Compiler:
                          self._null_rate(node, self.rules.get(node.path)),
                          group=(node.name == "" and name == ""))
 
-    def choice_leaf(self, node: Node, rule: Any, key: int, name: str) -> Gen:
+    def choice_leaf(self, node: Node, rule: Any, key: int, name: str) -> Gen | None:
         if node.has_const:
             values = [node.const]
         elif node.xml is not None and node.xml.fixed is not None:
@@ -241,6 +302,14 @@ class Compiler:
             if r_enum is not None:
                 values = [v for v in r_enum if values is None or v in values] or values
             assert values is not None
+        if values and not self.xsd:
+            # an enum merged with a sibling's pattern, length or bounds (allOf, or a choice option
+            # laid over a base) keeps only the values that meet them all
+            facets = replace(node, enum=None, has_const=False)
+            values = [v for v in values if accepts(facets, v, self.tree.definitions)]
+            if not values:
+                self.dead.append(f"{node.path}: no enum/const value meets the field's other facets")
+                return None
         if not values:
             raise Invalid(f"{node.path}: the enum allows no value.")
         ready = [_json_ready(v) for v in values]
@@ -297,6 +366,47 @@ class Compiler:
         return LeafGen(node, key, name, spec, "string", StringGenerator(spec), null_rate=rate)
 
 
+_KEY_PATTERN = "[a-z][a-zA-Z0-9_]{2,11}"  # keys for additionalProperties when nothing constrains them
+
+
+def _extra_properties(node: Node, need: int, taken: set[str]) -> list[tuple[str, Node]]:
+    """`need` new (key, value schema) pairs, keys drawn from the patternProperties patterns (each
+    matching only its own pattern) or, where additional properties are allowed, from
+    propertyNames' pattern or a plain identifier pattern; all deterministic in the node's path."""
+    sources: list[tuple[str, bool, Node, str | None]] = [(p, False, v, p) for p, v in node.pattern_properties]
+    if node.additional_properties:
+        names = node.property_names
+        pattern, anchored = (names.patterns[0], names.pattern_anchored) if names is not None and names.patterns \
+            else (_KEY_PATTERN, True)
+        sources.append((pattern, anchored, node.additional or Node(Kind.ANY), None))
+    rng = np.random.default_rng(hash_key(node.path + "#keys") & ((1 << 63) - 1))
+    out: list[tuple[str, Node]] = []
+    seen = set(taken)
+    for pattern, anchored, value, own in sources:
+        try:
+            candidates = RegexGenerator(pattern, anchored=anchored).generate(rng, 8 * need + 8, 1, 40)
+        except ValueError:
+            continue
+        for key in candidates:
+            if len(out) >= need:
+                return out
+            if not key or key in seen or (node.property_names is not None and not accepts(
+                    node.property_names, key, {})):
+                continue
+            # a key matching another pattern would have to satisfy that schema too: avoid it
+            if own is not None and not re.search(own, key):
+                continue
+            if any(p != own and re.search(p, key) for p, _ in node.pattern_properties):
+                continue
+            seen.add(key)
+            out.append((key, value))
+    return out
+
+
+def _join(path: str, name: str) -> str:
+    return f"{path}.{name}" if path else name
+
+
 def _fail(node: Node, why: str) -> NoReturn:
     raise Invalid(f"{node.path}: {why}.")
 
@@ -313,6 +423,8 @@ def _merge_object(base: Node, extra: Node | None, fixed: dict[str, Node]) -> Nod
     against the original node after generation."""
     children = {c.name: c for c in base.children}
     order = [c.name for c in base.children]
+    if extra is not None and extra.kind == Kind.ANY:  # a `then` of only `not`s: no properties
+        extra = replace(extra, children=[], additional_properties=True)
     if extra is not None:
         for c in extra.children:
             if c.name not in children:
@@ -326,8 +438,9 @@ def _merge_object(base: Node, extra: Node | None, fixed: dict[str, Node]) -> Nod
             children[pname] = replace(children[pname], const=pin.const, has_const=pin.has_const,
                                       enum=pin.enum, required=True)
     additional = base.additional_properties and (extra is None or extra.additional_properties)
+    negations = [*base.negations, *(extra.negations if extra is not None else [])]
     return replace(base, children=[children[n] for n in order], conditionals=[],
-                   additional_properties=additional)
+                   additional_properties=additional, negations=negations)
 
 
 def _condition_variants(node: Node) -> list[Node]:
@@ -338,10 +451,15 @@ def _condition_variants(node: Node) -> list[Node]:
         pins = {c.name: c for c in cond.if_.children if c.has_const or c.enum is not None}
         if cond.if_.kind != Kind.OBJECT or not pins or len(pins) != len(cond.if_.children):
             return []
-        if cond.then is not None and cond.then.kind not in (Kind.OBJECT, Kind.ANY):
+        then = cond.then
+        if then is not None and then.kind == Kind.CHOICE and then.choice_mode == ChoiceMode.ANY_OF \
+                and all(o.kind in (Kind.OBJECT, Kind.ANY) for o in then.options):
+            thens: list[Node | None] = list(then.options)  # one variant per branch of the `then`
+        elif then is None or then.kind in (Kind.OBJECT, Kind.ANY):
+            thens = [then]
+        else:
             return []
-        then = cond.then if cond.then is not None and cond.then.kind == Kind.OBJECT else None
-        variants.append(_merge_object(node, then, pins))
+        variants.extend(_merge_object(node, t, pins) for t in thens)
     variants.append(_merge_object(node, None, {}))
     return variants
 

@@ -117,6 +117,14 @@ class Node:
     conditionals: list[Conditional] = field(default_factory=list)
     min_properties: int | None = None
     max_properties: int | None = None
+    # patternProperties as (Python `re` pattern, value schema); keys matching one are allowed even
+    # when additional_properties is False. The generator names such keys only to meet minProperties.
+    pattern_properties: list[tuple[str, Node]] = field(default_factory=list)
+    additional: Node | None = None  # the additionalProperties schema, when it is one
+    property_names: Node | None = None  # propertyNames (a STRING node) for generated keys
+
+    # any value: must NOT match any of these (JSON Schema `not`; `not: {anyOf: [a, b]}` is two)
+    negations: list[Node] = field(default_factory=list)
 
     # ARRAY
     items: Node | None = None
@@ -173,3 +181,17 @@ class FieldTree:
                 if node.path == path:
                     return node
         return None
+
+
+def required_names(node: Node) -> list[str] | None:
+    """The names of an object schema that only requires properties, whatever their values (the
+    usual body of a `not`: `{"required": ["a", "b"]}`), else None."""
+    if node.kind is not Kind.OBJECT or node.negations or node.conditionals or node.enum is not None \
+            or node.has_const or node.pattern_properties or not node.additional_properties \
+            or node.min_properties or node.max_properties is not None or node.dependent_required:
+        return None
+    if any(c.kind is not Kind.ANY or c.negations or c.enum is not None or c.has_const or not c.name
+           or c.unsupported for c in node.children):
+        return None
+    names = [c.name for c in node.children if c.required]
+    return names if names else None

@@ -129,8 +129,13 @@ class LeafGen(Gen):
     null_rate: float = 0.0
     boolean: bool = False
     always_null: bool = False
+    negations: list[Node] = field(default_factory=list)  # `not`: values matching one are re-drawn
 
     def generate(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Leaf:
+        col = self._draw(bc, rows, shared)
+        return _avoid(self, bc, rows, shared, col) if self.negations else col  # type: ignore[return-value]
+
+    def _draw(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Leaf:
         n = rows.n
         rng = bc.rng(self.key)
         if self.always_null:
@@ -191,8 +196,15 @@ class ObjectGen(Gen):
     group: bool = False  # anonymous model group spliced into the parent element
     definitions: dict[str, Node] = field(default_factory=dict)
     conditionals_off: bool = False
+    # `not: {required: [...]}`: slot indexes that must never all be present in one record
+    not_all: list[list[int]] = field(default_factory=list)
+    negations: list[Node] = field(default_factory=list)  # any other `not`: offending rows re-drawn
 
     def generate(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Obj:
+        col = self._draw(bc, rows, shared)
+        return _avoid(self, bc, rows, shared, col) if self.negations else col  # type: ignore[return-value]
+
+    def _draw(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Obj:
         n = rows.n
         rng = bc.rng(self.key)
         # a spliced group shares its parent's groups: its fields are the parent's fields
@@ -208,6 +220,8 @@ class ObjectGen(Gen):
             present.append(None if slot.required else rng.random(n) < (0.0 if bc.minimal else slot.presence))
         self._dependencies(present, n)
         self._property_counts(present, n)
+        if self.not_all:
+            self._apart(rng, present, n)
         col = Obj(n, fields, present, _nulls(rng, n, self.null_rate))
         if self.node.conditionals and not self.conditionals_off:
             col = self._conditionals(bc, rows, shared, col)
@@ -241,8 +255,8 @@ class ObjectGen(Gen):
 
     def _conditionals(self, bc: BlockContext, rows: Rows, shared: Shared | None, col: Obj) -> Obj:
         bad = self._conditional_failures(col)
-        plain = ObjectGen(self.node, self.key, self.name, self.slots, self.null_rate, self.group)
-        plain.conditionals_off = True
+        plain = ObjectGen(self.node, self.key, self.name, self.slots, self.null_rate, self.group,
+                          conditionals_off=True, not_all=self.not_all)
         for r in range(_REDRAWS):
             if not bad.any():
                 return col
@@ -270,6 +284,21 @@ class ObjectGen(Gen):
                     j = index.get(name)
                     if j is not None and present[j] is not None and self.slots[j].gen is not None:
                         present[j] = present[j] | trigger
+
+    def _apart(self, rng: np.random.Generator, present: list[np.ndarray | None], n: int) -> None:
+        """Where every member of a `not: {required: [...]}` group is present, drop one optional
+        member (chosen per row); the compiler made sure each group has an optional member."""
+        for group in self.not_all:
+            together = np.ones(n, dtype=bool)
+            for i in group:
+                if present[i] is not None:
+                    together &= present[i]  # type: ignore[arg-type]
+            if not together.any():
+                continue
+            optional = [i for i in group if present[i] is not None]
+            pick = rng.integers(0, len(optional), size=n)
+            for k, i in enumerate(optional):
+                present[i] = present[i] & ~(together & (pick == k))  # type: ignore[operator]
 
     def _property_counts(self, present: list[np.ndarray | None], n: int) -> None:
         lo, hi = self.node.min_properties, self.node.max_properties
@@ -338,6 +367,7 @@ class ArrayGen(Gen):
     prefix: list[Gen] = field(default_factory=list)
     unique_items: bool = False
     null_rate: float = 0.0
+    negations: list[Node] = field(default_factory=list)
 
     def _item_rows(self, rows: Rows, lengths: np.ndarray) -> Rows:
         parent = np.repeat(rows.keys, lengths)
@@ -380,6 +410,10 @@ class ArrayGen(Gen):
         return self.item.py(col)
 
     def generate(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Arr:
+        col = self._draw(bc, rows, shared)
+        return _avoid(self, bc, rows, shared, col) if self.negations else col  # type: ignore[return-value]
+
+    def _draw(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Arr:
         n = rows.n
         rng = bc.rng(self.key)
         hi = self.min_items if bc.minimal else self.max_items
@@ -505,8 +539,13 @@ class ChoiceGen(Gen):
     group: bool = False
     # variants of one object (if/then/else): every value must satisfy this node, conditions included
     must_match: Node | None = None
+    negations: list[Node] = field(default_factory=list)
 
     def generate(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Choice:
+        col = self._draw(bc, rows, shared)
+        return _avoid(self, bc, rows, shared, col) if self.negations else col  # type: ignore[return-value]
+
+    def _draw(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Choice:
         n = rows.n
         rng = bc.rng(self.key)
         live = np.array([i for i, g in enumerate(self.options) if g is not None])
@@ -582,6 +621,43 @@ class ChoiceGen(Gen):
             for i in np.flatnonzero(col.nulls).tolist():
                 out[i] = None
         return out
+
+
+def _negated(gen: Any, col: Column) -> np.ndarray:
+    """Rows whose value matches one of the generator's negated subschemas."""
+    bad = np.zeros(col.n, dtype=bool)
+    defs = getattr(gen, "definitions", None) or {}
+    for i, v in enumerate(gen.py(col)):
+        if v is None:
+            continue
+        plain = v if isinstance(v, str | bool | int) else _plain(v)
+        bad[i] = any(accepts(neg, plain, defs) for neg in gen.negations)
+    return bad
+
+
+def _avoid(gen: Any, bc: BlockContext, rows: Rows, shared: Shared | None, col: Column) -> Column:
+    """JSON Schema `not`: re-draw (salted) the rows whose value matches a negated subschema."""
+    from app.generation.columns import take
+
+    bad = _negated(gen, col)
+    for r in range(2 * _REDRAWS):
+        if not bad.any():
+            return col
+        idx = np.flatnonzero(bad)
+        # a salt of its own (other re-draw loops use small ones); later rounds draw minimal values
+        sbc = BlockContext(bc.seed, bc.block, bc.locale, bc.salt * 1000 + 500 + r,
+                           minimal=bc.minimal or r >= _REDRAWS)
+        sub = gen._draw(sbc, rows.subset(idx), None if shared is None else shared.subset(idx))
+        keep = np.flatnonzero(~bad)
+        merged = _concat_cols(take(col, keep), sub)
+        order = np.empty(col.n, dtype=np.int64)
+        order[np.concatenate([keep, idx])] = np.arange(col.n)
+        col = take(merged, order)  # type: ignore[arg-type]
+        bad = _negated(gen, col)
+    if bad.any():
+        raise Invalid(f"{gen.node.path or gen.name or '(root)'}: could not draw values outside its 'not' "
+                      f"subschema.")
+    return col
 
 
 def _plain(v: Any) -> Any:

@@ -27,14 +27,14 @@ from jsonschema_specifications import REGISTRY as METASCHEMA_REGISTRY
 
 from app.core.errors import Invalid
 from app.generation.ecma_regex import translate_ecma_pattern
-from app.generation.fieldmodel import ChoiceMode, Conditional, FieldTree, Kind, Node
+from app.generation.fieldmodel import ChoiceMode, Conditional, FieldTree, Kind, Node, required_names
 from app.generation.record_validation import JsonSchemaRecordValidator, RecordValidator
 
 MAX_JSON_DEPTH = 128  # JSON nesting levels of the schema document
 MAX_TREE_DEPTH = 64  # schema levels inlined before a $ref is cut into a REF node
 MAX_NESTING = 100  # schema levels below which nothing is modelled (keeps clear of RecursionError)
 NODE_BUDGET = 10_000  # past this many nodes every further $ref becomes a REF node
-HARD_NODE_LIMIT = 20_000  # past this (choice combinations) subtrees are left unmodelled (ANY)
+HARD_NODE_LIMIT = 100_000  # past this (choice combinations) subtrees are left unmodelled (ANY)
 _EXPANDED_KEYWORDS = frozenset({"allOf", "$ref", "$dynamicRef", "$recursiveRef"})
 UPLOAD_BASE_URI = "urn:tdg:upload"
 
@@ -58,19 +58,15 @@ _SCHEMA_KEYWORDS = frozenset({
 })
 _OBJECT_KEYWORDS = ("properties", "required", "additionalProperties", "patternProperties", "minProperties",
                     "maxProperties", "dependentRequired", "dependencies", "propertyNames",
-                    "unevaluatedProperties")
+                    "unevaluatedProperties", "dependentSchemas")
 _ARRAY_KEYWORDS = ("items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains", "additionalItems")
 _STRING_KEYWORDS = ("minLength", "maxLength", "pattern", "format")
 _NUMBER_KEYWORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
 _UNSUPPORTED_KEYWORDS = {
-    "not": "'not' is ignored",
-    "patternProperties": "'patternProperties' is ignored (no pattern-named properties are generated)",
-    "propertyNames": "'propertyNames' is ignored",
     "contains": "'contains' is ignored",
     "minContains": "'minContains' is ignored",
     "maxContains": "'maxContains' is ignored",
     "unevaluatedItems": "'unevaluatedItems' is ignored",
-    "dependentSchemas": "'dependentSchemas' is ignored",
 }
 _DATE_FORMATS = {"date": Kind.DATE, "date-time": Kind.DATETIME, "time": Kind.TIME}
 _TYPE_KINDS = {
@@ -381,6 +377,29 @@ def _intersect_types(a: set[str], b: set[str]) -> set[str]:
     return out
 
 
+def _note(node: Node, text: str) -> None:
+    if text not in node.unsupported:
+        node.unsupported.append(text)
+
+
+def _matches_everything(node: Node) -> bool:
+    return (node.kind is Kind.ANY and not node.negations and node.enum is None and not node.has_const
+            and not node.unsupported)
+
+
+def _required_only(node: Node) -> list[list[str]] | None:
+    """A schema that is only `not: {required: [...]}` (one or more): the name lists, else None."""
+    if node.kind not in (Kind.ANY, Kind.OBJECT) or node.children or not node.negations \
+            or node.conditionals or node.enum is not None or node.has_const:
+        return None
+    out = [required_names(n) for n in node.negations]
+    return None if any(o is None for o in out) else out  # type: ignore[return-value]
+
+
+def _required_node(path: str, names: list[str]) -> Node:
+    return Node(Kind.OBJECT, path=path, children=[Node(Kind.ANY, name=n, path=path) for n in names])
+
+
 def _join(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
 
@@ -529,6 +548,8 @@ class _TreeBuilder:
             if isinstance(members, list):
                 for member in members:
                     visit(member, resolver)
+            if any(part is schema for part, _ in flat):
+                return  # the same subschema twice (e.g. reached again through a $ref): once is enough
             expanded = _EXPANDED_KEYWORDS.intersection(schema)
             if expanded:
                 # keep flattening idempotent: a part handed on must not expand its refs again
@@ -648,7 +669,7 @@ class _TreeBuilder:
                 node = Node(Kind.NULL, name=name, path=path, nullable=True)
             else:
                 node = Node(Kind.ANY, name=name, path=path)
-                node.unsupported.append("the combined 'type' keywords leave no valid type")
+                node.unsupported.append("the combined 'type' keywords leave no valid type: no value is valid")
             self._annotate(node, flat)
             return node
         if len(concrete) > 1:
@@ -695,14 +716,28 @@ class _TreeBuilder:
             node.enum = [v for v in enum if v is not None and _fits(v, node.kind)]
         if has_const and _fits(const, node.kind):
             node.const, node.has_const = const, True
-        for schema, _ in flat:
+        for schema, resolver in flat:
             for keyword, reason in _UNSUPPORTED_KEYWORDS.items():
                 if keyword in schema and reason not in node.unsupported:
                     node.unsupported.append(reason)
-            if "dependencies" in schema and isinstance(schema["dependencies"], dict) and any(
-                    not isinstance(v, list) for v in schema["dependencies"].values()):
-                node.unsupported.append("schema-valued 'dependencies' are ignored")
+            if "not" in schema:
+                node.negations.extend(self._negations(schema["not"], resolver, path, depth))
+                _note(node, "'not' is honoured by re-drawing values that match it (formats are not "
+                            "considered in that check)")
+        if any(_matches_everything(n) for n in node.negations):
+            node.unsupported.append("the schema is 'not {}': no value is valid")
         return node
+
+    def _negations(self, sub: Any, resolver: Any, path: str, depth: int) -> list[Node]:
+        """`not: sub` as nodes no value may match; `not: {anyOf: [a, b]}` is `not a` and `not b`."""
+        if sub is False:
+            return []
+        if isinstance(sub, dict):
+            options = sub.get("anyOf")
+            rest = set(sub) - {"anyOf", "description", "title", "$comment"}
+            if isinstance(options, list) and options and not rest:
+                return [n for o in options for n in self._negations(o, resolver, path, depth)]
+        return [self._convert([(sub, resolver)], path, "", depth + 1)]
 
     def _string_facets(self, node: Node, flat: list[Part]) -> None:
         for schema, _ in flat:
@@ -786,12 +821,13 @@ class _TreeBuilder:
             additional = schema.get("additionalProperties")
             if additional is False or schema.get("unevaluatedProperties") is False:
                 node.additional_properties = False
-            elif isinstance(additional, dict) and additional:
-                note = "an 'additionalProperties' schema is not modelled: no extra properties are generated"
-                if note not in node.unsupported:
-                    node.unsupported.append(note)
+            elif isinstance(additional, dict) and additional and node.additional is None:
+                node.additional = self._convert([(additional, resolver)], _join(node.path, "*"), "", depth + 1)
+                _note(node, "an 'additionalProperties' schema: extra properties are generated only where "
+                            "minProperties needs them")
             if isinstance(schema.get("unevaluatedProperties"), dict):
                 node.unsupported.append("an 'unevaluatedProperties' schema is ignored")
+            self._open_properties(node, schema, resolver, depth)
             for keyword in ("dependentRequired", "dependencies"):
                 deps = schema.get(keyword)
                 if isinstance(deps, dict):
@@ -814,12 +850,54 @@ class _TreeBuilder:
             if self.node_count > HARD_NODE_LIMIT:
                 node.unsupported.append(f"{len(properties) - index} more properties are not modelled "
                                         f"(the tree exceeded {HARD_NODE_LIMIT} nodes)")
+                # a required property left out would make every value invalid: keep it as an
+                # unmodelled placeholder, so the compiler avoids this object instead
+                for rest in list(properties)[index:]:
+                    if rest in required:
+                        cut = Node(Kind.ANY, name=rest, path=_join(node.path, rest))
+                        cut.unsupported.append("the tree is too deep or too large here: not modelled further")
+                        node.children.append(cut)
                 break
             child_path = _join(node.path, prop)
             usable = [(s, r if r is not None else flat[0][1]) for s, r in contributions]
             child = self._convert(usable, child_path, prop, depth + 1)
             child.required = prop in required
             node.children.append(child)
+
+    def _open_properties(self, node: Node, schema: dict[str, Any], resolver: Any, depth: int) -> None:
+        """patternProperties, propertyNames and dependentSchemas (or schema-valued dependencies)."""
+        patterns = schema.get("patternProperties")
+        if isinstance(patterns, dict):
+            for pattern, sub in patterns.items():
+                try:
+                    translated = translate_ecma_pattern(pattern)
+                except ValueError as exc:
+                    node.unsupported.append(f"patternProperties {pattern[:100]!r} cannot be honoured: {exc}")
+                    continue
+                value = self._convert([(sub, resolver)], _join(node.path, "*"), "", depth + 1)
+                node.pattern_properties.append((translated, value))
+                _note(node, "'patternProperties': pattern-named properties are generated only where "
+                            "minProperties needs them")
+        names = schema.get("propertyNames")
+        if isinstance(names, dict) and node.property_names is None:
+            node.property_names = self._convert([({"type": "string", **names}, resolver)],
+                                                _join(node.path, "*"), "", depth + 1)
+        for keyword in ("dependentSchemas", "dependencies"):
+            deps = schema.get(keyword)
+            if not isinstance(deps, dict):
+                continue
+            for prop, sub in deps.items():
+                if isinstance(sub, list) or sub is True or sub == {}:
+                    continue  # the list form is dependentRequired
+                then = self._convert([(sub, resolver)], node.path, "", depth + 1)
+                trigger = Node(Kind.OBJECT, path=node.path, children=[Node(Kind.ANY, name=prop, path=node.path)])
+                pairs = _required_only(then)
+                if pairs is not None:
+                    # `prop` present => not all of these present: one negation over all of them
+                    for names_ in pairs:
+                        node.negations.append(_required_node(node.path, [prop, *names_]))
+                else:
+                    node.conditionals.append(Conditional(if_=trigger, then=then))
 
     def _conditional(self, schema: dict[str, Any], resolver: Any, path: str, depth: int) -> Conditional:
         def part(keyword: str) -> Node | None:

@@ -30,12 +30,31 @@ def _num(v: Any) -> Decimal | None:
     return Decimal(str(v)) if isinstance(v, float) else Decimal(v)
 
 
-def accepts(node: Node, value: Any, definitions: dict[str, Node], depth: int = 0) -> bool:
+def accepts(node: Node, value: Any, definitions: dict[str, Node], depth: int = 0,
+            memo: dict[tuple[int, int], bool] | None = None) -> bool:
+    # one answer per (node, value object) within a top-level call: nested choices of shared
+    # definitions would otherwise test the same value against the same node exponentially often
+    if memo is None:
+        memo = {}
+    mk = (id(node), id(value))
+    hit = memo.get(mk)
+    if hit is not None:
+        return hit
+    ok = _accepts(node, value, definitions, depth, memo)
+    # `not`: a value matching a negated subschema is refused (past the depth cap nothing is refused)
+    if ok and node.negations and depth <= 50:
+        ok = not any(accepts(n, value, definitions, depth + 1, memo) for n in node.negations)
+    memo[mk] = ok
+    return ok
+
+
+def _accepts(node: Node, value: Any, definitions: dict[str, Node], depth: int,
+             memo: dict[tuple[int, int], bool]) -> bool:
     if depth > 50:
         return True
     if value is None:
         return node.nullable or node.kind in (Kind.NULL, Kind.ANY) or (
-            node.kind == Kind.CHOICE and any(accepts(o, None, definitions, depth + 1) for o in node.options))
+            node.kind == Kind.CHOICE and any(accepts(o, None, definitions, depth + 1, memo) for o in node.options))
     if node.has_const and value != node.const:
         return False
     if node.enum is not None and value not in node.enum:
@@ -43,11 +62,11 @@ def accepts(node: Node, value: Any, definitions: dict[str, Node], depth: int = 0
     k = node.kind
     if k == Kind.REF:
         target = definitions.get(node.ref or "")
-        return target is None or accepts(target, value, definitions, depth + 1)
-    if k == Kind.ANY:
-        return True
+        return target is None or accepts(target, value, definitions, depth + 1, memo)
+    if k == Kind.ANY:  # unconstrained, unless the loader found the schema impossible
+        return not any("no value is valid" in u for u in node.unsupported)
     if k == Kind.CHOICE:
-        hits = sum(1 for o in node.options if accepts(o, value, definitions, depth + 1))
+        hits = sum(1 for o in node.options if accepts(o, value, definitions, depth + 1, memo))
         return hits == 1 if node.choice_mode == ChoiceMode.ONE_OF else hits >= 1
     if k == Kind.NULL:
         return False
@@ -87,17 +106,18 @@ def accepts(node: Node, value: Any, definitions: dict[str, Node], depth: int = 0
             return False
         for i, item in enumerate(value):
             sub = node.prefix_items[i] if i < len(node.prefix_items) else node.items
-            if sub is not None and not accepts(sub, item, definitions, depth + 1):
+            if sub is not None and not accepts(sub, item, definitions, depth + 1, memo):
                 return False
         return True
     if k == Kind.OBJECT:
         if not isinstance(value, dict):
             return False
-        return _object_accepts(node, value, definitions, depth)
+        return _object_accepts(node, value, definitions, depth, memo)
     return True
 
 
-def _object_accepts(node: Node, value: dict, definitions: dict[str, Node], depth: int) -> bool:
+def _object_accepts(node: Node, value: dict, definitions: dict[str, Node], depth: int,
+                    memo: dict[tuple[int, int], bool]) -> bool:
     known: set[str] = set()
     for child in node.children:
         if not child.name:  # anonymous group: its members are keys of this object
@@ -107,17 +127,30 @@ def _object_accepts(node: Node, value: dict, definitions: dict[str, Node], depth
             continue
         known.add(child.name)
         if child.name in value:
-            if not accepts(child, value[child.name], definitions, depth + 1):
+            if not accepts(child, value[child.name], definitions, depth + 1, memo):
                 return False
         elif child.required:
             return False
-    if not node.additional_properties and any(key not in known for key in value):
-        return False
+    for key in value:
+        if key in known:
+            continue
+        matched = False
+        for pattern, sub in node.pattern_properties:
+            if _rx(pattern).search(key) is not None:
+                matched = True
+                if not accepts(sub, value[key], definitions, depth + 1, memo):
+                    return False
+        if matched:
+            continue
+        if not node.additional_properties:
+            return False
+        if node.additional is not None and not accepts(node.additional, value[key], definitions, depth + 1, memo):
+            return False
     for key, deps in node.dependent_required.items():
         if key in value and any(d not in value for d in deps):
             return False
     for cond in node.conditionals:
-        branch = cond.then if accepts(cond.if_, value, definitions, depth + 1) else cond.else_
-        if branch is not None and not accepts(branch, value, definitions, depth + 1):
+        branch = cond.then if accepts(cond.if_, value, definitions, depth + 1, memo) else cond.else_
+        if branch is not None and not accepts(branch, value, definitions, depth + 1, memo):
             return False
     return True

@@ -247,6 +247,9 @@ class XsdDocument:
             raise Invalid("The XSD declares no global element, so it has no record root.")
         used = _referenced_globals(globals_)
         candidates = [n for n in self.roots if id(self._elements[n]) not in used] or self.roots
+        if all(self._elements[n].abstract for n in candidates):
+            # an abstract element has no instances: prefer any concrete global element
+            candidates = [n for n in self.roots if not self._elements[n].abstract] or candidates
         complex_first = sorted(candidates, key=lambda n: (
             self._elements[n].abstract, not self._elements[n].type.is_complex()))
         best = complex_first[0]
@@ -448,6 +451,13 @@ class _XsdTreeBuilder:
             _set_fixed(node, element.fixed)
         if getattr(xsd_type, "abstract", False):
             node.unsupported.append(f"abstract type {xsd_type.prefixed_name}: needs xsi:type, not generated")
+        assertions = getattr(xsd_type, "assertions", None)
+        if assertions:
+            # an XPath 2.0 test over the element's content: generation cannot steer values to meet it,
+            # so the element is left out where it is optional and fails generation where required
+            tests = "; ".join(str(getattr(a, "path", "?")) for a in assertions)
+            node.unsupported.append(f"xs:assert {tests[:200]!r} cannot be guaranteed by the generator: "
+                                    f"no value is valid")
         annotation = element.annotation
         if annotation is not None and annotation.documentation:
             node.description = " ".join(
