@@ -21,7 +21,9 @@ default, and deferred, which the job layer reads); unknown keys are refused.
 Validity guard: every record of a run of at most `GUARD_ALL` records, else `GUARD_SAMPLE`
 evenly spaced records of each `write` call, are checked with the schema's RecordValidator (JSON
 form with jsonschema for JSON Schema, the XML element with xmlschema for XSD); an invalid record
-fails the call with Invalid naming the field.
+fails the call with Invalid naming the field. `compile_plan` also checks the first record of its
+probe block, so a schema whose records the guard rejects fails before any bytes are written.
+Schema patterns are matched with a time budget (see record_validation.py).
 """
 
 from __future__ import annotations
