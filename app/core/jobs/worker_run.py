@@ -19,10 +19,9 @@ from collections import OrderedDict
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import delete
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col
+from sqlmodel import Session
 
 from app.core import preferences
 from app.core.clock import iso
@@ -187,7 +186,7 @@ class _ShardJob:
                 session.rollback()
                 remove_tree(self.settings.data_dir / self.work_rel)
                 return
-            _drop_shards(session, self.dataset.id)
+            JobRepository(session).drop_shards(self.dataset.id)
             record_outcome(session, self.dataset, DatasetStatus.failed, error=reason[:2000], finished_at=now, files=[])
             # every shard's parts go before the failure is visible: a client that sees `failed`
             # finds nothing (the other shards' workers lose their fence at their next update)
@@ -300,15 +299,11 @@ class _Assembly(_ShardJob):
                                               records_generated=self.dataset.record_count)):
                 session.rollback()
                 return False
-            _drop_shards(session, self.dataset.id)
+            JobRepository(session).drop_shards(self.dataset.id)
             session.add_all(files)
             record_outcome(session, self.dataset, DatasetStatus.completed, error=None, finished_at=now, files=files)
             session.commit()
         return True
-
-
-def _drop_shards(session: Session, dataset_id: int) -> None:
-    session.exec(delete(DatasetShard).where(col(DatasetShard.dataset_id) == dataset_id))  # type: ignore[call-overload]
 
 
 def record_outcome(session: Session, dataset: Any, status: DatasetStatus, *, error: str | None,
