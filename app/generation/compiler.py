@@ -160,10 +160,11 @@ class Compiler:
             if self.shared is not None:
                 self.shared[memo] = inner
             return inner
-        if node.kind != Kind.ANY and any("no value is valid" in u for u in node.unsupported):
-            # `not: {}` next to other keywords, or an xs:assert: the field can only be absent
-            self.dead.append(f"{node.path or slot_name}: " + next(
-                u for u in node.unsupported if "no value is valid" in u))
+        dead = _dead_reason(node)
+        if dead is not None:
+            # `not: {}` next to other keywords, an xs:assert, or content the generator cannot make
+            # (a required xs:any): the field can only be absent
+            self.dead.append(f"{node.path or slot_name}: {dead}")
             return None
         rule = self.rules.get(node.path) if node.path else None
         fixed = node.xml is not None and node.xml.fixed is not None and node.kind in SCALAR_KINDS
@@ -253,6 +254,16 @@ class Compiler:
         return available
 
     def array(self, node: Node, pos: str, depth: int, key: int, name: str) -> Gen | None:
+        if node.conditionals or node.contains is not None:
+            # arrays drawn from the plain shape and from each `then`/`else` length window, kept only
+            # when they meet the whole schema (`contains`, conditions): re-drawn otherwise
+            variants = _array_variants(node)
+            options = [self.array(v, f"{pos}?{i}", depth, hash_key(f"{pos}?{i}"), name)
+                       for i, v in enumerate(variants)]
+            if all(o is None for o in options):
+                return None
+            return ChoiceGen(node, key, name, options, self.tree.definitions,
+                             null_rate=self._null_rate(node, self.rules.get(node.path)), must_match=node)
         lo = node.min_items or 0
         hi = node.max_items if node.max_items is not None else lo + ARRAY_SPREAD
         hi = min(hi, lo + 2 * ARRAY_SPREAD + 2) if node.max_items is None or hi - lo > 10 else hi
@@ -282,8 +293,16 @@ class Compiler:
                         self._null_rate(node, rule))
 
     def choice(self, node: Node, pos: str, depth: int, key: int, name: str) -> Gen | None:
-        options = [self.node(o, f"{pos}|{i}", depth, o.name if node.name == "" else name)
-                   for i, o in enumerate(node.options)]
+        narrowed = _distinguished(node.options) if node.choice_mode == ChoiceMode.ONE_OF else node.options
+        # a oneOf option standing twice (the model shares one node for the same schema) can never
+        # be the only match: it is not drawn, though its values still count against the others
+        twins = [node.choice_mode == ChoiceMode.ONE_OF and sum(o is x for x in node.options) > 1
+                 for o in node.options]
+        if any(twins):
+            self.dead.append(f"{node.path or name}: {sum(twins)} oneOf options are the same schema, so no "
+                             f"value can match exactly one of them")
+        options = [None if twins[i] else self.node(o, f"{pos}|{i}", depth, o.name if node.name == "" else name)
+                   for i, o in enumerate(narrowed)]
         if all(o is None for o in options):
             return None
         exclusive = node.choice_mode == ChoiceMode.ONE_OF and _may_overlap(node.options, self.tree.definitions)
@@ -367,6 +386,17 @@ class Compiler:
 
 
 _KEY_PATTERN = "[a-z][a-zA-Z0-9_]{2,11}"  # keys for additionalProperties when nothing constrains them
+
+
+# phrases of Node.unsupported that leave a field no generatable value: an unsatisfiable schema,
+# or content (a required xs:any wildcard) the generator cannot produce
+_DEAD_MARKS = ("no value is valid", "cannot be generated")
+
+
+def _dead_reason(node: Node) -> str | None:
+    if node.kind == Kind.ANY:
+        return None
+    return next((u for u in node.unsupported if any(m in u for m in _DEAD_MARKS)), None)
 
 
 def _extra_properties(node: Node, need: int, taken: set[str]) -> list[tuple[str, Node]]:
@@ -461,6 +491,75 @@ def _condition_variants(node: Node) -> list[Node]:
             return []
         variants.extend(_merge_object(node, t, pins) for t in thens)
     variants.append(_merge_object(node, None, {}))
+    return variants
+
+
+def _closed_names(node: Node) -> set[str] | None:
+    """The only property names an object option admits, or None when it admits others too."""
+    if node.kind is not Kind.OBJECT or node.additional_properties or node.pattern_properties \
+            or node.additional is not None or any(not c.name for c in node.children):
+        return None
+    return {c.name for c in node.children}
+
+
+def _distinguished(options: list[Node]) -> list[Node]:
+    """oneOf options narrowed so a value of one falls outside the others where that is cheap: an
+    object option gets one of its properties made required when, without it, its values could
+    also satisfy a closed sibling (`additionalProperties: false`) — the usual shape of
+    `oneOf: [{properties: {step}}, {properties: {parallel}}]`, where `{}` would match every option."""
+    closed = [_closed_names(o) for o in options]
+    if not any(c is not None for c in closed):
+        return options
+    out: list[Node] = []
+    for i, option in enumerate(options):
+        if option.kind is not Kind.OBJECT or any(not c.name for c in option.children):
+            out.append(option)
+            continue
+        required = {c.name for c in option.children if c.required}
+        rivals = [names for j, names in enumerate(closed) if j != i and names is not None
+                  and not required - names]  # nothing required yet keeps the value out of them
+        if not rivals:
+            out.append(option)
+            continue
+        # the optional property outside the most rivals; ties keep schema order
+        candidates = [c for c in option.children if not c.required]
+        best = max(candidates, key=lambda c: sum(c.name not in names for names in rivals), default=None)
+        if best is None or all(best.name in names for names in rivals):
+            out.append(option)
+            continue
+        children = [replace(c, required=True) if c is best else c for c in option.children]
+        out.append(replace(option, children=children))
+    return out
+
+
+def _array_variants(node: Node) -> list[Node]:
+    """The array without its conditions and `contains`, plus one copy per `then`/`else` branch
+    that narrows the item count (the usual `then: {maxItems: 1}`)."""
+    plain = replace(node, conditionals=[], contains=None, min_contains=None, max_contains=None)
+    variants: list[Node] = []
+    for cond in node.conditionals:
+        for branch in (cond.then, cond.else_):
+            if branch is None or branch.kind is not Kind.ARRAY:
+                continue
+            lo = max(x for x in (plain.min_items, branch.min_items, 0) if x is not None)
+            his = [x for x in (plain.max_items, branch.max_items) if x is not None]
+            hi = min(his) if his else None
+            if hi is not None and lo > hi:
+                continue
+            variants.append(replace(plain, min_items=lo or plain.min_items, max_items=hi,
+                                    unique_items=plain.unique_items or branch.unique_items))
+    contains = node.contains
+    values = None if contains is None else [contains.const] if contains.has_const else contains.enum
+    if values and node.items is not None and not node.prefix_items:
+        # `contains: {const: x}` (or an enum): one variant draws every item from those values
+        fit = [v for v in values if accepts(node.items, v, {})]
+        lo = max(plain.min_items or 0, 1 if node.min_contains is None else node.min_contains)
+        hi = plain.max_items if node.max_contains is None else min(
+            x for x in (plain.max_items, node.max_contains) if x is not None)
+        if fit and (hi is None or lo <= hi) and not (plain.unique_items and len(fit) < lo):
+            items = replace(node.items, enum=fit, has_const=False, const=None)
+            variants.append(replace(plain, items=items, min_items=lo, max_items=hi))
+    variants.append(plain)
     return variants
 
 

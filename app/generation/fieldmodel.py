@@ -114,7 +114,7 @@ class Node:
     children: list[Node] = field(default_factory=list)
     additional_properties: bool = True
     dependent_required: dict[str, list[str]] = field(default_factory=dict)
-    conditionals: list[Conditional] = field(default_factory=list)
+    conditionals: list[Conditional] = field(default_factory=list)  # OBJECT or ARRAY
     min_properties: int | None = None
     max_properties: int | None = None
     # patternProperties as (Python `re` pattern, value schema); keys matching one are allowed even
@@ -132,6 +132,10 @@ class Node:
     min_items: int | None = None
     max_items: int | None = None
     unique_items: bool = False
+    # `contains`: at least min_contains (default 1) and at most max_contains items match it
+    contains: Node | None = None
+    min_contains: int | None = None
+    max_contains: int | None = None
 
     # CHOICE
     options: list[Node] = field(default_factory=list)

@@ -23,7 +23,7 @@ import orjson
 
 from app.core.errors import Invalid
 from app.generation.columns import Arr, Choice, Column, Leaf, Obj
-from app.generation.fieldmodel import Node
+from app.generation.fieldmodel import Kind, Node
 from app.generation.leafspec import LeafContext, LeafSpec
 from app.generation.matcher import accepts
 
@@ -576,7 +576,9 @@ class ChoiceGen(Gen):
         for i, v in enumerate(values):
             b = int(col.branch[i])
             for k, g in enumerate(self.options):
-                if k != b and g is not None and accepts(g.node, _plain(v), self.definitions):
+                # judged against the schema's own options: a compiled option may be narrowed
+                # (a property made required so its values stay out of the other options)
+                if k != b and g is not None and accepts(self.node.options[k], _plain(v), self.definitions):
                     bad[i] = True
                     break
         return bad
@@ -599,7 +601,8 @@ class ChoiceGen(Gen):
             bad = self._overlaps(col)
         if bad.any():
             if self.must_match is not None:
-                raise Invalid(f"{self.node.path or self.name}: could not draw values meeting its if/then/else "
+                what = "'contains' or if/then/else" if self.node.kind is Kind.ARRAY else "if/then/else"
+                raise Invalid(f"{self.node.path or self.name}: could not draw values meeting its {what} "
                               f"conditions.")
             raise Invalid(f"{self.node.path}: oneOf options overlap so much that no value matching exactly "
                           f"one of them could be drawn.")

@@ -63,9 +63,6 @@ _ARRAY_KEYWORDS = ("items", "prefixItems", "minItems", "maxItems", "uniqueItems"
 _STRING_KEYWORDS = ("minLength", "maxLength", "pattern", "format")
 _NUMBER_KEYWORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
 _UNSUPPORTED_KEYWORDS = {
-    "contains": "'contains' is ignored",
-    "minContains": "'minContains' is ignored",
-    "maxContains": "'maxContains' is ignored",
     "unevaluatedItems": "'unevaluatedItems' is ignored",
 }
 _DATE_FORMATS = {"date": Kind.DATE, "date-time": Kind.DATETIME, "time": Kind.TIME}
@@ -489,6 +486,19 @@ class _TreeBuilder:
                 raise Invalid(f"The $id {schema[self.id_keyword][:100]!r} is not a valid URI.") from None
         return resolver
 
+    def _identity(self, schema: Any, resolver: Any) -> int | None:
+        """The id of the subschema a chain of pure `$ref`s ends at (None if it cannot be followed)."""
+        for _ in range(32):
+            ref = self._pure_ref(schema)
+            if ref is None:
+                return id(schema)
+            try:
+                resolved = _lookup(self._enter(schema, resolver), ref)
+            except Invalid:
+                return None
+            schema, resolver = resolved.contents, resolved.resolver
+        return None
+
     def _pure_ref(self, schema: Any) -> str | None:
         if not isinstance(schema, dict):
             return None
@@ -615,7 +625,20 @@ class _TreeBuilder:
             node = self._convert([*base, (non_null[0], resolver)], path, name, depth + 1)
             node.nullable = True
             return node
-        converted = [self._convert([*base, (o, resolver)], path, "", depth + 1) for o in non_null]
+        converted: list[Node] = []
+        seen: dict[int, Node] = {}
+        for option in non_null:
+            ident = self._identity(option, resolver) if mode is ChoiceMode.ONE_OF else None
+            if ident is not None and ident in seen:
+                # the same schema twice in a oneOf (`basic`/`detailed` both `$ref: outputUnit`): the
+                # one node stands in both places, so the compiler sees that no value of it can
+                # match exactly one option
+                converted.append(seen[ident])
+                continue
+            node = self._convert([*base, (option, resolver)], path, "", depth + 1)
+            if ident is not None:
+                seen[ident] = node
+            converted.append(node)
         node = Node(Kind.CHOICE, name=name, path=path, options=converted, choice_mode=mode,
                     nullable=len(non_null) < len(options))
         self._annotate(node, base)
@@ -935,6 +958,21 @@ class _TreeBuilder:
                     setattr(node, attr, v if cur is None else pick(cur, v))
             if schema.get("uniqueItems") is True:
                 node.unique_items = True
+            if "if" in schema and self.doc.version not in ("draft-04", "draft-06"):
+                node.conditionals.append(self._conditional(schema, resolver, node.path, depth))
+            contains = schema.get("contains")
+            if isinstance(contains, dict | bool) and self.doc.version != "draft-04":
+                if node.contains is None:
+                    node.contains = self._convert([(contains, resolver)], node.path, "", depth + 1)
+                    if not self.legacy:
+                        for keyword, attr in (("minContains", "min_contains"), ("maxContains", "max_contains")):
+                            v = schema.get(keyword)
+                            if isinstance(v, int) and not isinstance(v, bool):
+                                setattr(node, attr, v)
+                else:
+                    _note(node, "a second 'contains' is ignored")
+        if node.contains is not None or node.conditionals:
+            _note(node, "'contains' and if/then/else on an array are honoured by re-drawing arrays that miss them")
         node.prefix_items = [self._convert(p, node.path, "", depth + 1) for p in prefix_parts]
         if closed:
             node.max_items = len(prefix_parts) if node.max_items is None else min(node.max_items,

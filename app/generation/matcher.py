@@ -108,7 +108,13 @@ def _accepts(node: Node, value: Any, definitions: dict[str, Node], depth: int,
             sub = node.prefix_items[i] if i < len(node.prefix_items) else node.items
             if sub is not None and not accepts(sub, item, definitions, depth + 1, memo):
                 return False
-        return True
+        if node.contains is not None:
+            hits = sum(1 for item in value if accepts(node.contains, item, definitions, depth + 1, memo))
+            if hits < (1 if node.min_contains is None else node.min_contains):
+                return False
+            if node.max_contains is not None and hits > node.max_contains:
+                return False
+        return _conditions_hold(node, value, definitions, depth, memo)
     if k == Kind.OBJECT:
         if not isinstance(value, dict):
             return False
@@ -149,6 +155,11 @@ def _object_accepts(node: Node, value: dict, definitions: dict[str, Node], depth
     for key, deps in node.dependent_required.items():
         if key in value and any(d not in value for d in deps):
             return False
+    return _conditions_hold(node, value, definitions, depth, memo)
+
+
+def _conditions_hold(node: Node, value: Any, definitions: dict[str, Node], depth: int,
+                     memo: dict[tuple[int, int], bool]) -> bool:
     for cond in node.conditionals:
         branch = cond.then if accepts(cond.if_, value, definitions, depth + 1, memo) else cond.else_
         if branch is not None and not accepts(branch, value, definitions, depth + 1, memo):

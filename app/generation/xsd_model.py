@@ -355,6 +355,19 @@ def _namespace_of(component: Any) -> str | None:
     return name[1:name.index("}")] or None if name.startswith("{") else None
 
 
+def _share_namespace(node: Node, namespace: str | None) -> None:
+    """A union-typed element is written as whichever member type was drawn, under the element's
+    own name: each member option carries the element's namespace so a qualified element stays
+    qualified whatever member is chosen."""
+    for option in node.options:
+        if option.xml is None:
+            option.xml = XmlInfo(namespace=namespace)
+        else:
+            option.xml.namespace = namespace
+        if option.kind is Kind.CHOICE and option.choice_mode is ChoiceMode.UNION:
+            _share_namespace(option, namespace)
+
+
 def _join(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
 
@@ -446,6 +459,8 @@ class _XsdTreeBuilder:
         node.xml = xml_info if node.xml is None else node.xml
         if node.xml is not xml_info:
             node.xml.namespace, node.xml.default, node.xml.fixed = xml_info.namespace, element.default, element.fixed
+        if node.kind is Kind.CHOICE and node.choice_mode is ChoiceMode.UNION:
+            _share_namespace(node, node.xml.namespace)
         node.nullable = bool(element.nillable)
         if element.fixed is not None:
             _set_fixed(node, element.fixed)
