@@ -509,7 +509,7 @@ def _distinguished(options: list[Node]) -> list[Node]:
     `oneOf: [{properties: {step}}, {properties: {parallel}}]`, where `{}` would match every option."""
     closed = [_closed_names(o) for o in options]
     if not any(c is not None for c in closed):
-        return options
+        return _without_rival_keys(options)
     out: list[Node] = []
     for i, option in enumerate(options):
         if option.kind is not Kind.OBJECT or any(not c.name for c in option.children):
@@ -529,6 +529,39 @@ def _distinguished(options: list[Node]) -> list[Node]:
             continue
         children = [replace(c, required=True) if c is best else c for c in option.children]
         out.append(replace(option, children=children))
+    return _without_rival_keys(out)
+
+
+def _without_rival_keys(options: list[Node]) -> list[Node]:
+    """oneOf object options that differ by their required keys (`oneOf: [{required: [uses]},
+    {required: [run]}]` over shared properties) leave out, in each option, one key that every
+    rival requires, so a value drawn from one option fails the others instead of being re-drawn."""
+    required = [{c.name for c in o.children if c.required}
+                if o.kind is Kind.OBJECT and all(c.name for c in o.children) else None for o in options]
+    out: list[Node] = []
+    for i, option in enumerate(options):
+        mine = required[i]
+        if mine is None:
+            out.append(option)
+            continue
+        names = [c.name for c in option.children]
+        drop: set[str] = set()
+        for j, theirs in enumerate(required):
+            if j == i or not theirs:
+                continue
+            extra = [k for k in names if k in theirs and k not in mine]
+            if not extra or any(k in drop for k in extra) or len(theirs - mine) > len(extra):
+                continue  # already kept out, or the rival requires a key this option never draws
+            drop.add(extra[0])
+        for _ in range(8):  # keys whose dependentRequired needs a dropped key go too
+            more = {k for k, needs in option.dependent_required.items() if drop.intersection(needs)} - drop
+            if not more:
+                break
+            drop |= more
+        if not drop or drop & mine or (option.min_properties and len(names) - len(drop) < option.min_properties):
+            out.append(option)
+            continue
+        out.append(replace(option, children=[c for c in option.children if c.name not in drop]))
     return out
 
 

@@ -141,3 +141,29 @@ def test_closed_rivals_make_one_optional_key_required() -> None:
     assert narrowed[0] is root.options[0]
     assert [c.name for c in narrowed[1].children if c.required] == ["b"]
     assert [c.name for c in narrowed[2].children if c.required] == ["c"]
+
+
+def test_oneof_told_apart_by_required_keys_leaves_rival_keys_out() -> None:
+    # every option sees every property: drawn freely, values would carry several rivals' keys
+    tags = ["uses", "run", "wait", "cancel", "parallel"]
+    step = {"type": "object", "additionalProperties": False,
+            "properties": {**{t: {"type": "string"} for t in tags}, "id": {"type": "string"},
+                           "shell": {"type": "string"}},
+            "dependencies": {"shell": ["run"]},
+            "oneOf": [{"required": [t]} for t in tags]}
+    schema = {"type": "object", "required": ["steps"],
+              "properties": {"steps": {"type": "array", "minItems": 3, "items": step}}}
+    records = _records(schema, n=300)
+    assert {t for r in records for s in r["steps"] for t in tags if t in s} == set(tags)
+    assert any("shell" in s for r in records for s in r["steps"])
+
+
+def test_rival_keys_are_left_out_at_compile_time() -> None:
+    from app.generation.compiler import _without_rival_keys
+
+    schema = {"$schema": DRAFT, "type": "object", "properties": {"a": {}, "b": {}, "c": {}, "x": {}},
+              "dependentRequired": {"x": ["b"]}, "oneOf": [{"required": ["a"]}, {"required": ["b"]}]}
+    root = load_schema(json.dumps(schema).encode(), "s.json").field_tree().root
+    first, second = _without_rival_keys(root.options)
+    assert sorted(c.name for c in first.children) == ["a", "c"]  # b, and x that needs b, left out
+    assert sorted(c.name for c in second.children) == ["b", "c", "x"]
