@@ -9,6 +9,11 @@ cost the same as `[0-9]`. Broad sets (`.`, negated classes, `\\S`) draw printabl
 values stay readable and legal in every output format; characters illegal in XML 1.0 and
 surrogates are never produced.
 
+An `alphabet` (interval list) narrows every character set further, e.g. to the characters a
+URI may hold when the field also has `format: uri`: `.+` then draws no backtick or bare `%`.
+A set with nothing left in the alphabet keeps its own characters (the caller's format check
+rejects what it draws, and fails the field when nothing passes).
+
 Unsupported (see `unsupported_reason`): backreferences, lookahead/lookbehind, conditional
 groups. Word boundaries and mid-pattern anchors generate nothing and are verified afterwards.
 
@@ -412,7 +417,11 @@ def _set_from_in(items: list, ignore_case: bool) -> Intervals:
     return iv
 
 
-def _set_gen(iv: Intervals) -> _Set:
+def _set_gen(iv: Intervals, alphabet: Intervals | None = None) -> _Set:
+    if alphabet is not None:
+        # only where the alphabet leaves something: an empty set would make the pattern
+        # ungeneratable, while its own characters may still be acceptable (e.g. inside `%..`)
+        iv = _intersect(iv, alphabet) or iv
     chosen = _preferred(iv)
     if not chosen:
         raise UnsupportedPattern("a character class matches no character that can be written")
@@ -420,8 +429,9 @@ def _set_gen(iv: Intervals) -> _Set:
 
 
 class _Builder:
-    def __init__(self, flags: int) -> None:
+    def __init__(self, flags: int, alphabet: Intervals | None = None) -> None:
         self.flags = flags
+        self.alphabet = alphabet
         self.exact = not (flags & (re.IGNORECASE | re.MULTILINE | re.VERBOSE))
 
     def seq(self, sub: list, top: bool = False) -> _Gen:
@@ -445,11 +455,11 @@ class _Builder:
         if op is sre_c.LITERAL:
             return _Lit(chr(av))
         if op is sre_c.NOT_LITERAL:
-            return _set_gen(_negate([(av, av)]))
+            return _set_gen(_negate([(av, av)]), self.alphabet)
         if op is sre_c.ANY:
-            return _set_gen(_negate([(0x0A, 0x0A)]))
+            return _set_gen(_negate([(0x0A, 0x0A)]), self.alphabet)
         if op is sre_c.IN:
-            return _set_gen(_set_from_in(av, ic))
+            return _set_gen(_set_from_in(av, ic), self.alphabet)
         if op is sre_c.BRANCH:
             return _Alt([self.seq(list(b)) for b in av[1]])
         if op is sre_c.SUBPATTERN:
@@ -496,13 +506,13 @@ def _is_anchor(item: tuple[Any, Any], which: tuple) -> bool:
 
 
 @lru_cache(maxsize=1024)
-def _parse(pattern: str) -> _Parsed:
+def _parse(pattern: str, alphabet: tuple[tuple[int, int], ...] | None = None) -> _Parsed:
     try:
         tree = sre_p.parse(pattern)
     except re.error as exc:
         raise UnsupportedPattern(f"the pattern does not compile: {exc}") from None
     items = list(tree)
-    b = _Builder(tree.state.flags)
+    b = _Builder(tree.state.flags, list(alphabet) if alphabet is not None else None)
     gen = b.seq(items, top=True)
     start = bool(items) and _is_anchor(items[0], (sre_c.AT_BEGINNING, sre_c.AT_BEGINNING_STRING))
     end = bool(items) and _is_anchor(items[-1], (sre_c.AT_END, sre_c.AT_END_STRING))
@@ -583,8 +593,8 @@ def codes_to_strings(codes: np.ndarray) -> list[str]:
 class RegexGenerator:
     """Generates columns of strings matching one pattern (full match when `anchored`)."""
 
-    def __init__(self, pattern: str, *, anchored: bool) -> None:
-        parsed = _parse(pattern)
+    def __init__(self, pattern: str, *, anchored: bool, alphabet: Intervals | None = None) -> None:
+        parsed = _parse(pattern, tuple(_normalise(alphabet)) if alphabet is not None else None)
         self.pattern = pattern
         self.gen = parsed.gen
         self.exact = parsed.exact

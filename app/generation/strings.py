@@ -1,4 +1,4 @@
-"""String columns: realistic values first, facet-driven values when realism would break a facet.
+r"""String columns: realistic values first, facet-driven values when realism would break a facet.
 
 A string field has an ordered list of strategies — the category's realistic generator (from a
 rule or inferred from the field's name/format), the format's generator, the first pattern's
@@ -6,6 +6,11 @@ regex generator, plain words/codes within the length window — and a set of che
 every pattern, octet lengths). Each strategy fills the rows the previous ones left failing, a few
 draws each; a row that no strategy can fill fails the run naming the field. `compile_check`
 runs the whole chain once at compile time, so an unsatisfiable field fails fast.
+
+A pattern on a URI-like format (`format: uri-reference`, `pattern: ^https?://.+\.ya?ml$`) is
+drawn from the pattern with its broad classes narrowed to the format's characters, and every
+value is also checked against the format (jsonschema's checker), since the pattern alone
+does not make a URI (`http://a@b@c.yaml`).
 """
 
 from __future__ import annotations
@@ -16,19 +21,49 @@ from itertools import repeat
 from operator import is_not
 
 import numpy as np
+from jsonschema import Draft202012Validator
 
 from app.core.errors import Invalid
 from app.generation import category_values as cv
 from app.generation import formats, vocab
 from app.generation.leafspec import LeafContext, LeafSpec, LeafValues
 from app.generation.permutation import FeistelPermutation
-from app.generation.regex_gen import RegexGenerator, UnsupportedPattern, codes_to_strings
+from app.generation.regex_gen import Intervals, RegexGenerator, UnsupportedPattern, codes_to_strings
 
 Strategy = Callable[[LeafContext, int], list[str]]
 _ROUNDS = 4
 _CODE_NAMES = ("code", "sku", "ref", "key", "token", "id", "number", "no", "serial", "hash")
 _B36 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _UPPER_ALNUM_CODES = np.array([ord(ch) for ch in "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"], dtype=np.uint32)
+
+
+def _chars(text: str) -> Intervals:
+    return [(ord(ch), ord(ch)) for ch in text]
+
+
+_ALNUM: Intervals = [(0x30, 0x39), (0x41, 0x5A), (0x61, 0x7A)]
+# RFC 3986 unreserved + sub-delims + ':' '@' '/' '?': no '%' (only as %XX), '#' (once), '[' ']'
+_URI_CHARS: Intervals = _ALNUM + _chars("-._~!$&'()*+,;=:@/?")
+# RFC 3987 ucschar (BMP part) on top of the URI characters
+_IRI_CHARS: Intervals = [*_URI_CHARS, (0xA0, 0xD7FF), (0xF900, 0xFDCF), (0xFDF0, 0xFFEF)]
+# RFC 6570 literals exclude the apostrophe; '{' '}' are expressions, left to the pattern's literals
+_TEMPLATE_CHARS: Intervals = _ALNUM + _chars("-._~!$&()*+,;=:@/?")
+_HOST_CHARS: Intervals = _ALNUM + _chars("-.")
+# characters that are literals in a regex (no brackets, groups, quantifiers, escapes, anchors)
+_REGEX_LITERALS: Intervals = _ALNUM + _chars(" -_.,:;=!@#&~/%'\"<>`")
+# formats whose values a pattern's `.`/`\S`/`[^...]` would break: the characters those classes
+# are narrowed to, and the format is checked on every value as well
+FORMAT_ALPHABETS: dict[str, Intervals] = {
+    "uri": _URI_CHARS,
+    "uri-reference": _URI_CHARS,
+    "iri": _IRI_CHARS,
+    "iri-reference": _IRI_CHARS,
+    "uri-template": _TEMPLATE_CHARS,
+    "hostname": _HOST_CHARS,
+    "idn-hostname": _HOST_CHARS,
+    "regex": _REGEX_LITERALS,
+}
+_FORMAT_CHECKER = Draft202012Validator.FORMAT_CHECKER
 
 
 def _fit_words(c: LeafContext, n: int, lo: int, hi: int | None) -> list[str]:
@@ -76,10 +111,13 @@ class StringGenerator:
         self.hi = spec.max_length
         if self.hi is not None and self.lo > self.hi:
             raise Invalid(f"{spec.path}: minLength {self.lo} is greater than maxLength {self.hi}.")
+        alphabet = FORMAT_ALPHABETS.get(fmt) if fmt and spec.patterns else None
+        # the format is checked value by value only where a pattern may break it
+        self.format_check = fmt if alphabet is not None and fmt in _FORMAT_CHECKER.checkers else None
         self.regexes: list[RegexGenerator] = []
         for pattern, anchored in spec.patterns:
             try:
-                self.regexes.append(RegexGenerator(pattern, anchored=anchored))
+                self.regexes.append(RegexGenerator(pattern, anchored=anchored, alphabet=alphabet))
             except UnsupportedPattern as exc:
                 raise Invalid(f"{spec.path}: pattern {pattern!r} cannot be generated: {exc}.") from None
         char_lo, char_hi = (0, None) if self.octets else (self.lo, self.hi)
@@ -153,6 +191,11 @@ class StringGenerator:
                 subset = values if rows.size == n else [values[i] for i in rows.tolist()]
                 m = np.fromiter(map(is_not, map(match, subset), repeat(None)), dtype=bool, count=rows.size)
                 good[rows[~m]] = False
+        if self.format_check is not None:
+            conforms = _FORMAT_CHECKER.conforms
+            for i in np.flatnonzero(good).tolist():
+                if not conforms(values[i], self.format_check):
+                    good[i] = False
         return good
 
     def _fill(self, c: LeafContext, n: int, strategies: list | None = None) -> list[str]:
@@ -176,8 +219,11 @@ class StringGenerator:
                     out[rows[j]] = vals[j]
                 bad[rows[good]] = False
         if out is None or bad.any():
+            also = (f"; the pattern's values are also checked as a {self.format_check!r}, and "
+                    f"{int(bad.sum())} of {n} were not valid ones" if self.format_check and out is not None else "")
             raise Invalid(f"{self.spec.path}: could not generate a string satisfying every facet "
-                          f"(lengths {self.lo}..{self.hi}, {len(self.regexes)} pattern(s), format {self.spec.format}).")
+                          f"(lengths {self.lo}..{self.hi}, {len(self.regexes)} pattern(s), "
+                          f"format {self.spec.format}){also}.")
         return out
 
     def compile_check(self) -> None:

@@ -7,7 +7,10 @@ namespace) holding one element per record, one per line.
   XSD on its own. Attributes (`@name`), simple content (`$`), repeated elements, anonymous
   sequence/choice groups, XSD list types (space-separated) and namespaces (a default `xmlns` per
   element whose namespace differs from its parent's) follow the schema; null values of nillable
-  elements are written as `xsi:nil="true"`.
+  elements are written as `xsi:nil="true"`. Names are written by their local part (the schema
+  model keys components of other namespaces by prefixed name, e.g. `@xml:lang`): an element gets
+  its namespace from `xmlns`, an attribute from a generated `aN` prefix declared on its element,
+  except the XML namespace, whose `xml` prefix is predeclared and may not be declared again.
 - JSON Schema: a generic mapping. The record is `<record>`; each property is a child element
   named after its key (characters not allowed in XML names become `_`, a leading digit gets a
   `_` prefix); array items are `<item>` children of the array's element; null is
@@ -27,6 +30,7 @@ from app.generation.columns import Arr, Choice, Column, Leaf, Obj
 from app.generation.generators import ArrayGen, ChoiceGen, Gen, ObjectGen
 
 XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
+XML_NS = "http://www.w3.org/XML/1998/namespace"
 CONTAINER = "records"
 _ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _TEXT_SPECIAL = re.compile("[&<>\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -72,6 +76,11 @@ def xml_name(key: str) -> str:
     if not (name[0].isalpha() or name[0] == "_"):
         name = "_" + name
     return name
+
+
+def _local(name: str) -> str:
+    """`xml:lang` -> `lang`; the prefix is chosen by the writer, never taken from the model."""
+    return name.rsplit(":", 1)[-1]
 
 
 def _has_nullable(gen: Gen) -> bool:
@@ -146,8 +155,7 @@ class XmlWriter:
         """The element `tag` for every row of `col`."""
         n = col.n
         ns = self._ns(gen) if self.xsd else ""
-        if not self.xsd:
-            tag = xml_name(tag)
+        tag = _local(tag) if self.xsd else xml_name(tag)
         if isinstance(gen, ObjectGen):
             assert isinstance(col, Obj)
             attrs, body = self._content(gen, col, ns)
@@ -276,8 +284,10 @@ class XmlWriter:
             if info is not None and info.attribute:
                 texts = self._scalar_texts(slot.gen, f)
                 esc = _escape_column(["" if t is None else t for t in texts], attr=True)
-                name = slot.name.lstrip("@")
-                if info.namespace:
+                name = _local(slot.name.lstrip("@"))
+                if info.namespace == XML_NS:
+                    frag = [f' xml:{name}="{e}"' for e in esc]
+                elif info.namespace:
                     # one prefix per attribute namespace, declared once on the element (below)
                     prefix = attr_prefixes.setdefault(info.namespace, f"a{len(attr_prefixes)}")
                     frag = [f' {prefix}:{name}="{e}"' for e in esc]
