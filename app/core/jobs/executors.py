@@ -16,8 +16,10 @@ from app.core.settings import Settings
 
 log = logging.getLogger("tdg.jobs")
 # generation yields the CPU to the API: with as many pool processes as cores, requests waited
-# behind them (p99 of a dataset poll in the hundreds of ms); the fallback where SCHED_IDLE is refused
-WORKER_NICENESS = 10
+# behind them (p99 of a dataset poll in the hundreds of ms). Not SCHED_IDLE: under any other
+# sustained load (a busy API, a neighbour process) it starved the pool outright, leases lapsed
+# and datasets sat `running` at 0% for minutes.
+WORKER_NICENESS = 19
 
 
 class Executor(Protocol):
@@ -33,12 +35,7 @@ def settings_payload(settings: Settings) -> dict[str, Any]:
 
 
 def _init_worker() -> None:
-    # SCHED_IDLE: a pool process runs only when the server has nothing to do, so polls answer at
-    # once even with every core generating (nice alone still left requests waiting tens of ms)
-    try:
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    except (AttributeError, OSError):
-        os.nice(WORKER_NICENESS)
+    os.nice(WORKER_NICENESS)
     warm_up()
 
 
