@@ -5,29 +5,19 @@ draft's own format checker (or the engine's xmlschema guard)."""
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
-import jsonschema
 import pytest
 
 from app.core.errors import Invalid
 from app.generation.engine import compile_plan
 from app.generation.schema_loader import load_schema
-
-DRAFT = "https://json-schema.org/draft/2020-12/schema"
+from tests.generation.validated import validated_records
 
 
 def _records(schema: dict[str, Any], n: int = 200, seed: int = 3) -> list[Any]:
-    loaded = load_schema(json.dumps({"$schema": DRAFT, **schema}).encode(), "s.json")
-    plan = compile_plan(loaded, [], {"seed": seed}, record_count=n, use_schema_validator=False)
-    records = json.loads(json.dumps(plan.records()))
-    validator = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
-    for rec in records:
-        errors = list(validator.iter_errors(rec))
-        assert not errors, (rec, errors[0].message)
-    return records
+    return validated_records(schema, n, seed)
 
 
 def test_not_required_group_keeps_members_apart() -> None:
