@@ -120,29 +120,36 @@ def start_worker(env: dict[str, str], log: Path, name: str) -> Proc:
     return proc
 
 
-_expected: dict[tuple[str, str, int, str], str] = {}
+_expected: dict[tuple[str, str, int, str], list[str]] = {}
 
 
 def expected_sha256(schema: bytes, filename: str, params: dict[str, Any], record_count: int, fmt: str) -> str:
-    """sha256 of the file an uninterrupted single process writes for these inputs (computed once
-    per test session: the SQLite and PostgreSQL runs of a test compare with the same bytes)."""
+    """sha256 of the file an uninterrupted single process writes for these inputs."""
+    (digest,) = expected_file_sha256s(schema, filename, params, record_count, fmt)
+    return digest
+
+
+def expected_file_sha256s(schema: bytes, filename: str, params: dict[str, Any], record_count: int,
+                          fmt: str) -> list[str]:
+    """sha256 of each file (`records_per_file`) an uninterrupted single process writes for these
+    inputs (computed once per test session: the SQLite and PostgreSQL runs compare with the same bytes)."""
     key = (hashlib.sha256(schema).hexdigest(), json.dumps(params, sort_keys=True), record_count, fmt)
     if key not in _expected:
-        _expected[key] = _write_sha256(schema, filename, params, record_count, fmt)
+        plan = compile_plan(load_schema(schema, filename), [], params, record_count=record_count)
+        _expected[key] = [_file_sha256(plan, fmt, index) for index in range(len(plan.file_ranges()))]
     return _expected[key]
 
 
-def _write_sha256(schema: bytes, filename: str, params: dict[str, Any], record_count: int, fmt: str) -> str:
+class _Hash:
+    def __init__(self) -> None:
+        self.h = hashlib.sha256()
 
-    class _Hash:
-        def __init__(self) -> None:
-            self.h = hashlib.sha256()
+    def write(self, data: bytes) -> int:
+        self.h.update(data)
+        return len(data)
 
-        def write(self, data: bytes) -> int:
-            self.h.update(data)
-            return len(data)
 
-    plan = compile_plan(load_schema(schema, filename), [], params, record_count=record_count)
+def _file_sha256(plan: Any, fmt: str, index: int) -> str:
     out = _Hash()
-    plan.write(fmt, out)  # type: ignore[arg-type]
+    plan.write_file(fmt, out, index)
     return out.h.hexdigest()

@@ -8,14 +8,12 @@ import asyncio
 import hashlib
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from app.core.jobs.sharding import shard_ranges
 from app.core.settings import Settings
-from app.generation.engine import BLOCK_SIZE, compile_plan
-from app.generation.schema_loader import load_schema
+from app.generation.engine import BLOCK_SIZE
 from tests.api_client import Api
 from tests.datasets.flow import (
     ORDER_JSON,
@@ -26,6 +24,7 @@ from tests.datasets.flow import (
     upload_schema,
     wait_for,
 )
+from tests.datasets.processes import expected_file_sha256s
 
 SHARD_RECORDS = 2 * BLOCK_SIZE
 
@@ -43,22 +42,6 @@ def test_shard_ranges_cover_the_records_in_whole_blocks() -> None:
     assert all(a % BLOCK_SIZE == 0 and b > a for a, b in ranges)
     assert all(ranges[i][1] == ranges[i + 1][0] for i in range(len(ranges) - 1))
     assert len(shard_ranges(10_000_000, 1, 16)) == 16  # the cap wins over tiny shards
-
-
-def _single_process_sha256(schema: bytes, filename: str, params: dict[str, Any], n: int, fmt: str) -> list[str]:
-    plan = compile_plan(load_schema(schema, filename), [], params, record_count=n)
-    out = []
-    for index in range(len(plan.file_ranges())):
-        h = hashlib.sha256()
-
-        class _Sink:
-            def write(self, data: bytes, h: Any = h) -> int:
-                h.update(data)
-                return len(data)
-
-        plan.write_file(fmt, _Sink(), index)  # type: ignore[arg-type]
-        out.append(h.hexdigest())
-    return out
 
 
 @pytest.mark.parametrize(("filename", "content", "types"), [
@@ -91,18 +74,14 @@ async def test_two_processes_write_one_dataset_byte_identical_to_one_process(
     files = sorted((f["format"], f["file_index"], f["records"]) for f in body["files"])
     assert files == sorted((fmt, i, min(per_file, n - i * per_file)) for fmt in types for i in range(4))
     for fmt in types:
-        expected = _single_process_sha256(content, filename, params, n, fmt)
+        expected = expected_file_sha256s(content, filename, params, n, fmt)
         got = [f["sha256"] for f in sorted(body["files"], key=lambda f: f["file_index"]) if f["format"] == fmt]
         assert got == expected, fmt
     r = await download(api, root, ds["dataset_id"], types[0], file_index=1)
     assert r.status_code == 200
-    assert hashlib.sha256(r.content).hexdigest() == expected_first(body, types[0], 1)
+    assert hashlib.sha256(r.content).hexdigest() == expected_file_sha256s(content, filename, params, n, types[0])[1]
     folder = settings.data_dir / "datasets" / str(ds["dataset_id"])
     assert sorted(p.name for p in folder.iterdir()) == ["files"]  # no parts, no work folders
-
-
-def expected_first(body: dict[str, Any], fmt: str, index: int) -> str:
-    return next(f["sha256"] for f in body["files"] if f["format"] == fmt and f["file_index"] == index)
 
 
 async def test_cancelling_a_sharded_dataset_stops_every_shard(api: Api, settings: Settings) -> None:

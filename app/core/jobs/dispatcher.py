@@ -51,7 +51,6 @@ class Dispatcher(PeriodicTask):
         now = utcnow()
         with Session(self.engine) as session:
             repo = JobRepository(session)
-            repo.drop_finished_shards()
             for dataset in repo.running_without_shards():
                 assert dataset.id is not None
                 if repo.requeue_dataset(dataset.id):
@@ -72,6 +71,7 @@ class Dispatcher(PeriodicTask):
                         finished_at=now, lease_until=None, records_generated=0):
                     # a failure like any other: the event, the creator's notification, no files left
                     record_outcome(session, dataset, DatasetStatus.failed, error=error, finished_at=now, files=[])
+                    repo.drop_shards(shard.dataset_id)
                     failed.append(shard.dataset_id)
                     log.warning("dataset %s failed after %s attempts", shard.dataset_id, shard.attempt)
             # partial files go before the failure is visible: a client that sees `failed` finds nothing

@@ -28,8 +28,17 @@ def dataset_dir(data_dir: Path, dataset_id: int) -> Path:
 COPY_BUFFER = 1024 * 1024
 
 
+def file_name(fmt: str, file_index: int) -> str:
+    return f"data-{file_index:04d}.{EXTENSIONS[fmt]}"
+
+
 def final_file_path(dataset_id: int, fmt: str, file_index: int) -> str:
-    return f"datasets/{dataset_id}/files/data-{file_index:04d}.{EXTENSIONS[fmt]}"
+    return f"datasets/{dataset_id}/files/{file_name(fmt, file_index)}"
+
+
+def rendered_file_path(dataset_id: int, fmt: str, file_index: int) -> str:
+    """A format rendered on request after completion (not one of the dataset's `types`)."""
+    return f"datasets/{dataset_id}/rendered/{file_name(fmt, file_index)}"
 
 
 def shard_work_dir(dataset_id: int, shard_index: int, attempt: int) -> str:

@@ -31,9 +31,11 @@ from app.core.jobs.files import (
     COPY_BUFFER,
     WrittenFile,
     dataset_dir,
+    file_name,
     final_file_path,
     link_into_place,
     remove_tree,
+    rendered_file_path,
     shard_work_dir,
     write_atomically,
 )
@@ -214,7 +216,7 @@ class _Generate(_ShardJob):
                 if a >= b and not (first == last == start == stop):
                     continue
                 header, footer = a == first, b == last
-                rel = f"{self.work_rel}/{final_file_path(self.dataset.id, fmt, index).rsplit('/', 1)[1]}"
+                rel = f"{self.work_rel}/{file_name(fmt, index)}"
                 written = write_atomically(
                     self.settings.data_dir, rel,
                     lambda stream, fmt=fmt, a=a, b=b, header=header, footer=footer: plan.write(
@@ -375,7 +377,7 @@ def render_format(settings_payload: dict[str, Any], dataset_id: int, fmt: str) -
     plan = plan_for(settings, dataset, schema)
     rows: list[DatasetFile] = []
     for index, (start, stop) in enumerate(plan.file_ranges()):
-        rel = f"datasets/{dataset_id}/rendered/data-{index:04d}.{fmt}"
+        rel = rendered_file_path(dataset_id, fmt, index)
         written = write_atomically(settings.data_dir, rel, lambda s, a=start, b=stop: plan.write(fmt, s, a, b))
         rows.append(DatasetFile(dataset_id=dataset_id, format=fmt, file_index=index, records=stop - start,
                                 size_bytes=written.size_bytes, sha256=written.sha256, path=written.path))

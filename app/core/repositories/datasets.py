@@ -4,11 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import func, update
+from sqlalchemy import delete, func, update
 from sqlmodel import col, select
 
 from app.core.errors import NotFound
-from app.core.models import Dataset, DatasetFile, Notification, Project, ProjectMember, Role, utcnow
+from app.core.models import (
+    Dataset,
+    DatasetFile,
+    DatasetShard,
+    Notification,
+    Project,
+    ProjectMember,
+    Role,
+    utcnow,
+)
 from app.core.repositories.base import ScopedRepository, page
 
 
@@ -50,6 +59,11 @@ class DatasetRepository(ScopedRepository):
         for row in (await self.session.exec(stmt)).all():
             out[row.project_id].append(row)
         return out
+
+    async def drop_work(self, dataset_id: int) -> None:
+        """A cancelled dataset's shard rows (its workers lose their fence either way)."""
+        mine = select(Dataset.id).where(col(Dataset.id) == dataset_id, self.tenant_clause(Dataset.tenant_id))
+        await self.session.exec(delete(DatasetShard).where(col(DatasetShard.dataset_id).in_(mine)))  # type: ignore[call-overload]
 
     async def files_of(self, dataset_ids: Sequence[int]) -> dict[int, list[DatasetFile]]:
         stmt = (select(DatasetFile).join(Dataset, col(Dataset.id) == DatasetFile.dataset_id)

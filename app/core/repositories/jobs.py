@@ -119,10 +119,6 @@ class JobRepository:
         """A finished run's work rows (in the transaction that finishes it)."""
         self.session.exec(delete(DatasetShard).where(col(DatasetShard.dataset_id) == dataset_id))  # type: ignore[call-overload]
 
-    def drop_finished_shards(self) -> None:
-        """Work rows of datasets that are no longer running (cancelled ones keep theirs until here)."""
-        self.session.exec(delete(DatasetShard).where(~_dataset_running))  # type: ignore[call-overload]
-
     # -- worker ----------------------------------------------------------------------------
 
     def shard(self, shard_id: int) -> DatasetShard | None:

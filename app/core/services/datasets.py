@@ -147,6 +147,7 @@ async def delete(session: AsyncSession, principal: Principal, settings: Settings
         dataset.finished_at = utcnow()
         dataset.lease_until = None
         dataset.error = "Cancelled by a user."
+        await repo.drop_work(dataset_id)
         action = "dataset.cancel"
     else:
         await session.delete(dataset)
