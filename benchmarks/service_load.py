@@ -8,8 +8,9 @@ Prints
 
     generation throughput (records/s, from the datasets' own started_at/finished_at),
     polling p50/p99 latency per endpoint,
-    the engine's single-process csv records/s (Plan.write to /dev/null, measured in this run
-    before the service starts) and the ratio throughput / (engine x workers).
+    the engine's single-process csv records/s, measured in this run before the service starts the
+    way benchmarks/generate.py measures it (compile excluded, one process writing a file through
+    a 1 MiB buffer, as many records as one dataset), and the ratio throughput / (engine x workers).
 
 Targets: p99 < 50 ms; throughput within 10% of the engine figure x workers.
 
@@ -20,6 +21,7 @@ Targets: p99 < 50 ms; throughput within 10% of the engine figure x workers.
 from __future__ import annotations
 
 import argparse
+import http.client
 import multiprocessing
 import os
 import signal
@@ -35,6 +37,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from multiprocessing.synchronize import Event
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 import psycopg
@@ -52,30 +55,64 @@ TARGET_P99_MS = 50.0
 TARGET_RATIO = 0.9
 
 
-def engine_records_per_second(records: int) -> tuple[float, float]:
-    """One process, no service: compile the plan and write `records` csv records to /dev/null.
-    Returns (records per wall second, records per CPU second)."""
+def engine_records_per_second(records: int, out: Path) -> tuple[float, float]:
+    """One process, no service: compile the plan, then write `records` csv records to `out`
+    (benchmarks/generate.py's figure). Returns (records per wall second, per CPU second)."""
     plan = compile_plan(load_schema(SCHEMA.read_bytes(), SCHEMA.name), [], {"seed": 1}, record_count=records)
-    with open(os.devnull, "wb") as sink:
-        started, cpu = time.perf_counter(), time.process_time()
-        plan.write("csv", sink)
-        return records / (time.perf_counter() - started), records / (time.process_time() - cpu)
+    try:
+        with open(out, "wb", buffering=1 << 20) as sink:
+            started, cpu = time.perf_counter(), time.process_time()
+            plan.write("csv", sink)
+            return records / (time.perf_counter() - started), records / (time.process_time() - cpu)
+    finally:
+        out.unlink(missing_ok=True)
+
+
+def _children_stats(parent: int) -> list[list[str]]:
+    """/proc/<pid>/stat fields (after the command name) of the direct children of `parent`:
+    fields[1] is the parent pid; utime, stime are fields[11] and fields[12]."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        if int(fields[1]) == parent:
+            out.append(fields)
+    return out
 
 
 def children_cpu_seconds(parent: int) -> float:
     """CPU seconds (user + system) used so far by the direct children of `parent`: the pool's
     worker processes, which live as long as the service. On a shared machine this is the
     figure that says how much work the generation took, whatever else competed for the cores."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except (FileNotFoundError, ProcessLookupError):
-            continue
-        if int(fields[1]) == parent:  # fields[1] is the parent pid; utime, stime are 12 and 13
-            total += int(fields[11]) + int(fields[12])
-    return total / tick
+    return sum(int(f[11]) + int(f[12]) for f in _children_stats(parent)) / os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) one process used so far, not counting its children."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_idle_seconds() -> float:
+    """Idle CPU seconds of the whole machine so far (all cores; idle + iowait of /proc/stat)."""
+    fields = Path("/proc/stat").read_text().splitlines()[0].split()
+    return (int(fields[4]) + int(fields[5])) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_for_warm_pool(server_pid: int, workers: int, timeout: float = 120.0) -> None:
+    """Until the pool's processes exist and have stopped using CPU (imports and vocabularies
+    done), so the CPU accounting below counts generation, not start-up."""
+    deadline = time.monotonic() + timeout
+    last = -1.0
+    while time.monotonic() < deadline:
+        children = _children_stats(server_pid)
+        used = sum(int(f[11]) + int(f[12]) for f in children)
+        if len(children) >= workers and used == last:
+            return
+        last = used
+        time.sleep(1.0)
 
 
 def free_port() -> int:
@@ -138,35 +175,48 @@ def login(base: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {r.json()['access_token']}"}
 
 
-def poll(base: str, headers: dict[str, str], dataset_ids: list[int], stop: Event,
+def poll(base: str, headers: dict[str, str], dataset_ids: list[int], pause: float, stop: Event,
          out: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
-    """The second process: alternate dataset detail and project list requests until stopped."""
+    """The second process: alternate dataset detail and project list requests until stopped.
+    A plain keep-alive http.client connection: the load generator shares the service's two cores,
+    and httpx spent ~3x the CPU per request of the client itself."""
+    url = urlsplit(base)
     latencies: dict[str, list[float]] = {"GET /datasets/{id}": [], "GET /projects": []}
-    with httpx.Client(base_url=base, headers=headers, timeout=30) as client:
+    conn = http.client.HTTPConnection(url.hostname or "127.0.0.1", url.port, timeout=30)
+    cpu = time.process_time()  # the polling's own CPU, not the spawned interpreter's imports
+    try:
         i = 0
         while not stop.is_set():
             for key, path in (("GET /datasets/{id}", f"/datasets/{dataset_ids[i % len(dataset_ids)]}"),
                               ("GET /projects", "/projects")):
                 started = time.perf_counter()
-                r = client.get(path)
+                conn.request("GET", url.path + path, headers=headers)
+                response = conn.getresponse()
+                body = response.read()
                 latencies[key].append((time.perf_counter() - started) * 1000)
-                r.raise_for_status()
+                if response.status != 200:
+                    raise RuntimeError(f"GET {path}: {response.status} {body[:200]!r}")
             i += 1
-            time.sleep(0.02)  # a brisk dashboard, not a flood: ~25 request pairs a second
-    out.put(latencies)
+            time.sleep(pause)
+    finally:
+        conn.close()
+    out.put((latencies, time.process_time() - cpu))
 
 
 def percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 else values[0]
 
 
-def run(records: int, datasets: int, workers: int, engine_records: int, pg: bool) -> None:
-    print(f"engine: single-process csv, {engine_records:,} records ...", flush=True)
-    engine_rps, engine_cpu_rps = engine_records_per_second(engine_records)
+def run(records: int, datasets: int, workers: int, engine_records: int | None, pg: bool, poll_pause: float) -> None:
+    engine_records = engine_records or records
+    print(f"engine: single-process csv, {engine_records:,} records to a file ...", flush=True)
+    with tempfile.TemporaryDirectory(prefix="tdg-load-") as tmp:
+        engine_rps, engine_cpu_rps = engine_records_per_second(engine_records, Path(tmp) / "engine.csv")
     print(f"engine: {engine_rps:,.0f} records/s ({engine_cpu_rps:,.0f} per CPU second)", flush=True)
     with tempfile.TemporaryDirectory(prefix="tdg-load-") as tmp, database(pg, Path(tmp)) as url, \
             service(url, Path(tmp), workers) as (base, server_pid):
         headers = login(base)
+        wait_for_warm_pool(server_pid, workers)
         with httpx.Client(base_url=base, headers=headers, timeout=60) as client:
             project = client.post("/projects/create", json={"name": "Load", "description": "bench"}).json()
             schema = client.post("/schemas", files={"file": (SCHEMA.name, SCHEMA.read_bytes())}).json()
@@ -180,8 +230,10 @@ def run(records: int, datasets: int, workers: int, engine_records: int, pg: bool
                 ids.append(r.json()["dataset_id"])
             ctx = multiprocessing.get_context("spawn")
             stop, out = ctx.Event(), ctx.Queue()
-            poller = ctx.Process(target=poll, args=(base, headers, ids, stop, out))
+            poller = ctx.Process(target=poll, args=(base, headers, ids, poll_pause, stop, out))
             poller.start()
+            cpu_before = (children_cpu_seconds(server_pid), process_cpu_seconds(server_pid), time.process_time(),
+                          machine_idle_seconds(), time.perf_counter())
             while True:
                 bodies = [client.get(f"/datasets/{i}").json() for i in ids]
                 if all(b["status"] not in ("queued", "running") for b in bodies):
@@ -189,8 +241,10 @@ def run(records: int, datasets: int, workers: int, engine_records: int, pg: bool
                 time.sleep(0.5)
             wall = time.perf_counter() - created
             worker_cpu = children_cpu_seconds(server_pid)
+            cpu_after = (worker_cpu, process_cpu_seconds(server_pid), time.process_time(), machine_idle_seconds(),
+                         time.perf_counter())
             stop.set()
-            latencies: dict[str, list[float]] = out.get(timeout=60)
+            latencies, poller_cpu = out.get(timeout=60)
             poller.join(timeout=30)
     failed = [b for b in bodies if b["status"] != "completed"]
     if failed:
@@ -212,6 +266,11 @@ def run(records: int, datasets: int, workers: int, engine_records: int, pg: bool
     cpu_rps = total / worker_cpu
     print(f"service workers used {worker_cpu:.1f} CPU s (imports and compiles included) -> {cpu_rps:,.0f} records "
           f"per CPU second = {cpu_rps / engine_cpu_rps:.2f} x the engine's")
+    spent = [after - before for before, after in zip(cpu_before, cpu_after, strict=True)]
+    window = spent[4] * (os.cpu_count() or 1)
+    print(f"where the {window:.1f} CPU-seconds of the {os.cpu_count()} cores went while generating "
+          f"({spent[4]:.1f}s): workers {spent[0]:.1f}, API server {spent[1]:.1f}, poller ~{poller_cpu:.1f}, "
+          f"this process {spent[2]:.1f}, idle {spent[3]:.1f}, other {window - sum(spent[:4]) - poller_cpu:.1f}")
     print(f"polling overall p99 = {p99:.1f} ms (target < {TARGET_P99_MS:.0f} ms): "
           f"{'met' if p99 < TARGET_P99_MS else 'MISSED'}")
     print(f"throughput / (engine x {workers}) = {ratio:.2f} (target >= {TARGET_RATIO}): "
@@ -224,10 +283,14 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=1_000_000, help="records per dataset")
     parser.add_argument("--datasets", type=int, default=4)
     parser.add_argument("--workers", type=int, default=2, help="TDG_WORKERS of the service")
-    parser.add_argument("--engine-records", type=int, default=200_000, help="records of the engine measurement")
+    parser.add_argument("--engine-records", type=int, default=None,
+                        help="records of the engine measurement (default: --records)")
     parser.add_argument("--pg", action="store_true", help="PostgreSQL on 127.0.0.1:5432 instead of SQLite")
+    parser.add_argument("--poll-pause", type=float, default=0.02,
+                        help="seconds between the poller's request pairs (default 0.02: a brisk dashboard, "
+                             "~25 pairs a second; a CI pipeline polling every 2 s is --poll-pause 2)")
     args = parser.parse_args()
-    run(args.records, args.datasets, args.workers, args.engine_records, args.pg)
+    run(args.records, args.datasets, args.workers, args.engine_records, args.pg, args.poll_pause)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,10 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlmodel import Session, col, select
 
+from app.core.database import make_sync_engine
+from app.core.models import DatasetShard, ShardKind, ShardStatus
 from app.core.settings import Settings
 from tests.api_client import Api
 from tests.datasets.flow import ORDER_JSON, create_dataset, download, upload_schema, wait_for
@@ -147,12 +150,13 @@ async def test_celery_worker_killed_mid_dataset(api: Api, settings: Settings, tm
         ds = await create_dataset(api, root, project["project_id"], schema["schema_id"], RECORDS, types=["csv"],
                                   params={"seed": SEED})
         did = ds["dataset_id"]
+        # the victim is the worker of a shard that has just started (taken over, nothing reported
+        # yet): the dataset's last locker may already be done with a small last shard, and
+        # killing it would interrupt nothing
         deadline = time.monotonic() + 60
-        while not ((body := await api.call("GET", f"/datasets/{did}", root, 200))["status"] == "running"
-                   and body["progress"] > 0):
-            assert time.monotonic() < deadline, body
-            await asyncio.sleep(0.05)
-        (locker,) = lockers(settings.database_url, [did])
+        while (locker := await asyncio.to_thread(_starting_shard_worker, settings.database_url, did)) is None:
+            assert time.monotonic() < deadline, "no shard was seen starting"
+            await asyncio.sleep(0.02)
         pid = int(locker.rsplit(":", 1)[1])
         victim = next(w for w in workers if os.getpgid(pid) == w.pid)
         victim.kill9()
@@ -171,6 +175,21 @@ async def test_celery_worker_killed_mid_dataset(api: Api, settings: Settings, tm
     finally:
         for w in workers:
             w.stop()
+
+
+def _starting_shard_worker(database_url: str, dataset_id: int) -> str | None:
+    """`locked_by` of a generate shard of the dataset that is running, taken over by a worker
+    and has not yet reported progress (a whole shard is ahead of it)."""
+    engine = make_sync_engine(database_url)
+    try:
+        with Session(engine) as session:
+            return session.exec(select(DatasetShard.locked_by).where(
+                DatasetShard.dataset_id == dataset_id, DatasetShard.kind == ShardKind.generate.value,
+                DatasetShard.status == ShardStatus.running.value, DatasetShard.attempt >= 1,
+                DatasetShard.records_done == 0, col(DatasetShard.stop) - col(DatasetShard.start) > 10_000,
+            ).limit(1)).first()
+    finally:
+        engine.dispose()
 
 
 def _alive(pid: int) -> bool:

@@ -19,7 +19,7 @@ from app.core.jobs.periodic import PeriodicTask
 from app.core.jobs.sharding import shard_ranges
 from app.core.jobs.worker_run import record_outcome
 from app.core.models import DatasetStatus, utcnow
-from app.core.repositories.jobs import JobRepository, fenced_dataset_finish
+from app.core.repositories.jobs import JobRepository, fenced_dataset_finish, lock_dataset
 from app.core.settings import Settings
 
 log = logging.getLogger("tdg.dispatcher")
@@ -35,6 +35,8 @@ class Dispatcher(PeriodicTask):
         self.engine = engine
         self.executor = executor
         self.owner = f"dispatcher:{socket.gethostname()}"
+        if isinstance(executor, LocalPoolExecutor):
+            executor.on_slot_free = self.wake_threadsafe
 
     def interval(self) -> float:
         return self.settings.dispatch_interval_seconds
@@ -58,6 +60,7 @@ class Dispatcher(PeriodicTask):
             failed: list[int] = []
             for shard in repo.lapsed_shards(now):
                 assert shard.id is not None
+                lock_dataset(session.connection(), shard.dataset_id)
                 if shard.attempt < self.settings.job_max_attempts:
                     if repo.requeue_shard(shard.id, shard.attempt):
                         log.warning("dataset %s shard %s: lease lapsed (worker gone), re-queued",

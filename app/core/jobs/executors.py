@@ -86,6 +86,9 @@ class LocalPoolExecutor:
         # futures, not shard ids: a stale run of a shard finishing must not free a slot that a
         # newer run of the same shard still occupies
         self.in_flight: set[Future[str]] = set()
+        # told when a slot frees up, so the next queued shard starts now rather than at the
+        # dispatcher's next tick (a second per shard, idle, otherwise)
+        self.on_slot_free: Callable[[], None] | None = None
 
     def submit(self, shard_id: int, attempt: int) -> None:
         future = self.pool.submit(run_shard, settings_payload(self.settings), shard_id, attempt)
@@ -94,6 +97,8 @@ class LocalPoolExecutor:
 
     def _done(self, shard_id: int, future: Future[str]) -> None:
         self.in_flight.discard(future)
+        if self.on_slot_free is not None:
+            self.on_slot_free()
         exc = future.exception()
         if exc is not None:
             # the row's lease lapses and the reaper re-queues it; nothing is lost

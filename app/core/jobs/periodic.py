@@ -17,6 +17,7 @@ class PeriodicTask:
     def __init__(self) -> None:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._loop_ref: asyncio.AbstractEventLoop | None = None
 
     def interval(self) -> float:
         raise NotImplementedError
@@ -28,7 +29,15 @@ class PeriodicTask:
         """Run the next tick now (e.g. a dataset was just queued)."""
         self._wake.set()
 
+    def wake_threadsafe(self) -> None:
+        """`wake` from another thread (an executor's completion callback)."""
+        loop = self._loop_ref
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile (shutting down)
+                loop.call_soon_threadsafe(self._wake.set)
+
     def start(self) -> None:
+        self._loop_ref = asyncio.get_running_loop()
         self._task = asyncio.create_task(self._loop(), name=self.name)
 
     async def stop(self) -> None:

@@ -1,10 +1,11 @@
 """One shard of a dataset, run inside a worker process (local pool or Celery worker).
 
 A generate shard takes over its row (fenced by attempt), compiles the plan (cached per process),
-writes its record range of every requested file as a part (temporary name, fsync, rename,
-sha256), renewing its lease with each progress update, and records the parts in one fenced
-transaction. The shard whose completion makes the count whole claims the assembly and runs it at
-once: parts that are whole files are hard-linked into place, the others concatenated, and one
+writes its record range of every requested file as a part, all formats in one pass (temporary
+names, fsync, rename; a sha256 only for a part that is a whole file), renewing its lease with each
+progress update, and records the parts in one fenced transaction. The shard whose completion
+makes the count whole claims the assembly and runs it at once: parts that are whole files are
+hard-linked into place, the others joined in the kernel and hashed, and one
 fenced transaction records the files, the status, the domain event and the creator's
 notification. Losing the fence (cancelled, failed elsewhere, or re-queued after a lapsed lease)
 stops the run and removes what it wrote; any failure fails the dataset with a reason."""
@@ -28,8 +29,8 @@ from app.core.clock import iso
 from app.core.database import make_sync_engine
 from app.core.errors import DomainError
 from app.core.jobs.files import (
-    COPY_BUFFER,
     WrittenFile,
+    concatenate_atomically,
     dataset_dir,
     file_name,
     final_file_path,
@@ -38,6 +39,7 @@ from app.core.jobs.files import (
     rendered_file_path,
     shard_work_dir,
     write_atomically,
+    write_many_atomically,
 )
 from app.core.models import (
     DatasetFile,
@@ -53,6 +55,7 @@ from app.core.repositories.jobs import (
     JobRepository,
     fenced_dataset_finish,
     fenced_shard_update,
+    lock_dataset,
     record_progress,
 )
 from app.core.schema_cache import load_cached
@@ -170,6 +173,7 @@ class _ShardJob:
             return
         self.last_beat = now
         with self.engine.begin() as conn:
+            lock_dataset(conn, self.dataset.id)
             held = fenced_shard_update(conn, self.shard.id, self.attempt, records_done=self.done,
                                        lease_until=utcnow() + self.lease)
             if held and self.shard.kind == ShardKind.generate.value:
@@ -181,6 +185,7 @@ class _ShardJob:
         now = utcnow()
         with Session(self.engine) as session:
             conn = session.connection()
+            lock_dataset(conn, self.dataset.id)
             if not (fenced_shard_update(conn, self.shard.id, self.attempt, lease_until=None)
                     and fenced_dataset_finish(conn, self.dataset.id, status=DatasetStatus.failed.value,
                                               error=reason[:2000], finished_at=now, lease_until=None,
@@ -210,21 +215,23 @@ class _Generate(_ShardJob):
         start, stop = self.shard.start, self.shard.stop
         self._beat(force=True)
         outputs: list[dict[str, Any]] = []
-        for fmt in self.types:
-            for index, (first, last) in enumerate(plan.file_ranges()):
-                a, b = max(first, start), min(last, stop)
-                if a >= b and not (first == last == start == stop):
-                    continue
-                header, footer = a == first, b == last
-                rel = f"{self.work_rel}/{file_name(fmt, index)}"
-                written = write_atomically(
-                    self.settings.data_dir, rel,
-                    lambda stream, fmt=fmt, a=a, b=b, header=header, footer=footer: plan.write(
-                        fmt, stream, a, b, header=header, footer=footer, progress=self._progress),
-                )
-                outputs.append({"format": fmt, "file_index": index, "records": b - a, "path": written.path,
-                                "size_bytes": written.size_bytes, "sha256": written.sha256,
-                                "whole": header and footer})
+        for index, (first, last) in enumerate(plan.file_ranges()):
+            a, b = max(first, start), min(last, stop)
+            if a >= b and not (first == last == start == stop):
+                continue
+            header, footer = a == first, b == last
+            # every format's part of this file at once: each chunk is generated once for all of
+            # them; only a part that is a whole file keeps its hash (the others are hashed joined)
+            written = write_many_atomically(
+                self.settings.data_dir, [f"{self.work_rel}/{file_name(fmt, index)}" for fmt in self.types],
+                lambda streams, a=a, b=b, header=header, footer=footer: plan.write_many(
+                    list(zip(self.types, streams, strict=True)), a, b, header=header, footer=footer,
+                    progress=self._progress),
+                hashing=header and footer,
+            )
+            outputs.extend({"format": fmt, "file_index": index, "records": b - a, "path": part.path,
+                            "size_bytes": part.size_bytes, "sha256": part.sha256, "whole": header and footer}
+                           for fmt, part in zip(self.types, written, strict=True))
         with Session(self.engine) as session:
             repo = JobRepository(session)
             done = repo.finish_shard(self.shard.id, self.attempt, self.dataset.id, outputs, self.done)
@@ -268,8 +275,9 @@ class _Assembly(_ShardJob):
                 link_into_place(self.settings.data_dir, pieces[0]["path"], rel)
                 written = WrittenFile(rel, pieces[0]["size_bytes"], pieces[0]["sha256"])
             else:
-                written = write_atomically(self.settings.data_dir, rel,
-                                           lambda stream, pieces=pieces: self._concatenate(stream, pieces))
+                written = concatenate_atomically(self.settings.data_dir, [p["path"] for p in pieces], rel,
+                                                 self._beat)
+            assert written.sha256 is not None
             files.append(DatasetFile(dataset_id=self.dataset.id, format=fmt, file_index=index,
                                      records=sum(p["records"] for p in pieces), size_bytes=written.size_bytes,
                                      sha256=written.sha256, path=written.path))
@@ -283,17 +291,11 @@ class _Assembly(_ShardJob):
             remove_tree(leftover)
         return "completed"
 
-    def _concatenate(self, stream: Any, pieces: list[dict[str, Any]]) -> None:
-        for piece in pieces:
-            with open(self.settings.data_dir / piece["path"], "rb") as fh:
-                while chunk := fh.read(COPY_BUFFER):
-                    stream.write(chunk)
-                    self._beat()
-
     def _complete(self, files: list[DatasetFile]) -> bool:
         now = utcnow()
         with Session(self.engine) as session:
             conn = session.connection()
+            lock_dataset(conn, self.dataset.id)
             if not (fenced_shard_update(conn, self.shard.id, self.attempt, status=ShardStatus.done.value,
                                         lease_until=None)
                     and fenced_dataset_finish(conn, self.dataset.id, status=DatasetStatus.completed.value,

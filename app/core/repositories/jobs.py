@@ -132,6 +132,7 @@ class JobRepository:
     def take_over(self, shard: DatasetShard, owner: str, now: datetime, lease: timedelta) -> int | None:
         """Become the one worker of a claimed shard; returns the new attempt (the fence)."""
         attempt = shard.attempt + 1
+        lock_dataset(self.session.connection(), shard.dataset_id)
         result = self.session.exec(  # type: ignore[call-overload]
             update(DatasetShard)
             .where(col(DatasetShard.id) == shard.id, DatasetShard.attempt == shard.attempt,
@@ -153,6 +154,7 @@ class JobRepository:
         (None: fenced). The count is an increment of the dataset row, so of two shards finishing
         at once exactly one sees the total (the row lock orders them)."""
         conn = self.session.connection()
+        lock_dataset(conn, dataset_id)
         if not fenced_shard_update(conn, shard_id, attempt, status=ShardStatus.done.value, lease_until=None,
                                    outputs=outputs, records_done=records_done):
             return None
@@ -177,6 +179,14 @@ class JobRepository:
         stmt = select(DatasetFile).where(DatasetFile.dataset_id == dataset_id).order_by(
             col(DatasetFile.format), col(DatasetFile.file_index))
         return list(self.session.exec(stmt).all())
+
+
+def lock_dataset(conn: Connection, dataset_id: int) -> None:
+    """Take the dataset row's lock before any shard row. Every transaction that writes a dataset
+    and its shards does this first (a cancel's UPDATE of the dataset does too), so no two of them
+    wait on each other in opposite order: PostgreSQL aborted a cancel as a deadlock against a
+    worker's progress update (shard, then dataset). A no-op on SQLite, which serialises writers."""
+    conn.execute(select(Dataset.id).where(col(Dataset.id) == dataset_id).with_for_update())
 
 
 def fenced_shard_update(conn: Connection, shard_id: int, attempt: int, **values: object) -> bool:
