@@ -54,6 +54,9 @@ class Settings(BaseSettings):
     # multipart threshold and part size of object-store uploads
     export_part_bytes: int = Field(default=8 * 1024 * 1024, ge=5 * 1024 * 1024)
     retention_interval_seconds: float = Field(default=3600.0, gt=0)
+    # webhook deliveries that ended (and their attempts) and events already fanned out are
+    # deleted after this many days: both tables otherwise grow with every dataset forever
+    history_retention_days: int = Field(default=30, ge=1)
     max_record_count: int = 10_000_000
 
     @field_validator("secret_key")

@@ -4,7 +4,8 @@ datasets older than their tenant's `retention_days`. The dataset row stays, with
 
 It also sweeps what interrupted work left on disk: shard parts of datasets no longer running (a
 worker killed between the completing commit and its clean-up, or one that lost its fence while
-its dataset was being deleted) and folders of datasets that no longer exist."""
+its dataset was being deleted) and folders of datasets that no longer exist; and it deletes the
+webhook delivery log and the fanned-out domain events older than `history_retention_days`."""
 
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ class RetentionPurger(PeriodicTask):
     async def tick(self) -> None:
         await asyncio.to_thread(self.purge)
         await asyncio.to_thread(self.sweep)
+        await asyncio.to_thread(self.prune_history)
 
     def purge(self) -> list[int]:
         """Expire every dataset past its tenant's retention; returns their ids."""
@@ -62,6 +64,17 @@ class RetentionPurger(PeriodicTask):
         if purged:
             log.info("retention: expired %d datasets", len(purged))
         return purged
+
+    def prune_history(self) -> tuple[int, int]:
+        """Old delivery log and outbox rows; returns (events, deliveries) deleted."""
+        cutoff = utcnow() - timedelta(days=self.settings.history_retention_days)
+        with Session(self.engine) as session:
+            events, deliveries = RetentionRepository(session).prune_history(cutoff)
+            session.commit()
+        if events or deliveries:
+            log.info("retention: deleted %d domain events and %d webhook deliveries older than %d days",
+                     events, deliveries, self.settings.history_retention_days)
+        return events, deliveries
 
     def sweep(self) -> int:
         """Remove leftover shard work folders and folders of deleted datasets; returns how many."""

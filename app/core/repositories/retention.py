@@ -1,6 +1,7 @@
 """System-side queries of the retention purge: completed datasets older than their tenant's
-retention period, and which datasets still exist or run (for the sweep of leftover folders).
-Not principal-scoped: the tenant's own setting authorises the purge."""
+retention period, which datasets still exist or run (for the sweep of leftover folders), and the
+event and delivery history past its retention. Not principal-scoped: the tenant's own setting
+(or the operator's, for the history) authorises the purge."""
 
 from __future__ import annotations
 
@@ -9,7 +10,16 @@ from datetime import datetime
 from sqlalchemy import delete, update
 from sqlmodel import Session, col, select
 
-from app.core.models import Dataset, DatasetFile, DatasetStatus, Tenant
+from app.core.models import (
+    Dataset,
+    DatasetFile,
+    DatasetStatus,
+    DeliveryAttempt,
+    DeliveryStatus,
+    DomainEvent,
+    Tenant,
+    WebhookDelivery,
+)
 
 
 class RetentionRepository:
@@ -34,6 +44,19 @@ class RetentionRepository:
         self.session.exec(delete(DatasetFile).where(col(DatasetFile.dataset_id) == dataset_id))  # type: ignore[call-overload]
         return True
 
+    def prune_history(self, cutoff: datetime) -> tuple[int, int]:
+        """Delete events fanned out before `cutoff` and deliveries that ended before it (with
+        their attempts); pending deliveries and events not yet fanned out always stay.
+        Returns (events, deliveries) deleted."""
+        ended = (select(WebhookDelivery.id).where(
+            col(WebhookDelivery.status).in_([DeliveryStatus.succeeded.value, DeliveryStatus.failed.value]),
+            col(WebhookDelivery.finished_at) < cutoff))
+        # attempts first and explicitly: SQLite enforces ON DELETE CASCADE only with foreign keys on
+        self.session.exec(delete(DeliveryAttempt).where(col(DeliveryAttempt.delivery_id).in_(ended)))  # type: ignore[call-overload]
+        deliveries = self.session.exec(delete(WebhookDelivery).where(col(WebhookDelivery.id).in_(ended)))  # type: ignore[call-overload]
+        events = self.session.exec(delete(DomainEvent).where(  # type: ignore[call-overload]
+            col(DomainEvent.fanned_out_at).is_not(None), col(DomainEvent.fanned_out_at) < cutoff))
+        return int(events.rowcount or 0), int(deliveries.rowcount or 0)
 
     def statuses(self, dataset_ids: list[int]) -> dict[int, str]:
         """The status of each of these datasets that still exists."""
