@@ -162,6 +162,11 @@ def main() -> None:
                     print(f"{label:6} {fmt:7} {n:>10,} {r['rate']:>10,.0f} {r['bytes'] / r['seconds'] / 1e6:>7.1f} "
                           f"{r['rss_mib']:>8.0f} {ratio:>8.1f} {TARGETS[fmt]:>6}x {r['cpu_rate']:>10,.0f} "
                           f"{r['cpu_rate'] / faker['cpu_rate']:>6.1f} {r['compile']:>8.2f}", flush=True)
+        # this kind of machine drifts in speed within a run: timing the Faker loop again shows how
+        # far the ratios above (against the first timing) can be off
+        again = faker_loop(args.faker_records, tmp)
+        print(f"\nFaker per-row loop again after the cells: {again['rate']:,.0f} rec/s "
+              f"({(again['rate'] / faker['rate'] - 1) * 100:+.1f}% against the first timing)")
         if args.flat_memory:
             r = measure(SCHEMAS[0][1], None, "csv", 10_000_000, tmp)
             print(f"\nflat memory: 10,000,000 records to csv in {r['seconds']:.0f} s "

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from app.generation.fieldmodel import Kind
 
@@ -187,8 +188,10 @@ def normalise_name(name: str) -> str:
     return _CAMEL.sub("_", name).replace("-", "_").replace(" ", "_").lower()
 
 
+@lru_cache(maxsize=8192)
 def infer_category(name: str, kind: Kind, fmt: str | None) -> str | None:
-    """The category a field's name (and format) suggests, or None."""
+    """The category a field's name (and format) suggests, or None (cached: large schemas ask
+    for the same names thousands of times)."""
     if fmt and fmt in _FORMAT_CATEGORY:
         return _FORMAT_CATEGORY[fmt]
     if fmt and fmt not in _NAME_FRIENDLY_FORMATS:

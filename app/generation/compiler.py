@@ -6,10 +6,13 @@ optional-field presence, choices and recursion. Recursion is bounded by a depth 
 `MAX_REF_DEPTH` expansions of a `Kind.REF`, only terminating choices remain (optional fields
 absent, arrays at `minItems` 0, non-recursive options, null); when none exists compilation fails
 with the field's path. Unsatisfiable facets fail here too (`Invalid` naming the field).
+A record expected to hold more than `RECORD_VALUE_BUDGET` scalar values has its optional
+presence scaled down (`fit_record_budget`).
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -23,6 +26,7 @@ from app.core.errors import Invalid
 from app.generation.categories import CATEGORIES, infer_category
 from app.generation.fieldmodel import SCALAR_KINDS, ChoiceMode, FieldTree, Kind, Node, required_names
 from app.generation.generators import (
+    OPTIONAL_PRESENCE,
     AnyGen,
     ArrayGen,
     ChildSlot,
@@ -30,6 +34,7 @@ from app.generation.generators import (
     Gen,
     LeafGen,
     ObjectGen,
+    distinct_generators,
     hash_key,
 )
 from app.generation.leafspec import LeafSpec
@@ -41,6 +46,8 @@ from app.generation.temporal import TemporalGenerator
 
 MAX_REF_DEPTH = 3
 MAX_COMPILED_NODES = 100_000
+# expected scalar values in one record: above it, optional fields are present less often
+RECORD_VALUE_BUDGET = 1_000
 DEFAULT_NULL_RATE = 0.1
 # arrays without maxItems get at most this many items beyond minItems
 ARRAY_SPREAD = 3
@@ -92,6 +99,56 @@ def _tighter(a: Any, b: Any, pick_max: bool) -> Any:
         return a if (str(a) >= str(b)) == pick_max else b
 
 
+def expected_values(gen: Gen | None, scale: float = 1.0, memo: dict[int, float] | None = None) -> float:
+    """The expected number of scalar values in one value of `gen` (optional fields counted at
+    their presence times `scale`, arrays at their mean length, choices at their options' mean);
+    generators shared between positions (recursion points) are counted at each position."""
+    if gen is None:
+        return 0.0
+    memo = {} if memo is None else memo
+    got = memo.get(id(gen))
+    if got is not None:
+        return got
+    if isinstance(gen, ObjectGen):
+        got = sum((1.0 if s.required else s.presence if s.ruled else s.presence * scale)
+                  * expected_values(s.gen, scale, memo) for s in gen.slots)
+    elif isinstance(gen, ArrayGen):
+        gens = [*gen.prefix, *([gen.item] if gen.item is not None else [])]
+        each = sum(expected_values(g, scale, memo) for g in gens) / max(1, len(gens))
+        got = (gen.min_items + gen.max_items) / 2 * each
+    elif isinstance(gen, ChoiceGen):
+        live = [o for o in gen.options if o is not None]
+        got = sum(expected_values(o, scale, memo) for o in live) / max(1, len(live))
+    else:
+        got = 1.0
+    memo[id(gen)] = got
+    return got
+
+
+def fit_record_budget(gen: Gen, budget: float = RECORD_VALUE_BUDGET) -> float:
+    """Scale the presence of optional fields down (one factor for the whole tree, found by
+    bisection) so an expected record holds at most `budget` scalar values; returns the factor.
+
+    A schema with thousands of optional nested elements (CycloneDX: ~4,400 values, 190 KB of
+    XML per record at the default presence) would otherwise give records no one writes by hand
+    and cost the guard seconds each; ordinary schemas are far below the budget and unchanged.
+    Presence set by a rule's null_rate is kept. The factor depends only on the compiled tree,
+    so output stays reproducible."""
+    if expected_values(gen) <= budget:
+        return 1.0
+    lo, hi = 0.0, 1.0
+    for _ in range(20):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if expected_values(gen, mid) <= budget else (lo, mid)
+    scale = math.floor(lo * 10_000) / 10_000  # rounded down: the budget holds
+    for g in distinct_generators(gen):
+        if isinstance(g, ObjectGen):
+            for slot in g.slots:
+                if not slot.required and not slot.ruled:
+                    slot.presence = slot.presence * scale
+    return scale
+
+
 class _TooLarge(Exception):
     """The expansion exceeded MAX_COMPILED_NODES at the current recursion depth."""
 
@@ -133,6 +190,7 @@ class Compiler:
                     if self.dead:
                         raise Invalid(f"{self.dead[0]}.")
                     raise Invalid(f"{self.tree.root_name}: the record's recursion cannot terminate.")
+                fit_record_budget(gen)
                 return gen
         raise Invalid(f"The schema expands to more than {MAX_COMPILED_NODES} generated fields, even with "
                       f"recursion limited to one level and shared between positions.")
@@ -214,15 +272,18 @@ class Compiler:
                                 always_null=True)
                 elif child.required:
                     return None  # cannot terminate here: let the parent choose another way
-            presence = 0.8
+            presence = OPTIONAL_PRESENCE
             rate = _rule_get(rule, "null_rate")
-            if not child.required and not child.nullable and rate is not None:
+            ruled = not child.required and not child.nullable and rate is not None
+            if ruled:
                 presence = 1.0 - float(rate)  # a null rate on a non-nullable optional field means absence
-            slots.append(ChildSlot(g, child.name, child.required or (g is not None and not child.name), presence))
+            slots.append(ChildSlot(g, child.name, child.required or (g is not None and not child.name), presence,
+                                   ruled=ruled))
         if node.min_properties and self._open_slots(node, pos, depth, slots) < node.min_properties:
             _fail(node, f"minProperties {node.min_properties} cannot be met: too few properties can be generated")
         gen = ObjectGen(node, key, name, slots, self._null_rate(node, self.rules.get(node.path)),
-                        group=(node.name == "" and name == ""), definitions=self.tree.definitions)
+                        group=(node.name == "" and name == ""), definitions=self.tree.definitions,
+                        assertion_check=node.xml.assertion_check if node.xml is not None else None)
         for neg in node.negations:
             names = required_names(neg)
             if names is None:

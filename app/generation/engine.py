@@ -3,6 +3,7 @@
     plan = compile_plan(loaded_schema_or_field_tree, rules, params, record_count=N,
                         validator=loaded.record_validator(root))        # Invalid when unsatisfiable
     plan.write("csv", stream, start, stop, header=True, footer=True, progress=callback)
+    plan.write_many([("csv", s1), ("json", s2)], start, stop)   # each chunk generated once for both
     plan.file_ranges()            # [(start, stop)] per output file (params.records_per_file)
     plan.write_file("json", stream, file_index, progress=callback)
     plan.shard_ranges(k)          # [(start, stop)] of whole blocks, for k workers
@@ -20,8 +21,9 @@ default, and deferred, which the job layer reads); unknown keys are refused.
 
 Validity guard: every record of a run of at most `GUARD_ALL` records, else `GUARD_SAMPLE`
 evenly spaced records of each `write` call, are checked with the schema's RecordValidator (JSON
-form with jsonschema for JSON Schema, the XML element with xmlschema for XSD); an invalid record
-fails the call with Invalid naming the field. `compile_plan` also checks the first record of its
+form with jsonschema for JSON Schema, the XML element with xmlschema for XSD), the first chunk's
+at once and the rest in batches of `GUARD_BATCH`; an invalid record fails the call with Invalid
+naming the record and the field. `compile_plan` also checks the first record of its
 probe block, so a schema whose records the guard rejects fails before any bytes are written.
 Schema patterns are matched with a time budget (see record_validation.py).
 """
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import gc
 import secrets
+from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -54,6 +57,7 @@ BLOCK_SIZE = 4096
 FORMATS = ("csv", "json", "ndjson", "xml", "sql")
 GUARD_ALL = 2000
 GUARD_SAMPLE = 200
+GUARD_BATCH = 64  # sampled records validated together (after the first chunk's)
 PARAM_KEYS = frozenset({"seed", "locale", "root", "records_per_file", "null_rate", "sql_dialect", "table_name",
                         "csv_delimiter", "csv_formula_guard", "deferred"})
 Progress = Callable[[int], None]
@@ -202,22 +206,39 @@ class Plan:
               guard: bool = True, chunk_size: int = BLOCK_SIZE) -> int:
         """Write records [start, stop) as `fmt` to a binary stream; returns the bytes written.
         `chunk_size` bounds the records encoded at once (memory); it never changes the bytes."""
+        return self.write_many([(fmt, stream)], start, stop, header=header, footer=footer, progress=progress,
+                               guard=guard, chunk_size=chunk_size)[0]
+
+    def write_many(self, targets: Sequence[tuple[str, IO[bytes]]], start: int = 0, stop: int | None = None, *,
+                   header: bool = True, footer: bool = True, progress: Progress | None = None,
+                   guard: bool = True, chunk_size: int = BLOCK_SIZE) -> list[int]:
+        """`write` for several (format, stream) targets at once: each chunk is generated (and
+        guarded) once and handed to every writer, instead of once per format. The bytes of each
+        stream are those of `write`; returns the bytes written to each. `progress` counts one
+        per record and target."""
         stop = self.record_count if stop is None else min(stop, self.record_count)
-        w = self.writer(fmt)
-        written = 0
+        writers = [(self.writer(fmt), stream) for fmt, stream in targets]
+        written = [0] * len(writers)
         if header:
-            written += stream.write(w.header())
-        sample = self._guard_rows(start, stop) if guard and self.validator is not None else None
-        if fmt == "sql":  # an INSERT batch must never straddle two chunks
+            for i, (w, stream) in enumerate(writers):
+                written[i] += stream.write(w.header())
+        if any(fmt == "sql" for fmt, _ in targets):  # an INSERT batch must never straddle two chunks
             chunk_size = -(-chunk_size // SQL_BATCH) * SQL_BATCH
+        xml_writer = next((w for (fmt, _), (w, _) in zip(targets, writers, strict=True) if fmt == "xml"), None)
+        guarded = _Guard(self, self._guard_rows(start, stop), xml_writer) if guard and self.validator else None
         for first, col in self.chunks(start, stop, max(1, chunk_size)):
-            if sample is not None:
-                self._check(col, first, sample, w if fmt == "xml" else None)
-            written += stream.write(w.chunk(col, first, self.file_start(first)))
+            if guarded is not None:
+                guarded.add(col, first)
+            file_start = self.file_start(first)
+            for i, (w, stream) in enumerate(writers):
+                written[i] += stream.write(w.chunk(col, first, file_start))
             if progress is not None:
-                progress(col.n)
+                progress(col.n * len(writers))
+        if guarded is not None:
+            guarded.flush()
         if footer:
-            written += stream.write(w.footer())
+            for i, (w, stream) in enumerate(writers):
+                written[i] += stream.write(w.footer())
         return written
 
     def write_file(self, fmt: str, stream: IO[bytes], file_index: int, *, progress: Progress | None = None) -> int:
@@ -235,31 +256,63 @@ class Plan:
         return {int(x) for x in np.linspace(start, stop - 1, GUARD_SAMPLE).round()}
 
     def _check(self, col: Column, first: int, sample: set[int], xml_writer: Any) -> None:
-        idx = [i - first for i in sorted(sample) if first <= i < first + col.n]
-        if not idx:
-            return
-        with _gc_paused():
-            self._check_rows(col, first, idx, xml_writer)
+        guard = _Guard(self, sample, xml_writer)
+        guard.add(col, first)
+        guard.flush()
 
-    def _check_rows(self, col: Column, first: int, idx: list[int], xml_writer: Any) -> None:
-        sub = take(col, np.array(idx, dtype=np.int64))
-        if self.xsd:
-            xw = xml_writer if xml_writer is not None else XmlWriter(self.gen, xsd=True, root_name=self.element_name)
-            texts = xw.records(sub)
-            batch = getattr(self.validator, "xml_errors", None)
-            if batch is not None:  # one parse for the chunk's sampled records
-                for j, err in batch(texts):
-                    raise Invalid(f"Generated record {first + idx[j] + 1} is invalid at {err}")
-                return
-            for i, text in zip(idx, texts, strict=True):
-                err = self.validator.xml_error(text)
-                if err:
-                    raise Invalid(f"Generated record {first + i + 1} is invalid at {err}")
+
+class _Guard:
+    """The sampled records of one write, validated in batches: the first chunk's at once (a
+    schema the guard rejects fails before much is written), later ones once `GUARD_BATCH` are
+    pending and at the end. One parse and one collector pause per batch instead of per chunk."""
+
+    def __init__(self, plan: Plan, sample: set[int], xml_writer: Any) -> None:
+        self.plan = plan
+        self.sample = sorted(sample)
+        self.xml_writer = xml_writer
+        self.numbers: list[int] = []  # 1-based record numbers of the pending records
+        self.pending: list[Any] = []  # their XML text (XSD) or JSON form
+        self.first_chunk = True
+
+    def add(self, col: Column, first: int) -> None:
+        lo, hi = bisect_left(self.sample, first), bisect_left(self.sample, first + col.n)
+        if lo < hi:
+            idx = [i - first for i in self.sample[lo:hi]]
+            sub = take(col, np.array(idx, dtype=np.int64))
+            plan = self.plan
+            if plan.xsd:
+                if self.xml_writer is None:
+                    self.xml_writer = XmlWriter(plan.gen, xsd=True, root_name=plan.element_name)
+                self.pending.extend(self.xml_writer.records(sub))
+            else:
+                self.pending.extend(plan.gen.py(sub))
+            self.numbers.extend(first + i + 1 for i in idx)
+        if self.first_chunk or len(self.pending) >= GUARD_BATCH:
+            self.first_chunk = False
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.pending:
             return
-        for i, rec in zip(idx, self.gen.py(sub), strict=True):
-            err = self.validator.json_error(orjson.loads(orjson.dumps(rec)))
-            if err:
-                raise Invalid(f"Generated record {first + i + 1} is invalid at {err}")
+        numbers, pending = self.numbers, self.pending
+        self.numbers, self.pending = [], []
+        validator = self.plan.validator
+        with _gc_paused():
+            if self.plan.xsd:
+                batch = getattr(validator, "xml_errors", None)
+                if batch is not None:  # one parse for the batch
+                    for j, err in batch(pending):
+                        raise Invalid(f"Generated record {numbers[j]} is invalid at {err}")
+                    return
+                for number, text in zip(numbers, pending, strict=True):
+                    err = validator.xml_error(text)
+                    if err:
+                        raise Invalid(f"Generated record {number} is invalid at {err}")
+                return
+            for number, rec in zip(numbers, pending, strict=True):
+                err = validator.json_error(orjson.loads(orjson.dumps(rec)))
+                if err:
+                    raise Invalid(f"Generated record {number} is invalid at {err}")
 
 
 @contextmanager
@@ -312,15 +365,20 @@ def compile_plan(source: Any, rules: Sequence[Any] = (), params: Mapping[str, An
     return plan
 
 
-def _check_unique_capacity(gen: Gen, record_count: int) -> None:
+def _check_unique_capacity(gen: Gen, record_count: int, seen: set[int] | None = None) -> None:
     """Unique generators check capacity against the rows' key space when they run; run them
-    once more with the dataset's full key space so a too-small space fails at compile time."""
+    once more with the dataset's full key space so a too-small space fails at compile time.
+    Generators shared between positions (a DAG) are visited once."""
     from app.generation.generators import LeafGen, ObjectGen
 
+    seen = set() if seen is None else seen
+    if id(gen) in seen:
+        return
+    seen.add(id(gen))
     if isinstance(gen, ObjectGen):
         for slot in gen.slots:
             if slot.gen is not None:
-                _check_unique_capacity(slot.gen, record_count)
+                _check_unique_capacity(slot.gen, record_count, seen)
     elif isinstance(gen, LeafGen) and gen.spec is not None and gen.spec.unique:
         rows = Rows(1, np.array([0], dtype=np.int64), record_count)
         gen.generate(BlockContext(0, 0, "en_US"), rows, None)

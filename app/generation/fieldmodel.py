@@ -70,6 +70,10 @@ class XmlInfo:
     abstract: bool = False
     substitutes: list[str] = field(default_factory=list)  # substitution group members (names)
     list_value: bool = False  # ARRAY from an XSD list type: items are one space-separated text
+    # xs:assert on the element's complex type (OBJECT nodes): the tests, and a RecordValidator of
+    # the element whose `xml_errors` judges rendered instances (the generator re-draws failures)
+    assertions: list[str] = field(default_factory=list)
+    assertion_check: Any = None
 
 
 @dataclass(slots=True)

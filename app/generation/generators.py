@@ -6,7 +6,8 @@ position in the tree and `salt` separates re-draws. A block's values therefore d
 how records are chunked or sharded.
 
     LeafGen    scalar (or const/enum) values, with a null mask
-    ObjectGen  child columns plus presence masks for optional children (OPTIONAL_PRESENCE)
+    ObjectGen  child columns plus presence masks for optional children (OPTIONAL_PRESENCE);
+               an element with xs:assert re-draws the rows xmlschema finds false
     ArrayGen   lengths and one item column; uniqueItems by de-duplication and re-draws
     ChoiceGen  a branch per row; oneOf rows matching another option are re-drawn
 
@@ -15,6 +16,7 @@ how records are chunked or sharded.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +33,9 @@ from app.generation.matcher import accepts
 OPTIONAL_PRESENCE = 0.8
 _MASK64 = (1 << 64) - 1
 _REDRAWS = 8
+# xs:assert re-draw rounds: a test a random draw meets 40% of the time fails a row after all
+# rounds with probability 0.6^32 (about 1e-7)
+_ASSERT_REDRAWS = 32
 
 
 @dataclass
@@ -184,6 +189,7 @@ class ChildSlot:
     name: str
     required: bool
     presence: float = OPTIONAL_PRESENCE
+    ruled: bool = False  # presence set by a rule's null_rate: the record budget leaves it alone
 
 
 @dataclass(eq=False)
@@ -199,10 +205,50 @@ class ObjectGen(Gen):
     # `not: {required: [...]}`: slot indexes that must never all be present in one record
     not_all: list[list[int]] = field(default_factory=list)
     negations: list[Node] = field(default_factory=list)  # any other `not`: offending rows re-drawn
+    # xs:assert: the element's RecordValidator (XmlInfo.assertion_check); failing rows re-drawn
+    assertion_check: Any = None
+    _assertion_writer: Any = field(default=None, repr=False)
 
     def generate(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Obj:
         col = self._draw(bc, rows, shared)
-        return _avoid(self, bc, rows, shared, col) if self.negations else col  # type: ignore[return-value]
+        if self.negations:
+            col = _avoid(self, bc, rows, shared, col)  # type: ignore[assignment]
+        if self.assertion_check is not None:
+            col = self._asserted(bc, rows, shared, col)
+        return col
+
+    def _assertion_failures(self, col: Obj) -> tuple[np.ndarray, str | None]:
+        """Rows whose element xmlschema finds invalid (its xs:assert false), and the first reason."""
+        if self._assertion_writer is None:
+            from app.generation.writers.xml import XmlWriter
+
+            self._assertion_writer = XmlWriter(self, xsd=True, root_name=self.name)
+        bad = np.zeros(col.n, dtype=bool)
+        first: str | None = None
+        for i, err in self.assertion_check.xml_errors(self._assertion_writer.records(col)):
+            bad[i] = True
+            first = first or err
+        return bad, first
+
+    def _asserted(self, bc: BlockContext, rows: Rows, shared: Shared | None, col: Obj) -> Obj:
+        """Rejection sampling for xs:assert: rows whose rendered element fails are re-drawn
+        (salted; later rounds minimal: optional content absent, arrays at their minimum, which
+        often makes a universally quantified test vacuously true)."""
+        bad, reason = self._assertion_failures(col)
+        for r in range(_ASSERT_REDRAWS):
+            if not bad.any():
+                return col
+            idx = np.flatnonzero(bad)
+            sbc = BlockContext(bc.seed, bc.block, bc.locale, bc.salt * 1000 + 700 + r,
+                               minimal=bc.minimal or r >= _ASSERT_REDRAWS * 3 // 4)
+            sub = self._draw(sbc, rows.subset(idx), None if shared is None else shared.subset(idx))
+            col = _replace_obj_rows(col, idx, sub)
+            bad, reason = self._assertion_failures(col)
+        if bad.any():
+            raise Invalid(f"{self.node.path or self.name or '(root)'}: could not draw content meeting its "
+                          f"xs:assert after {_ASSERT_REDRAWS} re-draws ({int(bad.sum())} of {col.n} rows "
+                          f"still fail: {reason}).")
+        return col
 
     def _draw(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Obj:
         n = rows.n
@@ -464,6 +510,25 @@ class ArrayGen(Gen):
             for i in np.flatnonzero(col.nulls).tolist():
                 out[i] = None
         return out
+
+
+def distinct_generators(gen: Gen | None) -> Iterator[Gen]:
+    """Every generator of the tree once. Recursion points share generators (the tree is a DAG),
+    which a plain tree walk visits exponentially often (xhtml1-strict: ~70 s)."""
+    seen: set[int] = set()
+    stack: list[Gen | None] = [gen]
+    while stack:
+        g = stack.pop()
+        if g is None or id(g) in seen:
+            continue
+        seen.add(id(g))
+        yield g
+        if isinstance(g, ObjectGen):
+            stack.extend(s.gen for s in g.slots)
+        elif isinstance(g, ArrayGen):
+            stack.extend([*g.prefix, g.item])
+        elif isinstance(g, ChoiceGen):
+            stack.extend(g.options)
 
 
 def _splice_arrays(arr: Arr, rows: np.ndarray, sub: Arr) -> Arr:

@@ -590,6 +590,20 @@ def codes_to_strings(codes: np.ndarray) -> list[str]:
     return codes.view(f"<U{codes.shape[1]}").ravel().tolist()
 
 
+@lru_cache(maxsize=4096)
+def _true_max(pattern: str) -> int | None:
+    """The pattern's longest match, None when unbounded (one parse per pattern, however many
+    fields share it)."""
+    full_max = sre_p.parse(pattern).getwidth()[1]
+    return None if full_max >= sre_c.MAXREPEAT else int(full_max)
+
+
+@lru_cache(maxsize=4096)
+def _inner_may_match_newline(pattern: str) -> bool:
+    """Whether the pattern without its outer anchors may match a newline."""
+    return _may_match_newline(_without_outer_anchors(list(sre_p.parse(pattern))))
+
+
 class RegexGenerator:
     """Generates columns of strings matching one pattern (full match when `anchored`)."""
 
@@ -608,14 +622,13 @@ class RegexGenerator:
         self.min_len = self.gen.min_len
         self.max_len = self.gen.max_len
         # the language's true longest match (None: unbounded), before repeats were capped
-        full_max = sre_p.parse(pattern).getwidth()[1]
-        self.true_max = None if full_max >= sre_c.MAXREPEAT else int(full_max)
+        self.true_max = _true_max(pattern)
         self.fixed_ends = anchored or (parsed.anchored_start and parsed.anchored_end)
         # a whole column can be checked in one call when the pattern must match a full value and
         # can never match a newline: then "v1\nv2\n..." matches only split at the newlines
         self.blob_rx: re.Pattern[str] | None = None
         if self.fixed_ends and not self.compiled.flags & (re.MULTILINE | re.DOTALL) and \
-                not _may_match_newline(_without_outer_anchors(list(sre_p.parse(pattern)))):
+                not _inner_may_match_newline(pattern):
             body = pattern
             if not anchored:  # ^...$ written in the pattern: strip them, the blob adds its own
                 body = _strip_anchors(pattern)

@@ -245,6 +245,12 @@ class XsdDocument:
             self._elements[name] = element
         if not self.roots:
             raise Invalid("The XSD declares no global element, so it has no record root.")
+        if all(self._elements[n].abstract for n in self.roots):
+            # a substitution group member would itself be a global element, and concrete: so no
+            # element of this schema can be a document's root (a library for other schemas)
+            names = ", ".join(self.roots[:10]) + (", ..." if len(self.roots) > 10 else "")
+            raise Invalid(f"The XSD's global elements are all abstract ({names}) and none has a concrete "
+                          "substitute, so no document can have a root; it is a library for other schemas.")
         used = _referenced_globals(globals_)
         candidates = [n for n in self.roots if id(self._elements[n]) not in used] or self.roots
         if all(self._elements[n].abstract for n in candidates):
@@ -468,11 +474,17 @@ class _XsdTreeBuilder:
             node.unsupported.append(f"abstract type {xsd_type.prefixed_name}: needs xsi:type, not generated")
         assertions = getattr(xsd_type, "assertions", None)
         if assertions:
-            # an XPath 2.0 test over the element's content: generation cannot steer values to meet it,
-            # so the element is left out where it is optional and fails generation where required
-            tests = "; ".join(str(getattr(a, "path", "?")) for a in assertions)
-            node.unsupported.append(f"xs:assert {tests[:200]!r} cannot be guaranteed by the generator: "
-                                    f"no value is valid")
+            tests = [str(getattr(a, "path", "?")) for a in assertions]
+            if node.kind is Kind.OBJECT:
+                # an XPath 2.0 test over the element's content: values are drawn as usual and the
+                # instances xmlschema finds false are re-drawn (generators.ObjectGen)
+                node.xml.assertions = tests
+                node.xml.assertion_check = XsdRecordValidator(element.schema, element)
+            else:
+                # simple content without attributes is modelled as a scalar: nothing to re-draw
+                joined = "; ".join(tests)
+                node.unsupported.append(f"xs:assert {joined[:200]!r} cannot be guaranteed by the generator: "
+                                        f"no value is valid")
         annotation = element.annotation
         if annotation is not None and annotation.documentation:
             node.description = " ".join(

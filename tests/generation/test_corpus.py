@@ -25,8 +25,9 @@ CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 _OUTSIDE = "points outside the uploaded document"
 _DTD = "declares a DTD"
 _NO_ELEMENT = "declares no global element"
+_ABSTRACT_ONLY = "global elements are all abstract"
 # id -> the refusal's reason: uploads are one JSON document; XML may carry no DTD; an XSD
-# without a global element has no record to generate
+# without a global element, or with only abstract ones, has no record to generate
 REFUSED = {
     "validate-pyproject": _OUTSIDE,  # $refs other files by $id
     "links-2019-09": _OUTSIDE,  # $ref to the hyper-schema metaschema, not shipped
@@ -47,6 +48,7 @@ REFUSED = {
     "saml-dce": _NO_ELEMENT,
     "saml-x500": _NO_ELEMENT,
     "cyclonedx-spdx-xsd": _NO_ELEMENT,
+    "xlink": _ABSTRACT_ONLY,  # attribute groups and abstract heads for other schemas to use
 }
 
 

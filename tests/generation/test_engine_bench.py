@@ -96,6 +96,24 @@ def test_chunking_sharding_and_files_do_not_change_a_byte(fmt: str) -> None:
         assert b"".join(parts) == single
 
 
+@pytest.mark.parametrize(("path", "params"), [(JSON_SCHEMA, {}), (XSD, {"root": XSD_ROOT})])
+def test_all_formats_written_at_once_equal_each_written_alone(path: Path, params: dict[str, object]) -> None:
+    """write_many (one generation per chunk for every format, as a shard does) gives each
+    stream the bytes of its own `write`, for a whole range and for a middle part of a file."""
+    n = BLOCK_SIZE + 1500
+    plan = _plan(path, n, **params)
+    for a, b, header, footer in ((0, n, True, True), (BLOCK_SIZE - 300, n - 200, False, False)):
+        streams = [io.BytesIO() for _ in FORMATS]
+        done: list[int] = []
+        sizes = plan.write_many(list(zip(FORMATS, streams, strict=True)), a, b, header=header, footer=footer,
+                                progress=done.append)
+        assert sum(done) == (b - a) * len(FORMATS)
+        for fmt, stream, size in zip(FORMATS, streams, sizes, strict=True):
+            alone = _out(_plan(path, n, **params), fmt, a, b, header=header, footer=footer)
+            assert stream.getvalue() == alone, fmt
+            assert size == len(alone)
+
+
 def test_records_per_file_splits_by_index() -> None:
     plan = _plan(JSON_SCHEMA, 2500, records_per_file=1000)
     assert plan.file_ranges() == [(0, 1000), (1000, 2000), (2000, 2500)]

@@ -124,13 +124,33 @@ def test_oneof_with_the_same_subschema_merged_twice_stays_exclusive() -> None:
     assert any(isinstance(r.get("versions"), list) for r in records)
 
 
-def test_abstract_only_xsd_root_fails_with_a_clear_reason() -> None:
+def test_abstract_only_xsd_is_refused_at_upload() -> None:
+    """Only abstract global elements, none substituted: no document can exist (xlink.xsd)."""
     xsd = b"""<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
       <xs:element name="thing" abstract="true" type="xs:string"/>
+      <xs:element name="other" abstract="true"><xs:complexType/></xs:element>
+    </xs:schema>"""
+    with pytest.raises(Invalid, match=r"all abstract \(thing, other\).*no document can have a root"):
+        load_schema(xsd, "a.xsd")
+
+
+def test_abstract_root_chosen_explicitly_fails_with_a_clear_reason() -> None:
+    xsd = b"""<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
+      <xs:element name="thing" abstract="true" type="xs:string"/>
+      <xs:element name="real" type="xs:int"/>
     </xs:schema>"""
     loaded = load_schema(xsd, "a.xsd")
+    assert loaded.default_root == "real"
     with pytest.raises(Invalid, match="root element is abstract"):
-        compile_plan(loaded, [], {"seed": 1}, record_count=5)
+        compile_plan(loaded, [], {"seed": 1, "root": "thing"}, record_count=5)
+
+
+def test_abstract_head_with_a_concrete_member_is_accepted() -> None:
+    xsd = b"""<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
+      <xs:element name="shape" abstract="true" type="xs:string"/>
+      <xs:element name="circle" type="xs:string" substitutionGroup="shape"/>
+    </xs:schema>"""
+    assert load_schema(xsd, "s.xsd").default_root == "circle"
 
 
 def test_concrete_xsd_root_preferred_over_abstract() -> None:
@@ -146,20 +166,37 @@ def test_concrete_xsd_root_preferred_over_abstract() -> None:
     plan.write("xml", io.BytesIO())  # the guard validates every record with xmlschema
 
 
-def test_xs_assert_on_a_required_element_fails_fast_naming_it() -> None:
-    xsd = b"""<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"
-        xmlns:vc="http://www.w3.org/2007/XMLSchema-versioning" vc:minVersion="1.1">
-      <xs:element name="r"><xs:complexType><xs:sequence>
-        <xs:element name="span"><xs:complexType>
-          <xs:attribute name="lo" type="xs:int" use="required"/>
-          <xs:attribute name="hi" type="xs:int" use="required"/>
-          <xs:assert test="@lo le @hi"/>
-        </xs:complexType></xs:element>
-        <xs:element name="opt" minOccurs="0"><xs:complexType>
-          <xs:attribute name="a" type="xs:int"/><xs:assert test="@a gt 0"/>
-        </xs:complexType></xs:element>
-      </xs:sequence></xs:complexType></xs:element>
-    </xs:schema>"""
-    loaded = load_schema(xsd, "c.xsd")
-    with pytest.raises(Invalid, match=r"span: xs:assert '@lo le @hi' cannot be guaranteed"):
+_ASSERT_XSD = """<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"
+    xmlns:vc="http://www.w3.org/2007/XMLSchema-versioning" vc:minVersion="1.1">
+  <xs:element name="r"><xs:complexType><xs:sequence>
+    <xs:element name="span" maxOccurs="3"><xs:complexType>
+      <xs:attribute name="lo" type="xs:int" use="required"/>
+      <xs:attribute name="hi" type="xs:int" use="required"/>
+      <xs:assert test="TEST"/>
+    </xs:complexType></xs:element>
+    <xs:element name="opt" minOccurs="0"><xs:complexType>
+      <xs:attribute name="a" type="xs:int"/><xs:assert test="@a gt 0"/>
+    </xs:complexType></xs:element>
+  </xs:sequence></xs:complexType></xs:element>
+</xs:schema>"""
+
+
+def test_xs_assert_is_met_by_redrawing_what_xmlschema_finds_false() -> None:
+    import io
+    from xml.etree import ElementTree
+
+    loaded = load_schema(_ASSERT_XSD.replace("TEST", "@lo le @hi").encode(), "c.xsd")
+    plan = compile_plan(loaded, [], {"seed": 1}, record_count=200)
+    out = io.BytesIO()
+    plan.write("xml", out)  # the guard validates every record with xmlschema (assertions included)
+    doc = ElementTree.fromstring(out.getvalue())
+    spans = doc.findall(".//span")
+    opts = doc.findall(".//opt")
+    assert spans and all(int(e.get("lo")) <= int(e.get("hi")) for e in spans)
+    assert opts and all(int(e.get("a")) > 0 for e in opts)  # an optional attribute the test needs
+
+
+def test_xs_assert_never_true_fails_fast_naming_it() -> None:
+    loaded = load_schema(_ASSERT_XSD.replace("TEST", "@lo lt @lo").encode(), "c.xsd")
+    with pytest.raises(Invalid, match=r"span: could not draw content meeting its xs:assert .*assertion test is false"):
         compile_plan(loaded, [], {"seed": 1}, record_count=5)

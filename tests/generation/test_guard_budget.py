@@ -5,6 +5,7 @@ otherwise; a hostile pattern fails the run naming the field and the pattern inst
 from __future__ import annotations
 
 import io
+import json
 import re
 import time
 
@@ -112,3 +113,63 @@ def test_run_with_hostile_pattern_property_fails_instead_of_hanging() -> None:
         plan.write("ndjson", io.BytesIO())
     assert time.perf_counter() - t0 < GIVE_UP_WITHIN_S
     assert SLOW_VALUE in info.value.detail and repr(HOSTILE) in info.value.detail
+
+
+def test_xsd_guard_parses_its_own_records_without_the_defusing_pass_but_never_expands_entities() -> None:
+    """The guard skips xmlschema's defusing pre-parse for the writer's own output (it cannot hold
+    markup declarations); text that does hold one is still parsed defused, so no entity of a
+    DTD is ever expanded and the record is reported, not accepted."""
+    xsd = (b'<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="r">'
+           b'<xs:simpleType><xs:restriction base="xs:string"><xs:maxLength value="5"/></xs:restriction>'
+           b'</xs:simpleType></xs:element></xs:schema>')
+    validator = compile_plan(load_schema(xsd, "r.xsd"), [], {"seed": 1}, record_count=1).validator
+    assert list(validator.xml_errors(["<r>abc</r>", "<r>abcdef</r>"])) == [
+        (1, next(iter(validator.xml_errors(["<r>abcdef</r>"])))[1])]
+    bomb = '<!DOCTYPE r [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]><r>&b;</r>'
+    errors = list(validator.xml_errors(["<r>ok</r>", bomb]))
+    assert [i for i, _ in errors] == [1]
+    assert "aaaaaaaaaa" not in errors[0][1]
+
+
+def _stricter(schema: bytes, name: str, limit: int) -> tuple[object, object]:
+    """(the schema as uploaded, a validator of the same schema whose `id` may not exceed `limit`):
+    the generator keeps numbering records 1..N, so exactly the records past `limit` are invalid."""
+    if name.endswith(".xsd"):
+        strict = schema.replace(b'<xs:attribute name="id" type="xs:positiveInteger" use="required"/>',
+                                b'<xs:attribute name="id" use="required"><xs:simpleType><xs:restriction '
+                                b'base="xs:positiveInteger"><xs:maxInclusive value="' + str(limit).encode() +
+                                b'"/></xs:restriction></xs:simpleType></xs:attribute>')
+    else:
+        doc = json.loads(schema)
+        doc["properties"]["id"]["maximum"] = limit
+        strict = json.dumps(doc).encode()
+    return load_schema(schema, name), load_schema(strict, name).record_validator()
+
+
+XSD_IDS = (b'<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="r"><xs:complexType>'
+           b'<xs:sequence><xs:element name="name" type="xs:string"/></xs:sequence>'
+           b'<xs:attribute name="id" type="xs:positiveInteger" use="required"/></xs:complexType></xs:element>'
+           b'</xs:schema>')
+JSON_IDS = json.dumps({"type": "object", "required": ["id", "name"], "properties": {
+    "id": {"type": "integer", "minimum": 1}, "name": {"type": "string"}}}).encode()
+
+
+@pytest.mark.parametrize(("schema", "name"), [(JSON_IDS, "ids.json"), (XSD_IDS, "ids.xsd")])
+def test_sampled_guard_of_a_large_run_names_a_record_that_really_is_invalid(schema: bytes, name: str) -> None:
+    """100,000 records, 200 sampled and validated in batches after the first chunk: records past
+    95,000 break the stricter schema: only the final batch holds them, and it names one."""
+    loaded, strict = _stricter(schema, name, 95_000)
+    plan = compile_plan(loaded, [], {"seed": 2}, record_count=100_000, validator=strict)
+    done: list[int] = []
+    with pytest.raises(Invalid) as failure:
+        plan.write("ndjson", io.BytesIO(), progress=done.append)
+    number = int(re.search(r"Generated record (\d+) is invalid", failure.value.detail).group(1))  # type: ignore[union-attr]
+    assert 95_000 < number <= 100_000 and "id" in failure.value.detail
+    assert sum(done) >= 95_000  # found by the last batch, after the records before it were written
+    # the first chunk's sample is validated at once: an invalid early record stops the run there
+    loaded, strict = _stricter(schema, name, 100)
+    plan = compile_plan(loaded, [], {"seed": 2}, record_count=100_000, validator=strict)
+    done.clear()
+    with pytest.raises(Invalid, match=r"Generated record \d+ is invalid"):
+        plan.write("ndjson", io.BytesIO(), progress=done.append)
+    assert done == []

@@ -132,3 +132,18 @@ def test_xsd_builtin_types_validate() -> None:
     schema = xmlschema.XMLSchema10(BUILTINS.decode())
     for record in _write(plan, "xml").splitlines()[2:-1]:
         schema.validate(record)
+
+
+def test_nil_check_visits_shared_generators_once() -> None:
+    """Recursion points share generators (a DAG); a tree walk over 2^60 paths would never end."""
+    from app.generation.fieldmodel import Kind, Node
+    from app.generation.generators import ChoiceGen, LeafGen
+    from app.generation.writers.xml import _has_nullable
+
+    leaf = LeafGen(Node(Kind.STRING, name="x"), 1, "x", None, "string")
+    gen: LeafGen | ChoiceGen = leaf
+    for i in range(60):
+        gen = ChoiceGen(Node(Kind.CHOICE), i, "c", [gen, gen])
+    assert _has_nullable(gen) is False
+    leaf.null_rate = 0.1
+    assert _has_nullable(gen) is True

@@ -65,8 +65,14 @@ class CsvWriter:
         encoded = [self._encode(cells(fc, col), fc.kind in ("integer", "number")) for fc in self.columns]
         if not encoded:
             return b"\r\n" * col.n
-        lines = map(self.delimiter.join, zip(*encoded, strict=True))
-        return ("\r\n".join(lines) + "\r\n").encode()
+        # one join over the cells interleaved with their separators (slice assignment): no
+        # per-record tuple or line string
+        n, k = col.n, len(encoded)
+        flat: list[str] = [self.delimiter] * (2 * k * n)
+        for j, values in enumerate(encoded):
+            flat[2 * j::2 * k] = values
+        flat[2 * k - 1::2 * k] = ["\r\n"] * n
+        return "".join(flat).encode()
 
     def footer(self) -> bytes:
         return b""

@@ -84,8 +84,7 @@ def encode(gen: Gen, col: Column) -> list[str]:
     elif isinstance(gen, ArrayGen) and not gen.prefix and gen.item is not None and not _is_group(gen.item):
         assert isinstance(col, Arr)
         items = encode(gen.item, col.item) if col.item is not None else []
-        off = col.offsets.tolist()
-        out = ["[" + ",".join(items[a:b]) + "]" for a, b in pairwise(off)]
+        out = _arrays(items, col.offsets)
     elif isinstance(gen, ChoiceGen) and not gen.group:
         assert isinstance(col, Choice)
         out = ["null"] * col.n
@@ -104,6 +103,27 @@ def encode(gen: Gen, col: Column) -> list[str]:
     return out
 
 
+def _arrays(items: list[str], offsets: np.ndarray) -> list[str]:
+    """`[item,...]` of every row, row r holding items[offsets[r]:offsets[r+1]]. When no row is
+    empty: items and separators interleaved, ONE join, then split at a NUL placed after each row
+    (NUL cannot occur in JSON text) — instead of a slice, a join and two concatenations per row."""
+    lengths = np.diff(offsets)
+    if not items or not lengths.all():
+        off = offsets.tolist()
+        return ["[" + ",".join(items[a:b]) + "]" for a, b in pairwise(off)]
+    separators = np.full(len(items), ",", dtype=object)
+    separators[offsets[1:] - 1] = "]\x00["
+    flat: list[str] = [""] * (2 * len(items))
+    flat[0::2] = items
+    flat[1::2] = separators.tolist()
+    return ("[" + "".join(flat)[:-2]).split("\x00")
+
+
+def _any_null(col: Column) -> bool:
+    nulls = getattr(col, "nulls", None)
+    return nulls is not None and bool(nulls.any())
+
+
 def _fill(template: str, args: list[list[str]], n: int) -> list[str]:
     """`template % row` for every row of the argument columns: one C-level format per record
     instead of a join over twice as many pieces (keys are in the template, not in the rows)."""
@@ -112,18 +132,28 @@ def _fill(template: str, args: list[list[str]], n: int) -> list[str]:
     return [template % row for row in zip(*args, strict=True)]
 
 
-def _object(gen: ObjectGen, col: Obj) -> list[str] | None:
+def _template(gen: ObjectGen, col: Obj) -> tuple[str, list[list[str]]] | None:
+    """The object's %-template (every member with a leading comma) and the columns it formats;
+    None when a member needs the generic path."""
     pieces: list[str] = []
     args: list[list[str]] = []
     if not _member_template(gen, col, pieces, args):
         return None
-    if not pieces:
-        return ["{}"] * col.n
-    template = "".join(pieces)
+    return "".join(pieces), args
+
+
+def _object_rows(template: str, args: list[list[str]], n: int) -> list[str]:
+    if not template:
+        return ["{}"] * n
     if template.startswith(","):
         # the first member is always there: open the object in the template, no comma to strip
-        return _fill("{" + template[1:] + "}", args, col.n)
-    return ["{" + m[1:] + "}" for m in _fill(template, args, col.n)]
+        return _fill("{" + template[1:] + "}", args, n)
+    return ["{" + m[1:] + "}" for m in _fill(template, args, n)]
+
+
+def _object(gen: ObjectGen, col: Obj) -> list[str] | None:
+    made = _template(gen, col)
+    return None if made is None else _object_rows(*made, col.n)
 
 
 def _member_template(gen: ObjectGen, col: Obj, pieces: list[str], args: list[list[str]]) -> bool:
@@ -160,6 +190,14 @@ def _member_template(gen: ObjectGen, col: Obj, pieces: list[str], args: list[lis
             args.append([key + v if p else "" for v, p in zip(values, present.tolist(), strict=True)])  # type: ignore[union-attr]
             continue
         key = key.replace("%", "%%")
+        if isinstance(slot.gen, ObjectGen) and isinstance(f, Obj) and not _any_null(f):
+            # a nested object in every row: its members become part of this template (no
+            # per-record string for it), when its own first member is always there too
+            made = _template(slot.gen, f)
+            if made is not None and (not made[0] or made[0].startswith(",")):
+                pieces.append(key + "{" + made[0][1:] + "}")
+                args.extend(made[1])
+                continue
         if isinstance(slot.gen, LeafGen) and isinstance(f, Leaf) and f.kind == "string" and \
                 _plain_strings(f.values):
             pieces.append(key + '"%s"')
@@ -168,6 +206,32 @@ def _member_template(gen: ObjectGen, col: Obj, pieces: list[str], args: list[lis
             pieces.append(key + "%s")
             args.append(encode(slot.gen, f))
     return True
+
+
+def encode_joined(gen: Gen, col: Column, sep: str) -> str:
+    """`sep.join(encode(gen, col)) + sep` for a whole chunk. Records of an object whose first
+    member is always present are laid out as one flat list (constant pieces and member values
+    interleaved by slice assignment) and joined once: no per-record `%` formatting and no
+    per-record string, which was a quarter of the NDJSON writer's time."""
+    if isinstance(gen, ObjectGen) and isinstance(col, Obj) and col.n and not _any_null(col):
+        made = _template(gen, col)
+        if made is None:
+            return sep.join(_dump(v) for v in gen.py(col)) + sep
+        template, args = made
+        if not args or not template.startswith(","):
+            return sep.join(_object_rows(template, args, col.n)) + sep
+        # NUL never occurs in the template: keys are JSON text, where it is escaped
+        literals = (template % (("\x00",) * len(args))).split("\x00")
+        literals[0] = "{" + literals[0][1:]
+        literals[-1] = literals[-1] + "}" + sep
+        n, stride = col.n, 2 * len(args) + 1
+        flat: list[str] = [""] * (stride * n)
+        for j, literal in enumerate(literals):
+            flat[2 * j::stride] = [literal] * n
+        for j, values in enumerate(args):
+            flat[2 * j + 1::stride] = values
+        return "".join(flat)
+    return sep.join(encode(gen, col)) + sep
 
 
 class NdjsonWriter:
@@ -180,7 +244,7 @@ class NdjsonWriter:
     def chunk(self, col: Column, first: int, file_start: int) -> bytes:
         if col.n == 0:
             return b""
-        return ("\n".join(encode(self.gen, col)) + "\n").encode()
+        return encode_joined(self.gen, col, "\n").encode()
 
     def footer(self) -> bytes:
         return b""
@@ -196,7 +260,7 @@ class JsonArrayWriter:
     def chunk(self, col: Column, first: int, file_start: int) -> bytes:
         if col.n == 0:
             return b""
-        body = ",\n".join(encode(self.gen, col))
+        body = encode_joined(self.gen, col, ",\n")[:-2]
         # every record but the file's first is preceded by a separator
         return ((("\n" if first == file_start else ",\n") + body).encode())
 

@@ -27,7 +27,7 @@ import re
 import numpy as np
 
 from app.generation.columns import Arr, Choice, Column, Leaf, Obj
-from app.generation.generators import ArrayGen, ChoiceGen, Gen, ObjectGen
+from app.generation.generators import ArrayGen, ChoiceGen, Gen, ObjectGen, distinct_generators
 
 XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
 XML_NS = "http://www.w3.org/XML/1998/namespace"
@@ -84,15 +84,9 @@ def _local(name: str) -> str:
 
 
 def _has_nullable(gen: Gen) -> bool:
-    if getattr(gen, "null_rate", 0) > 0 or getattr(gen, "always_null", False):
-        return True
-    if isinstance(gen, ObjectGen):
-        return any(s.gen is not None and _has_nullable(s.gen) for s in gen.slots)
-    if isinstance(gen, ArrayGen):
-        return any(_has_nullable(g) for g in [*gen.prefix, *([gen.item] if gen.item else [])])
-    if isinstance(gen, ChoiceGen):
-        return any(o is not None and _has_nullable(o) for o in gen.options)
-    return False
+    """Whether any value of the tree may be nil."""
+    return any(getattr(g, "null_rate", 0) > 0 or getattr(g, "always_null", False)
+               for g in distinct_generators(gen))
 
 
 class XmlWriter:

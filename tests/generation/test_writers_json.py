@@ -1,0 +1,50 @@
+"""The JSON and NDJSON writers build whole chunks from templates (nested objects inlined, one join
+per chunk); their text must always parse back to exactly the records, whatever the shape."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import orjson
+import pytest
+
+from app.generation.engine import compile_plan
+from app.generation.schema_loader import load_schema
+
+SHAPES = {
+    # the first member always present: the one-join path, with a nested object inlined
+    "required first": {"type": "object", "required": ["id", "inner", "rows"], "properties": {
+        "id": {"type": "integer"},
+        "inner": {"type": "object", "required": ["a"], "properties": {
+            "a": {"type": "string", "maxLength": 3}, "b": {"type": "boolean"}}},
+        # never empty: items and separators joined once for all rows, then split per row
+        "rows": {"type": "array", "minItems": 1, "maxItems": 4, "items": {
+            "type": "object", "required": ["q"], "properties": {"q": {"type": "integer"}}}}}},
+    # first members optional (no leading constant), a nested object in every row but sometimes
+    # null, an optional nested one, awkward keys
+    "optional first": {"type": "object", "required": ["z", "nested"], "properties": {
+        "%s": {"type": "string", "pattern": "^[a-z%\"\\\\]{1,4}$"},
+        "100%%": {"type": "integer"},
+        "z": {"type": "string", "enum": ["x", "y\"q", "line\nbreak"]},
+        "nested": {"type": ["object", "null"], "required": ["k"], "properties": {
+            "k": {"type": "integer"}, "opt": {"type": "string"}}},
+        "deep": {"type": "object", "properties": {"o": {"type": "object", "properties": {
+            "p": {"type": "number"}}}}},
+        "list": {"type": "array", "maxItems": 3, "items": {"type": "string", "maxLength": 2}}}},
+}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_json_and_ndjson_parse_back_to_the_records(shape: str) -> None:
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **SHAPES[shape]}
+    plan = compile_plan(load_schema(json.dumps(schema).encode(), "s.json"), [], {"seed": 5}, record_count=5000)
+    expected = orjson.loads(orjson.dumps(plan.records()))
+    ndjson, array = io.BytesIO(), io.BytesIO()
+    plan.write_many([("ndjson", ndjson), ("json", array)])
+    lines = ndjson.getvalue().decode().split("\n")
+    assert lines[-1] == "" and [orjson.loads(line) for line in lines[:-1]] == expected
+    assert orjson.loads(array.getvalue()) == expected
+    assert any("inner" in r or "nested" in r for r in expected)
+    arrays = [r.get("rows", r.get("list")) for r in expected]
+    assert any(a for a in arrays if a is not None)
