@@ -9,12 +9,12 @@ writes CSV in the same run. This kind of machine changes speed by up to 2-3x wit
 (seen here: the Faker loop at 813 and at 2,284 rec/s in one 2-minute run), so one timing of each
 says little: the whole sequence of cells runs `--rounds` times with the Faker loop timed between
 every two cells; a cell's ratio in one round is its records/s against the mean of the two Faker
-timings beside it, and the table shows the median of those paired ratios (and the best rate). Validity: a 2,000-record sample is
-checked with jsonschema (the schema's draft + format checker) and with xmlschema (XSD).
-`--flat-memory` also writes 10,000,000 records to CSV and reports the peak RSS. Rates exclude
-the one-time set-up (schema compilation and locale vocabularies, shown as "setup s"), as the
-Faker loop's own timing excludes `Faker()`; "cpu rec/s" uses process CPU time, steadier than
-wall time on a shared machine.
+timings beside it, and the table shows the median of those paired ratios (and the best rate).
+Validity: a 2,000-record sample is checked with jsonschema (the schema's draft + format
+checker) and with xmlschema (XSD). `--flat-memory` also writes 10,000,000 records to CSV and
+reports the peak RSS. Rates exclude the one-time set-up (schema compilation and locale
+vocabularies, shown as "setup s"), as the Faker loop's own timing excludes `Faker()`; "cpu x"
+is the same paired ratio on process CPU time.
 """
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ def main() -> None:
     ap.add_argument("--flat-memory", action="store_true", help="also 10,000,000 records to CSV")
     ap.add_argument("--faker-records", type=int, default=5_000,
                     help="records of each Faker-loop timing (its rate is per record; it runs once per cell)")
-    ap.add_argument("--rounds", type=int, default=3, help="times the whole sequence of cells runs (best kept)")
+    ap.add_argument("--rounds", type=int, default=3, help="times the whole sequence of cells runs (median of the paired ratios)")
     ap.add_argument("--worker", nargs=5, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
