@@ -64,3 +64,48 @@ def test_parts_written_together_appear_together_or_not_at_all(tmp_path: Path) ->
     with pytest.raises(OSError):
         write_many_atomically(tmp_path, again, fail_midway)
     assert list((tmp_path / "work" / "s1").iterdir()) == []  # neither file, no temporary
+
+
+def test_files_are_flushed_in_the_background_while_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long write has what it holds so far synced by a background fdatasync as it goes (the
+    closing fsync then has little left); the bytes, size and hash are unchanged."""
+    import app.core.jobs.files as files
+
+    monkeypatch.setattr(files, "EARLY_SYNC_BYTES", 256 * 1024)
+    synced: list[int] = []
+    real = os.fdatasync
+
+    def counting(fd: int) -> None:
+        synced.append(fd)
+        real(fd)
+
+    monkeypatch.setattr(os, "fdatasync", counting)
+    blocks = [os.urandom(64 * 1024) for _ in range(64)]  # 4 MiB in 64 KiB writes
+    written = write_atomically(tmp_path, "files/data.csv", lambda s: [s.write(b) for b in blocks])
+    expected = b"".join(blocks)
+    assert (tmp_path / "files" / "data.csv").read_bytes() == expected
+    assert written.size_bytes == len(expected) and written.sha256 == hashlib.sha256(expected).hexdigest()
+    assert synced  # flushed while being written, not only at the end
+
+
+@pytest.mark.parametrize("join", [False, True])
+def test_a_background_flush_error_fails_the_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, join: bool) -> None:
+    """The kernel reports a writeback error to one sync call only: the one a background flush
+    met must fail the write (and leave nothing), not vanish with its thread."""
+    import app.core.jobs.files as files
+
+    monkeypatch.setattr(files, "EARLY_SYNC_BYTES", 256 * 1024)
+
+    def failing(fd: int) -> None:
+        raise OSError(errno.EIO, "Input/output error")
+
+    if join:
+        names, _ = _parts(tmp_path)
+    monkeypatch.setattr(os, "fdatasync", failing)
+    with pytest.raises(OSError) as raised:
+        if join:
+            concatenate_atomically(tmp_path, names, "files/data-0000.csv", lambda: None)
+        else:
+            write_atomically(tmp_path, "files/data.csv", lambda s: [s.write(os.urandom(64 * 1024)) for _ in range(16)])
+    assert raised.value.errno == errno.EIO
+    assert not (tmp_path / "files").exists() or list((tmp_path / "files").iterdir()) == []

@@ -7,6 +7,7 @@ import errno
 import hashlib
 import os
 import shutil
+import threading
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -30,6 +31,10 @@ def dataset_dir(data_dir: Path, dataset_id: int) -> Path:
 COPY_BUFFER = 1024 * 1024
 # one kernel copy call at most this much, so the lease is renewed in between (~0.05 s each)
 COPY_SLICE = 128 * 1024 * 1024
+# a file being written has what it holds so far flushed to disk in the background every this
+# many bytes: the kernel would otherwise start writeback only at GBs of dirty pages, and the
+# closing fsync would stall the worker for the whole file (idle CPU: ~9% of a service run)
+EARLY_SYNC_BYTES = 16 * 1024 * 1024
 
 
 def file_name(fmt: str, file_index: int) -> str:
@@ -51,20 +56,69 @@ def shard_work_dir(dataset_id: int, shard_index: int, attempt: int) -> str:
     return f"datasets/{dataset_id}/work/s{shard_index:04d}-a{attempt}"
 
 
+class _BackgroundSync:
+    """fdatasync of one descriptor in a thread (it releases the GIL), while its writer goes on.
+    Its error is raised by `wait`: the kernel reports a writeback error to one sync call of a
+    file description only, so the closing fsync would not see it again."""
+
+    def __init__(self, fd: int) -> None:
+        self._error: OSError | None = None
+        self._thread = threading.Thread(target=self._run, args=(fd,), daemon=True)
+        self._thread.start()
+
+    def _run(self, fd: int) -> None:
+        try:
+            os.fdatasync(fd)
+        except OSError as exc:
+            self._error = exc
+
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive()
+
+    def join(self) -> None:
+        self._thread.join()
+
+    def wait(self) -> None:
+        self._thread.join()
+        if self._error is not None:
+            error, self._error = self._error, None
+            raise error
+
+
 class _HashingWriter:
-    """A binary stream that hashes (unless told not to) and counts what passes through it."""
+    """A binary stream that hashes (unless told not to) and counts what passes through it, and
+    has what it wrote flushed to disk in the background as it goes (EARLY_SYNC_BYTES)."""
 
     def __init__(self, fh: IO[bytes], hashing: bool = True) -> None:
         self._fh = fh
         self.sha256 = hashlib.sha256() if hashing else None
         self.size = 0
+        self._synced_at = 0
+        self._sync: _BackgroundSync | None = None
 
     def write(self, data: bytes) -> int:
         self._fh.write(data)
         if self.sha256 is not None:
             self.sha256.update(data)
         self.size += len(data)
+        if self.size - self._synced_at >= EARLY_SYNC_BYTES and (self._sync is None or not self._sync.running):
+            if self._sync is not None:
+                self._sync.wait()  # finished: raises the error it met, if any
+            self._synced_at = self.size
+            self._sync = _BackgroundSync(self._fh.fileno())
         return len(data)
+
+    def join(self) -> None:
+        """Until no background flush runs (before the descriptor closes, on failure too)."""
+        if self._sync is not None:
+            self._sync.join()
+
+    def make_durable(self) -> None:
+        if self._sync is not None:
+            self._sync.wait()
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,12 +150,14 @@ def write_many_atomically(data_dir: Path, relatives: Sequence[str],
         with contextlib.ExitStack() as stack:
             for target in targets:
                 target.parent.mkdir(parents=True, exist_ok=True)
-            handles = [stack.enter_context(open(tmp, "wb", buffering=1024 * 1024)) for tmp in temporaries]
-            streams = [_HashingWriter(fh, hashing) for fh in handles]
+            streams = []
+            for tmp in temporaries:
+                stream = _HashingWriter(stack.enter_context(open(tmp, "wb", buffering=1024 * 1024)), hashing)
+                stack.callback(stream.join)  # runs before the file closes, on failure too
+                streams.append(stream)
             produce(streams)
-            for fh in handles:
-                fh.flush()
-                os.fsync(fh.fileno())
+            for stream in streams:
+                stream.make_durable()
         for tmp, target in zip(temporaries, targets, strict=True):
             os.replace(tmp, target)
     except BaseException:
@@ -115,25 +171,32 @@ def write_many_atomically(data_dir: Path, relatives: Sequence[str],
 def concatenate_atomically(data_dir: Path, sources: Sequence[str], relative: str,
                            beat: Callable[[], object]) -> WrittenFile:
     """One file from parts, in order: copied inside the kernel (copy_file_range: no pass through
-    Python, ~8x faster than read/write here), then hashed in one read pass (from the page cache),
-    fsynced and renamed into place. `beat` is called between slices (lease renewal)."""
+    Python, ~8x faster than read/write here), then hashed in one read pass (from the page cache)
+    while it is flushed to disk, fsynced and renamed into place. `beat` is called between slices
+    (lease renewal)."""
     target = data_dir / relative
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = _temporary_name(target)
     try:
+        digest = hashlib.sha256()
+        size = 0
         with open(tmp, "wb") as out:
             for source in sources:
                 with open(data_dir / source, "rb") as part:
                     _copy(part, out, beat)
             out.flush()
+            # the file goes to disk while it is hashed from the page cache, not before
+            sync = _BackgroundSync(out.fileno())
+            try:
+                with open(tmp, "rb") as fh:
+                    while chunk := fh.read(COPY_BUFFER):
+                        digest.update(chunk)
+                        size += len(chunk)
+                        beat()
+            finally:
+                sync.join()
+            sync.wait()
             os.fsync(out.fileno())
-        digest = hashlib.sha256()
-        size = 0
-        with open(tmp, "rb") as fh:
-            while chunk := fh.read(COPY_BUFFER):
-                digest.update(chunk)
-                size += len(chunk)
-                beat()
         os.replace(tmp, target)
     except BaseException:
         tmp.unlink(missing_ok=True)
