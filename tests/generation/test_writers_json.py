@@ -32,6 +32,20 @@ SHAPES = {
         "deep": {"type": "object", "properties": {"o": {"type": "object", "properties": {
             "p": {"type": "number"}}}}},
         "list": {"type": "array", "maxItems": 3, "items": {"type": "string", "maxLength": 2}}}},
+    # arrays of objects never empty, items whose first member is always there: the items of all
+    # rows joined once with their closing pieces; awkward keys and values inside the items, an
+    # optional member, a nested object in each item, and an array nested in each item
+    "object arrays": {"type": "object", "required": ["id", "rows"], "properties": {
+        "id": {"type": "integer"},
+        "rows": {"type": "array", "minItems": 1, "maxItems": 5, "items": {
+            "type": "object", "required": ["q%", "text", "pos"], "properties": {
+                "q%": {"type": "integer"},
+                "text": {"type": "string", "pattern": "^[a-z%\"\\\\]{1,4}$"},
+                "maybe": {"type": "boolean"},
+                "pos": {"type": "object", "required": ["x"], "properties": {"x": {"type": "number"}}},
+                "tags": {"type": "array", "minItems": 1, "maxItems": 2, "items": {
+                    "type": "object", "required": ["t"], "properties": {"t": {"type": "string", "maxLength": 3}}}},
+            }}}}},
 }
 
 
@@ -45,6 +59,10 @@ def test_json_and_ndjson_parse_back_to_the_records(shape: str) -> None:
     lines = ndjson.getvalue().decode().split("\n")
     assert lines[-1] == "" and [orjson.loads(line) for line in lines[:-1]] == expected
     assert orjson.loads(array.getvalue()) == expected
-    assert any("inner" in r or "nested" in r for r in expected)
+    assert shape == "object arrays" or any("inner" in r or "nested" in r for r in expected)
     arrays = [r.get("rows", r.get("list")) for r in expected]
     assert any(a for a in arrays if a is not None)
+    if shape == "object arrays":
+        items = [item for r in expected for item in r["rows"]]
+        assert len({len(r["rows"]) for r in expected}) == 5 and any("tags" in i for i in items)
+        assert any("maybe" in i for i in items) and any("maybe" not in i for i in items)

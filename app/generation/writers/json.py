@@ -83,8 +83,13 @@ def encode(gen: Gen, col: Column) -> list[str]:
             return [_dump(v) for v in gen.py(col)]
     elif isinstance(gen, ArrayGen) and not gen.prefix and gen.item is not None and not _is_group(gen.item):
         assert isinstance(col, Arr)
-        items = encode(gen.item, col.item) if col.item is not None else []
-        out = _arrays(items, col.offsets)
+        made = None
+        if isinstance(gen.item, ObjectGen) and isinstance(col.item, Obj):
+            made = _object_arrays(gen.item, col.item, col.offsets)
+        if made is None:
+            items = encode(gen.item, col.item) if col.item is not None else []
+            made = _arrays(items, col.offsets)
+        out = made
     elif isinstance(gen, ChoiceGen) and not gen.group:
         assert isinstance(col, Choice)
         out = ["null"] * col.n
@@ -116,6 +121,35 @@ def _arrays(items: list[str], offsets: np.ndarray) -> list[str]:
     flat: list[str] = [""] * (2 * len(items))
     flat[0::2] = items
     flat[1::2] = separators.tolist()
+    return ("[" + "".join(flat)[:-2]).split("\x00")
+
+
+def _object_arrays(gen: ObjectGen, col: Obj, offsets: np.ndarray) -> list[str] | None:
+    """`[{...},...]` of every row for an array of objects, in ONE join: the items' member values
+    interleaved with the template's constant pieces, the piece after an item's last member closing
+    it with `},` or, at a row's end, `}]` and a NUL to split at — instead of a `%` format per item
+    and a second join per row (a third of the NDJSON writer's time for `line_items`). None when
+    the shape needs `_object_rows` + `_arrays` (an empty row, a null item, an optional first member)."""
+    lengths = np.diff(offsets)
+    if not col.n or offsets[0] != 0 or offsets[-1] != col.n or not lengths.all() or _any_null(col):
+        return None
+    made = _template(gen, col)
+    if made is None:
+        return None
+    template, args = made
+    if not args or not template.startswith(","):
+        return None
+    literals = (template % (("\x00",) * len(args))).split("\x00")
+    literals[0] = "{" + literals[0][1:]
+    n, stride = col.n, 2 * len(args) + 1
+    flat: list[str] = [""] * (stride * n)
+    for j, literal in enumerate(literals[:-1]):
+        flat[2 * j::stride] = [literal] * n
+    for j, values in enumerate(args):
+        flat[2 * j + 1::stride] = values
+    closing = np.full(n, literals[-1] + "},", dtype=object)
+    closing[offsets[1:] - 1] = literals[-1] + "}]\x00["
+    flat[stride - 1::stride] = closing.tolist()
     return ("[" + "".join(flat)[:-2]).split("\x00")
 
 
