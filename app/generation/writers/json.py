@@ -124,6 +124,23 @@ def _arrays(items: list[str], offsets: np.ndarray) -> list[str]:
     return ("[" + "".join(flat)[:-2]).split("\x00")
 
 
+def _interleaved(template: str, args: list[list[str]], n: int) -> tuple[list[str], int, str]:
+    """The pieces of `n` objects in order, for one join: each object's constant pieces and member
+    values interleaved by slice assignment, except the piece after its last member: those slots
+    (`flat[stride - 1::stride]`) are left to the caller, to fill with the returned closing text
+    (`...}`) and whatever follows it. `template` starts with a constant member (`,"key":...`)."""
+    # NUL never occurs in the template: keys are JSON text, where it is escaped
+    literals = (template % (("\x00",) * len(args))).split("\x00")
+    literals[0] = "{" + literals[0][1:]
+    stride = 2 * len(args) + 1
+    flat: list[str] = [""] * (stride * n)
+    for j, literal in enumerate(literals[:-1]):
+        flat[2 * j::stride] = [literal] * n
+    for j, values in enumerate(args):
+        flat[2 * j + 1::stride] = values
+    return flat, stride, literals[-1] + "}"
+
+
 def _object_arrays(gen: ObjectGen, col: Obj, offsets: np.ndarray) -> list[str] | None:
     """`[{...},...]` of every row for an array of objects, in ONE join: the items' member values
     interleaved with the template's constant pieces, the piece after an item's last member closing
@@ -139,16 +156,9 @@ def _object_arrays(gen: ObjectGen, col: Obj, offsets: np.ndarray) -> list[str] |
     template, args = made
     if not args or not template.startswith(","):
         return None
-    literals = (template % (("\x00",) * len(args))).split("\x00")
-    literals[0] = "{" + literals[0][1:]
-    n, stride = col.n, 2 * len(args) + 1
-    flat: list[str] = [""] * (stride * n)
-    for j, literal in enumerate(literals[:-1]):
-        flat[2 * j::stride] = [literal] * n
-    for j, values in enumerate(args):
-        flat[2 * j + 1::stride] = values
-    closing = np.full(n, literals[-1] + "},", dtype=object)
-    closing[offsets[1:] - 1] = literals[-1] + "}]\x00["
+    flat, stride, close = _interleaved(template, args, col.n)
+    closing = np.full(col.n, close + ",", dtype=object)
+    closing[offsets[1:] - 1] = close + "]\x00["
     flat[stride - 1::stride] = closing.tolist()
     return ("[" + "".join(flat)[:-2]).split("\x00")
 
@@ -254,16 +264,8 @@ def encode_joined(gen: Gen, col: Column, sep: str) -> str:
         template, args = made
         if not args or not template.startswith(","):
             return sep.join(_object_rows(template, args, col.n)) + sep
-        # NUL never occurs in the template: keys are JSON text, where it is escaped
-        literals = (template % (("\x00",) * len(args))).split("\x00")
-        literals[0] = "{" + literals[0][1:]
-        literals[-1] = literals[-1] + "}" + sep
-        n, stride = col.n, 2 * len(args) + 1
-        flat: list[str] = [""] * (stride * n)
-        for j, literal in enumerate(literals):
-            flat[2 * j::stride] = [literal] * n
-        for j, values in enumerate(args):
-            flat[2 * j + 1::stride] = values
+        flat, stride, close = _interleaved(template, args, col.n)
+        flat[stride - 1::stride] = [close + sep] * col.n
         return "".join(flat)
     return sep.join(encode(gen, col)) + sep
 
