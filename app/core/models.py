@@ -293,6 +293,9 @@ class DatasetShard(SQLModel, table=True):
     locked_by: str | None = Field(default=None, max_length=100)
     lease_until: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
     records_done: int = Field(default=0, sa_type=BigInteger)  # records written, summed over formats
+    # the dispatcher asks the worker of a running generate shard to give half of what it has left
+    # to an idle worker; the worker itself cuts its range (it alone knows where it is)
+    split_wanted: bool = False
     # what a finished generate shard wrote: [{format, file_index, path, size_bytes, sha256, whole}]
     outputs: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
 

@@ -31,7 +31,6 @@ class Settings(BaseSettings):
     graphql_max_aliases: int = 30
     graphql_max_tokens: int = 4000
     graphql_introspection: bool = True
-    workers: int = Field(default=2, ge=1)
     # start the local pool's processes (imports, locale data) with the server rather than with the
     # first dataset; off in the in-process test apps, which start hundreds of servers
     warm_pool: bool = True
@@ -39,8 +38,14 @@ class Settings(BaseSettings):
     job_lease_seconds: float = Field(default=30.0, gt=0)
     job_max_attempts: int = Field(default=3, ge=1)
     dispatch_interval_seconds: float = Field(default=1.0, gt=0)
-    # a dataset is cut into shards of about this many records, each run by any worker
-    shard_records: int = Field(default=250_000, ge=1)
+    # the local pool's size; with Celery, the generation slots the dispatcher plans shards for
+    workers: int = Field(default=2, ge=1)
+    # A dataset is cut into shards of at most this many records, and into more when workers
+    # would otherwise idle (each at least `split_records`). Fewer, larger shards spare the
+    # joining and re-hashing of parts. A shard with at least twice `split_records` left is split
+    # while it runs when a worker idles (the tail of a run, a lone dataset).
+    shard_records: int = Field(default=1_000_000, ge=1)
+    split_records: int = Field(default=131_072, ge=1)
     max_shards: int = Field(default=64, ge=1)
     default_types: list[str] = ["json"]
     broker_url: str | None = None

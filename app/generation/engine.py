@@ -150,11 +150,13 @@ class Plan:
         self._cache = (b, col)
         return col
 
-    def chunks(self, start: int, stop: int, chunk_size: int = BLOCK_SIZE) -> Iterator[tuple[int, Column]]:
+    def chunks(self, start: int, stop: int, chunk_size: int = BLOCK_SIZE,
+               limit: Callable[[], int] | None = None) -> Iterator[tuple[int, Column]]:
         """(first record index, column) for consecutive pieces of [start, stop): cut at block edges
-        and at global multiples of `chunk_size`, so pieces never depend on where a call starts."""
+        and at global multiples of `chunk_size`, so pieces never depend on where a call starts.
+        `limit`, asked before each piece, may end the range early (see `write_many`)."""
         i = start
-        while i < stop:
+        while i < (stop := stop if limit is None else min(stop, limit())):
             b = i // BLOCK_SIZE
             col = self.block(b)
             end = min(stop, (b + 1) * BLOCK_SIZE, (i // chunk_size + 1) * chunk_size)
@@ -211,11 +213,16 @@ class Plan:
 
     def write_many(self, targets: Sequence[tuple[str, IO[bytes]]], start: int = 0, stop: int | None = None, *,
                    header: bool = True, footer: bool = True, progress: Progress | None = None,
-                   guard: bool = True, chunk_size: int = BLOCK_SIZE) -> list[int]:
+                   guard: bool = True, chunk_size: int = BLOCK_SIZE,
+                   limit: Callable[[], int] | None = None) -> list[int]:
         """`write` for several (format, stream) targets at once: each chunk is generated (and
         guarded) once and handed to every writer, instead of once per format. The bytes of each
         stream are those of `write`; returns the bytes written to each. `progress` counts one
-        per record and target."""
+        per record and target.
+
+        `limit` lets a running shard give the rest of its range away: asked before each chunk,
+        it returns where the range now ends (a block edge at or after the records written so
+        far, at most `stop`); the footer is written only when the range still ends at `stop`."""
         stop = self.record_count if stop is None else min(stop, self.record_count)
         writers = [(self.writer(fmt), stream) for fmt, stream in targets]
         written = [0] * len(writers)
@@ -226,7 +233,9 @@ class Plan:
             chunk_size = -(-chunk_size // SQL_BATCH) * SQL_BATCH
         xml_writer = next((w for (fmt, _), (w, _) in zip(targets, writers, strict=True) if fmt == "xml"), None)
         guarded = _Guard(self, self._guard_rows(start, stop), xml_writer) if guard and self.validator else None
-        for first, col in self.chunks(start, stop, max(1, chunk_size)):
+        end = start
+        for first, col in self.chunks(start, stop, max(1, chunk_size), limit):
+            end = first + col.n
             if guarded is not None:
                 guarded.add(col, first)
             file_start = self.file_start(first)
@@ -236,7 +245,7 @@ class Plan:
                 progress(col.n * len(writers))
         if guarded is not None:
             guarded.flush()
-        if footer:
+        if footer and end == stop:
             for i, (w, stream) in enumerate(writers):
                 written[i] += stream.write(w.footer())
         return written

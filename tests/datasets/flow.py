@@ -71,6 +71,7 @@ class ShardWatch:
         self.dataset_ids = dataset_ids
         self.workers: set[str] = set()
         self.seen_shards = 0
+        self.first_shards: dict[int, int] = {}  # per dataset: its generate shards when first seen
 
     def _rows(self) -> list[DatasetShard]:
         with Session(self.engine) as session:
@@ -81,6 +82,8 @@ class ShardWatch:
         for dataset_id in self.dataset_ids:
             mine = [r for r in rows if r.dataset_id == dataset_id and r.kind == "generate"]
             self.seen_shards = max(self.seen_shards, len(mine))
+            if mine:
+                self.first_shards.setdefault(dataset_id, len(mine))
         self.workers |= {r.locked_by for r in rows if r.locked_by and not r.locked_by.startswith("dispatcher:")}
 
     def left(self) -> int:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from app.core.jobs.sharding import shard_ranges
+from app.core.jobs.sharding import shard_ranges, split_point
 from app.core.settings import Settings
 from app.generation.engine import BLOCK_SIZE
 from tests.api_client import Api
@@ -42,6 +42,19 @@ def test_shard_ranges_cover_the_records_in_whole_blocks() -> None:
     assert all(a % BLOCK_SIZE == 0 and b > a for a, b in ranges)
     assert all(ranges[i][1] == ranges[i + 1][0] for i in range(len(ranges) - 1))
     assert len(shard_ranges(10_000_000, 1, 16)) == 16  # the cap wins over tiny shards
+
+
+def test_idle_workers_cut_a_dataset_finer_and_a_running_shard_splits_at_a_block_edge() -> None:
+    big = 1_000_000
+    assert len(shard_ranges(big, big, 64)) == 1
+    assert len(shard_ranges(big, big, 64, idle=2, split_records=100_000)) == 2
+    assert len(shard_ranges(big, big, 64, idle=20, split_records=300_000)) == 3  # each >= split_records
+    assert len(shard_ranges(big, big, 64, idle=2, split_records=600_000)) == 1
+    assert len(shard_ranges(big, 250_000, 64, idle=2, split_records=100_000)) == 4  # size still caps a shard
+    assert split_point(0, big, 100_000) == 503_808 and 503_808 % BLOCK_SIZE == 0
+    assert split_point(7_000, 40_960, 8_192) == 24_576  # from a file edge: the block edge past the middle
+    assert split_point(0, 200_000, 100_000) is None  # a half would be short of split_records
+    assert split_point(big - 10, big, 1) is None  # less than a block left
 
 
 @pytest.mark.parametrize(("filename", "content", "types"), [

@@ -114,6 +114,34 @@ def test_all_formats_written_at_once_equal_each_written_alone(path: Path, params
             assert size == len(alone)
 
 
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_range_cut_short_while_written_joins_its_other_half(fmt: str) -> None:
+    """A running shard that gives the rest of its range away (`limit` drops to a block edge
+    mid-write) writes exactly [start, edge) and no footer; the half it gave away, written by
+    another plan, completes the file byte for byte."""
+    n = 4 * BLOCK_SIZE + 777
+    plan = _plan(JSON_SCHEMA, n)
+    single = _out(plan, fmt)
+    stop = [n]
+    asked: list[int] = []
+
+    def progress(records: int) -> None:
+        asked.append(records)
+        if len(asked) == 2:  # after the second chunk: keep up to the next block edge but one
+            stop[0] = 3 * BLOCK_SIZE
+
+    head = io.BytesIO()
+    size = plan.write_many([(fmt, head)], 0, n, progress=progress, limit=lambda: stop[0])[0]
+    assert sum(asked) == 3 * BLOCK_SIZE and size == len(head.getvalue())
+    assert head.getvalue() == _out(_plan(JSON_SCHEMA, n), fmt, 0, 3 * BLOCK_SIZE, footer=False)
+    tail = _out(_plan(JSON_SCHEMA, n), fmt, 3 * BLOCK_SIZE, n, header=False)
+    assert head.getvalue() + tail == single
+    # a limit already at the start writes the header alone
+    empty = io.BytesIO()
+    plan.write_many([(fmt, empty)], 0, n, limit=lambda: 0)
+    assert empty.getvalue() == _out(plan, fmt, 0, 0, footer=False)
+
+
 def test_records_per_file_splits_by_index() -> None:
     plan = _plan(JSON_SCHEMA, 2500, records_per_file=1000)
     assert plan.file_ranges() == [(0, 1000), (1000, 2000), (2000, 2500)]

@@ -1,7 +1,8 @@
 """The dispatcher loop in `tdg serve`: starts queued datasets within each tenant's concurrency
-cap (cutting each into shards), hands queued shards to the executor as it has room, and
-re-queues shards whose lease lapsed (their worker is gone) until the attempt limit, after which
-their dataset fails with a reason."""
+cap (cutting each into shards, more of them when workers would idle), hands queued shards to
+the executor as it has room, asks running shards to split when workers idle with nothing
+queued, and re-queues shards whose lease lapsed (their worker is gone) until the attempt limit,
+after which their dataset fails with a reason."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from app.core.settings import Settings
 
 log = logging.getLogger("tdg.dispatcher")
 CLAIM_GRACE_SECONDS = 60.0
+SPLIT_POLL_SECONDS = 0.2
 
 
 class Dispatcher(PeriodicTask):
@@ -35,10 +37,14 @@ class Dispatcher(PeriodicTask):
         self.engine = engine
         self.executor = executor
         self.owner = f"dispatcher:{socket.gethostname()}"
+        self.splits_pending = False
         if isinstance(executor, LocalPoolExecutor):
             executor.on_slot_free = self.wake_threadsafe
 
     def interval(self) -> float:
+        # a split asked for queues its half within a progress update: pick it up soon
+        if self.splits_pending:
+            return min(self.settings.dispatch_interval_seconds, SPLIT_POLL_SECONDS)
         return self.settings.dispatch_interval_seconds
 
     async def tick(self) -> None:
@@ -91,13 +97,16 @@ class Dispatcher(PeriodicTask):
                 return
             running = repo.running_per_tenant()
             caps = repo.tenant_caps()
+            idle = self.settings.workers - repo.busy_shards()
             for dataset in candidates:
                 assert dataset.id is not None
                 if running.get(dataset.tenant_id, 0) >= caps.get(dataset.tenant_id, 4):
                     continue
-                ranges = shard_ranges(dataset.record_count, self.settings.shard_records, self.settings.max_shards)
+                ranges = shard_ranges(dataset.record_count, self.settings.shard_records, self.settings.max_shards,
+                                      idle=idle, split_records=self.settings.split_records)
                 if repo.start(dataset.id, self.owner, ranges):
                     running[dataset.tenant_id] = running.get(dataset.tenant_id, 0) + 1
+                    idle -= len(ranges)
             session.commit()
 
     def dispatch(self) -> None:
@@ -123,3 +132,28 @@ class Dispatcher(PeriodicTask):
             session.commit()
         for shard_id, attempt in claimed:
             self.executor.submit(shard_id, attempt)
+        self.ask_splits()
+
+    def ask_splits(self) -> None:
+        """With nothing queued and workers idle, ask the running shards with the most left to
+        give half of it away (each worker cuts its own range at its next progress update)."""
+        split = self.settings.split_records
+        self.splits_pending = False
+        with Session(self.engine) as session:
+            repo = JobRepository(session)
+            idle = self.settings.workers - repo.busy_shards()
+            if idle <= 0:
+                return
+            for shard, left in repo.split_candidates(len(self.settings.default_types)):
+                if idle <= 0 or left < 2 * split:
+                    break
+                if shard.split_wanted:
+                    idle -= 1  # asked already; its half will come
+                    self.splits_pending = True
+                    continue
+                assert shard.id is not None
+                lock_dataset(session.connection(), shard.dataset_id)
+                if repo.ask_split(shard.id, shard.attempt):
+                    idle -= 1
+                    self.splits_pending = True
+                session.commit()  # one dataset's lock at a time

@@ -1,19 +1,37 @@
-"""How a dataset is cut into shards: ranges of whole generation blocks, so that any number of
-workers writes exactly the bytes of one process (engine.BLOCK_SIZE, DESIGN §9)."""
+"""How a dataset is cut into shards, and where a running shard is split: ranges of whole
+generation blocks, so that any number of workers writes exactly the bytes of one process
+(engine.BLOCK_SIZE, DESIGN §9)."""
 
 from __future__ import annotations
 
 from app.generation.engine import BLOCK_SIZE
 
 
-def shard_ranges(record_count: int, shard_records: int, max_shards: int) -> list[tuple[int, int]]:
-    """[(start, stop)] covering [0, record_count): about `shard_records` records each (rounded up
-    to whole blocks), at most `max_shards` of them; one empty range for an empty dataset."""
+def shard_ranges(record_count: int, shard_records: int, max_shards: int, *, idle: int = 0,
+                 split_records: int = 0) -> list[tuple[int, int]]:
+    """[(start, stop)] covering [0, record_count): shards of at most about `shard_records` records
+    (rounded up to whole blocks) and, when `idle` workers would otherwise wait, at least that many
+    shards of at least `split_records` each; at most `max_shards`; one empty range for an empty
+    dataset."""
     blocks = -(-record_count // BLOCK_SIZE)
     if blocks == 0:
         return [(0, 0)]
     per_shard = max(1, -(-shard_records // BLOCK_SIZE))
-    shards = min(max_shards, -(-blocks // per_shard))
+    shards = -(-blocks // per_shard)
+    if idle > shards and split_records > 0:
+        shards = max(shards, min(idle, record_count // split_records))
+    shards = min(max_shards, shards)
     per = -(-blocks // shards)
     return [(s * per * BLOCK_SIZE, min((s + 1) * per * BLOCK_SIZE, record_count))
             for s in range(shards) if s * per < blocks]
+
+
+def split_point(position: int, stop: int, split_records: int) -> int | None:
+    """Where a shard that has written up to `position` hands the rest of [position, stop) away:
+    the block edge nearest the middle of what is left, or None when either part would be smaller
+    than `split_records` (or than a block)."""
+    mid = position + (stop - position) // 2
+    mid = -(-mid // BLOCK_SIZE) * BLOCK_SIZE
+    if mid - position < max(split_records, 1) or stop - mid < max(split_records, 1) or mid >= stop:
+        return None
+    return mid

@@ -3,7 +3,9 @@
 A generate shard takes over its row (fenced by attempt), compiles the plan (cached per process),
 writes its record range of every requested file as a part, all formats in one pass (temporary
 names, fsync, rename; a sha256 only for a part that is a whole file), renewing its lease with each
-progress update, and records the parts in one fenced transaction. The shard whose completion
+progress update, and records the parts in one fenced transaction. When the dispatcher asks (a
+worker idles), a progress update also splits the shard: it keeps the first half of what it has
+left and queues the rest as a new shard. The shard whose completion
 makes the count whole claims the assembly and runs it at once: parts that are whole files are
 hard-linked into place, the others joined in the kernel and hashed, and one
 fenced transaction records the files, the status, the domain event and the creator's
@@ -20,9 +22,9 @@ from collections import OrderedDict
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from app.core import preferences
 from app.core.clock import iso
@@ -41,6 +43,7 @@ from app.core.jobs.files import (
     write_atomically,
     write_many_atomically,
 )
+from app.core.jobs.sharding import split_point
 from app.core.models import (
     DatasetFile,
     DatasetShard,
@@ -57,6 +60,7 @@ from app.core.repositories.jobs import (
     fenced_shard_update,
     lock_dataset,
     record_progress,
+    split_shard,
 )
 from app.core.schema_cache import load_cached
 from app.core.services import events
@@ -131,6 +135,7 @@ class _ShardJob:
         self.lease = lease
         self.attempt = 0
         self.types = list(dataset.types) or list(settings.default_types)
+        self.stop = shard.stop  # lowered when this worker gives the rest of its range away
         self.done = 0
         self.last_beat = 0.0
         self.prepare_error: Exception | None = None
@@ -178,8 +183,20 @@ class _ShardJob:
                                        lease_until=utcnow() + self.lease)
             if held and self.shard.kind == ShardKind.generate.value:
                 record_progress(conn, self.dataset.id, self.dataset.record_count, len(self.types))
+                if conn.execute(select(DatasetShard.split_wanted).where(col(DatasetShard.id) == self.shard.id)).scalar():
+                    self._split(conn)
         if not held:
             raise Fenced
+
+    def _split(self, conn: Connection) -> None:
+        """Asked to split: keep the first half of what is left, queue the rest as a new shard."""
+        position = self.shard.start + self.done // len(self.types)
+        mid = split_point(position, self.stop, self.settings.split_records)
+        if mid is not None and split_shard(conn, self.shard, self.attempt, mid, self.stop):
+            log.info("dataset %s shard %s: split at record %s", self.dataset.id, self.shard.shard_index, mid)
+            self.stop = mid
+        else:  # too little left: the dispatcher may ask another shard
+            fenced_shard_update(conn, self.shard.id, self.attempt, split_wanted=False)
 
     def _fail(self, reason: str) -> None:
         now = utcnow()
@@ -212,12 +229,13 @@ class _Generate(_ShardJob):
 
     def work(self) -> str:
         plan = self.plan
-        start, stop = self.shard.start, self.shard.stop
+        start = self.shard.start
         self._beat(force=True)
         outputs: list[dict[str, Any]] = []
         for index, (first, last) in enumerate(plan.file_ranges()):
-            a, b = max(first, start), min(last, stop)
-            if a >= b and not (first == last == start == stop):
+            # self.stop may drop while a part is written (a split); the next files see it
+            a, b = max(first, start), min(last, self.stop)
+            if a >= b and not (first == last == start == self.stop):
                 continue
             header, footer = a == first, b == last
             # every format's part of this file at once: each chunk is generated once for all of
@@ -226,20 +244,24 @@ class _Generate(_ShardJob):
                 self.settings.data_dir, [f"{self.work_rel}/{file_name(fmt, index)}" for fmt in self.types],
                 lambda streams, a=a, b=b, header=header, footer=footer: plan.write_many(
                     list(zip(self.types, streams, strict=True)), a, b, header=header, footer=footer,
-                    progress=self._progress),
+                    progress=self._progress, limit=lambda: self.stop),
                 hashing=header and footer,
             )
+            b = min(b, self.stop)
+            whole = header and b == last
             outputs.extend({"format": fmt, "file_index": index, "records": b - a, "path": part.path,
-                            "size_bytes": part.size_bytes, "sha256": part.sha256, "whole": header and footer}
+                            "size_bytes": part.size_bytes, "sha256": part.sha256 if whole else None,
+                            "whole": whole}
                            for fmt, part in zip(self.types, written, strict=True))
         with Session(self.engine) as session:
             repo = JobRepository(session)
-            done = repo.finish_shard(self.shard.id, self.attempt, self.dataset.id, outputs, self.done)
-            if done is None:
+            counts = repo.finish_shard(self.shard.id, self.attempt, self.dataset.id, outputs, self.done)
+            if counts is None:
                 session.rollback()
                 raise Fenced
             record_progress(session.connection(), self.dataset.id, self.dataset.record_count, len(self.types))
-            assembly = repo.assembly_of(self.dataset.id) if done >= self.dataset.shard_count else None
+            done, shard_count = counts
+            assembly = repo.assembly_of(self.dataset.id) if done >= shard_count else None
             claimed = None
             if assembly is not None and assembly.id is not None and repo.claim_shard(
                     assembly.id, assembly.attempt, utcnow(), self.lease, worker_id()):
@@ -260,10 +282,10 @@ class _Assembly(_ShardJob):
     def work(self) -> str:
         self._beat(force=True)
         with Session(self.engine) as session:
-            shards = [s for s in JobRepository(session).shards_of(self.dataset.id)
-                      if s.kind == ShardKind.generate.value]
+            shards = sorted((s for s in JobRepository(session).shards_of(self.dataset.id)
+                             if s.kind == ShardKind.generate.value), key=lambda s: s.start)
         parts: dict[tuple[str, int], list[dict[str, Any]]] = {}
-        for shard in shards:  # ordered by shard index, so parts are in record order
+        for shard in shards:  # in record order (a split's shard comes after the others' indexes)
             if shard.status != ShardStatus.done.value:
                 raise Fenced  # a re-queued dataset's stale assembly; its successor will run
             for out in shard.outputs:

@@ -111,7 +111,34 @@ class JobRepository:
         result = self.session.exec(  # type: ignore[call-overload]
             update(DatasetShard).where(col(DatasetShard.id) == shard_id, DatasetShard.attempt == attempt,
                                        DatasetShard.status == ShardStatus.running.value)
-            .values(status=ShardStatus.queued.value, locked_by=None, lease_until=None, records_done=0)
+            .values(status=ShardStatus.queued.value, locked_by=None, lease_until=None, records_done=0,
+                    split_wanted=False)
+        )
+        return result.rowcount == 1
+
+    def busy_shards(self) -> int:
+        """Shards of running datasets that hold a worker or wait for one."""
+        stmt = select(func.count()).select_from(DatasetShard).where(
+            col(DatasetShard.status).in_([ShardStatus.queued.value, ShardStatus.running.value]), _dataset_running)
+        return int(self.session.exec(stmt).one())
+
+    def split_candidates(self, default_types: int) -> list[tuple[DatasetShard, int]]:
+        """Running generate shards with the records each has left (from its last progress
+        update), most first; `split_wanted` ones count as already asked."""
+        stmt = (select(DatasetShard, Dataset.types).join(Dataset, col(Dataset.id) == DatasetShard.dataset_id)
+                .where(DatasetShard.status == ShardStatus.running.value, Dataset.status == RUNNING,
+                       DatasetShard.kind == ShardKind.generate.value))
+        out = []
+        for shard, types in self.session.exec(stmt).all():
+            formats = max(1, len(types) if types else default_types)
+            out.append((shard, shard.stop - shard.start - shard.records_done // formats))
+        return sorted(out, key=lambda pair: -pair[1])
+
+    def ask_split(self, shard_id: int, attempt: int) -> bool:
+        result = self.session.exec(  # type: ignore[call-overload]
+            update(DatasetShard).where(col(DatasetShard.id) == shard_id, DatasetShard.attempt == attempt,
+                                       DatasetShard.status == ShardStatus.running.value)
+            .values(split_wanted=True)
         )
         return result.rowcount == 1
 
@@ -149,10 +176,11 @@ class JobRepository:
         return attempt
 
     def finish_shard(self, shard_id: int, attempt: int, dataset_id: int, outputs: list[dict[str, Any]],
-                     records_done: int) -> int | None:
+                     records_done: int) -> tuple[int, int] | None:
         """Record a generate shard's outputs; returns how many shards of the dataset are now done
-        (None: fenced). The count is an increment of the dataset row, so of two shards finishing
-        at once exactly one sees the total (the row lock orders them)."""
+        and how many it has (None: fenced). The count is an increment of the dataset row, so of
+        two shards finishing at once exactly one sees the total (the row lock orders them; a
+        split, which adds a shard, takes the same lock)."""
         conn = self.session.connection()
         lock_dataset(conn, dataset_id)
         if not fenced_shard_update(conn, shard_id, attempt, status=ShardStatus.done.value, lease_until=None,
@@ -162,7 +190,9 @@ class JobRepository:
                               .values(shards_done=Dataset.shards_done + 1))
         if result.rowcount != 1:
             return None
-        return int(self.session.exec(select(Dataset.shards_done).where(col(Dataset.id) == dataset_id)).one())
+        done, count = self.session.exec(select(Dataset.shards_done, Dataset.shard_count)
+                                        .where(col(Dataset.id) == dataset_id)).one()
+        return int(done), int(count)
 
     def assembly_of(self, dataset_id: int) -> DatasetShard | None:
         stmt = select(DatasetShard).where(DatasetShard.dataset_id == dataset_id,
@@ -198,6 +228,27 @@ def fenced_shard_update(conn: Connection, shard_id: int, attempt: int, **values:
         .values(**values)
     )
     return result.rowcount == 1
+
+
+def split_shard(conn: Connection, shard: DatasetShard, attempt: int, mid: int, stop: int) -> bool:
+    """The worker of a running shard keeps [start, mid) and queues [mid, stop) as a new shard of
+    its dataset (fenced like every worker write; the caller holds the dataset lock)."""
+    result = conn.execute(
+        update(DatasetShard)
+        .where(col(DatasetShard.id) == shard.id, DatasetShard.attempt == attempt, DatasetShard.stop == stop,
+               DatasetShard.status == ShardStatus.running.value, _dataset_running)
+        .values(stop=mid, split_wanted=False)
+    )
+    if result.rowcount != 1:
+        return False
+    index = conn.execute(select(func.max(DatasetShard.shard_index))
+                         .where(DatasetShard.dataset_id == shard.dataset_id)).scalar_one()
+    conn.execute(DatasetShard.__table__.insert().values(  # type: ignore[attr-defined]
+        dataset_id=shard.dataset_id, shard_index=int(index) + 1, kind=ShardKind.generate.value, start=mid,
+        stop=stop, status=ShardStatus.queued.value, attempt=0, records_done=0, outputs=[], split_wanted=False))
+    conn.execute(update(Dataset).where(col(Dataset.id) == shard.dataset_id)
+                 .values(shard_count=Dataset.shard_count + 1))
+    return True
 
 
 def record_progress(conn: Connection, dataset_id: int, record_count: int, formats: int) -> None:
