@@ -112,6 +112,7 @@ class Dispatcher(PeriodicTask):
     def dispatch(self) -> None:
         slots = self.executor.free_slots()
         if slots <= 0:
+            self.splits_pending = False  # no worker idles: nothing to split for
             return
         lease = timedelta(seconds=self.settings.job_lease_seconds)
         if isinstance(self.executor, CeleryExecutor):

@@ -24,7 +24,7 @@ from typing import Any
 
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from app.core import preferences
 from app.core.clock import iso
@@ -61,6 +61,7 @@ from app.core.repositories.jobs import (
     lock_dataset,
     record_progress,
     split_shard,
+    split_wanted,
 )
 from app.core.schema_cache import load_cached
 from app.core.services import events
@@ -183,7 +184,7 @@ class _ShardJob:
                                        lease_until=utcnow() + self.lease)
             if held and self.shard.kind == ShardKind.generate.value:
                 record_progress(conn, self.dataset.id, self.dataset.record_count, len(self.types))
-                if conn.execute(select(DatasetShard.split_wanted).where(col(DatasetShard.id) == self.shard.id)).scalar():
+                if split_wanted(conn, self.shard.id):
                     self._split(conn)
         if not held:
             raise Fenced

@@ -230,6 +230,10 @@ def fenced_shard_update(conn: Connection, shard_id: int, attempt: int, **values:
     return result.rowcount == 1
 
 
+def split_wanted(conn: Connection, shard_id: int) -> bool:
+    return bool(conn.execute(select(DatasetShard.split_wanted).where(col(DatasetShard.id) == shard_id)).scalar())
+
+
 def split_shard(conn: Connection, shard: DatasetShard, attempt: int, mid: int, stop: int) -> bool:
     """The worker of a running shard keeps [start, mid) and queues [mid, stop) as a new shard of
     its dataset (fenced like every worker write; the caller holds the dataset lock)."""
