@@ -114,8 +114,8 @@ class LocalPoolExecutor:
 
     def _assemble(self, handoff: Handoff) -> None:
         """Run a claimed assembly on a thread here, not in a pool process: it is kernel copies,
-        hashing and fsync, which release the GIL, and while a process waited on them its core
-        idled (the joined files' fsync alone: ~7% of a 4 x 1M service run's worker time)."""
+        hashing and fsync, which release the GIL, and a pool process waiting on them held a
+        generation slot while its core idled."""
         try:
             future = self.assembler.submit(run_shard, settings_payload(self.settings), *handoff)
         except RuntimeError:  # shutting down: the claim's lease lapses and the reaper re-queues it
