@@ -84,9 +84,7 @@ class ShardWatch:
             self.seen_shards = max(self.seen_shards, len(mine))
             if mine:
                 self.first_shards.setdefault(dataset_id, len(mine))
-        # who generated (an assembly is claimed by the shard that completed the dataset's count)
-        self.workers |= {r.locked_by for r in rows
-                         if r.kind == "generate" and r.locked_by and not r.locked_by.startswith("dispatcher:")}
+        self.workers |= {r.locked_by for r in rows if r.locked_by and not r.locked_by.startswith("dispatcher:")}
 
     def left(self) -> int:
         return len(self._rows())

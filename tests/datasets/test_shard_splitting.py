@@ -5,8 +5,6 @@ it has left to it. The files are still byte for byte what one process writes."""
 from __future__ import annotations
 
 import asyncio
-import logging
-import os
 import time
 
 import pytest
@@ -26,9 +24,7 @@ def settings(settings: Settings) -> Settings:
                                        "dispatch_interval_seconds": 0.2})
 
 
-async def test_a_running_shard_splits_for_an_idle_worker(api: Api, settings: Settings,
-                                                         caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.INFO, logger="tdg.worker")
+async def test_a_running_shard_splits_for_an_idle_worker(api: Api, settings: Settings) -> None:
     root = api.root
     project = await api.create_project(root, "Splits")
     schema = await upload_schema(api, root, ORDER_JSON, "customer_order.schema.json")
@@ -63,10 +59,3 @@ async def test_a_running_shard_splits_for_an_idle_worker(api: Api, settings: Set
         assert [f["records"] for f in sorted(body["files"], key=lambda f: f["file_index"]) if f["format"] == fmt] \
             == [70_000, 70_000, 70_000, 70_000, 20_000]
     assert (await wait_for(api, root, first["dataset_id"]))["status"] == "completed"
-    # both datasets were joined from parts by the server's assembly threads, not in a pool
-    # process (whose logs never reach this one): the worker generated something else meanwhile
-    assembled = [r for r in caplog.records if r.getMessage().startswith("dataset ") and " assembled: " in r.getMessage()]
-    assert {r.getMessage().split()[1] for r in assembled} == {str(first["dataset_id"]), str(did)}, assembled
-    assert all(r.process == os.getpid() and r.threadName.startswith("tdg-assemble") for r in assembled)
-    mine_joined = next(r.args for r in assembled if r.args[0] == did)  # type: ignore[index]
-    assert mine_joined[1] == 10 and mine_joined[2] >= 2, mine_joined  # a file of each format straddles the cut

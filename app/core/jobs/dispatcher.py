@@ -41,10 +41,6 @@ class Dispatcher(PeriodicTask):
         if isinstance(executor, LocalPoolExecutor):
             executor.on_slot_free = self.wake_threadsafe
 
-    def busy(self, repo: JobRepository) -> int:
-        """Workers taken: a local pool runs assemblies on threads beside its processes."""
-        return repo.busy_shards(assemblies=not isinstance(self.executor, LocalPoolExecutor))
-
     def interval(self) -> float:
         # a split asked for queues its half within a progress update: pick it up soon
         if self.splits_pending:
@@ -101,7 +97,7 @@ class Dispatcher(PeriodicTask):
                 return
             running = repo.running_per_tenant()
             caps = repo.tenant_caps()
-            idle = self.settings.workers - self.busy(repo)
+            idle = self.settings.workers - repo.busy_shards()
             for dataset in candidates:
                 assert dataset.id is not None
                 if running.get(dataset.tenant_id, 0) >= caps.get(dataset.tenant_id, 4):
@@ -146,7 +142,7 @@ class Dispatcher(PeriodicTask):
         self.splits_pending = False
         with Session(self.engine) as session:
             repo = JobRepository(session)
-            idle = self.settings.workers - self.busy(repo)
+            idle = self.settings.workers - repo.busy_shards()
             if idle <= 0:
                 return
             for shard, left in repo.split_candidates(len(self.settings.default_types)):

@@ -7,11 +7,11 @@ import logging
 import multiprocessing
 import os
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
-from app.core.jobs.worker_run import Handoff, render_format, run_shard, warm_up
+from app.core.jobs.worker_run import render_format, run_shard, warm_up
 from app.core.settings import Settings
 
 log = logging.getLogger("tdg.jobs")
@@ -52,14 +52,14 @@ class RespawningPool:
         return ProcessPoolExecutor(max_workers=self.size, mp_context=multiprocessing.get_context("spawn"),
                                    initializer=_init_worker)
 
-    def submit(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[Any]:
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
         try:
-            return self.pool.submit(fn, *args, **kwargs)
+            return self.pool.submit(fn, *args)
         except BrokenProcessPool:
             log.warning("a worker process died; starting a fresh process pool")
             self.pool.shutdown(wait=False, cancel_futures=True)
             self.pool = self._new()
-            return self.pool.submit(fn, *args, **kwargs)
+            return self.pool.submit(fn, *args)
 
     def start_all(self) -> None:
         """Spawn every process now: a process starts on demand, on a submit with none idle."""
@@ -85,46 +85,24 @@ class LocalPoolExecutor:
             self.pool.start_all()
         # futures, not shard ids: a stale run of a shard finishing must not free a slot that a
         # newer run of the same shard still occupies
-        self.in_flight: set[Future[str | Handoff]] = set()
-        self.assembler = ThreadPoolExecutor(max_workers=self.size, thread_name_prefix="tdg-assemble")
+        self.in_flight: set[Future[str]] = set()
         # told when a slot frees up, so the next queued shard starts now rather than at the
         # dispatcher's next tick (a second per shard, idle, otherwise)
         self.on_slot_free: Callable[[], None] | None = None
 
     def submit(self, shard_id: int, attempt: int) -> None:
-        future = self.pool.submit(run_shard, settings_payload(self.settings), shard_id, attempt,
-                                  assemble_here=False)
+        future = self.pool.submit(run_shard, settings_payload(self.settings), shard_id, attempt)
         self.in_flight.add(future)
         future.add_done_callback(lambda f, s=shard_id: self._done(s, f))
 
-    def _done(self, shard_id: int, future: Future[str | Handoff]) -> None:
+    def _done(self, shard_id: int, future: Future[str]) -> None:
         self.in_flight.discard(future)
         if self.on_slot_free is not None:
             self.on_slot_free()
-        if future.cancelled():  # a pool replaced or shut down: the claim lapses, the reaper re-queues
-            return
         exc = future.exception()
         if exc is not None:
             # the row's lease lapses and the reaper re-queues it; nothing is lost
             log.error("shard %s: worker process failed: %r", shard_id, exc)
-            return
-        outcome = future.result()
-        if isinstance(outcome, Handoff):
-            self._assemble(outcome)
-
-    def _assemble(self, handoff: Handoff) -> None:
-        """Run a claimed assembly on a thread here, not in a pool process: it is kernel copies,
-        hashing and fsync, which release the GIL, and a pool process waiting on them held a
-        generation slot while its core idled."""
-        try:
-            future = self.assembler.submit(run_shard, settings_payload(self.settings), *handoff)
-        except RuntimeError:  # shutting down: the claim's lease lapses and the reaper re-queues it
-            return
-        future.add_done_callback(lambda f, s=handoff.shard_id: self._assembled(s, f))
-
-    def _assembled(self, shard_id: int, future: Future[str | Handoff]) -> None:
-        if not future.cancelled() and future.exception() is not None:
-            log.error("assembly shard %s failed: %r", shard_id, future.exception())
 
     def free_slots(self) -> int:
         return max(0, self.size - len(self.in_flight))
@@ -134,8 +112,6 @@ class LocalPoolExecutor:
 
     def shutdown(self) -> None:
         self.pool.shutdown()
-        # an assembly not started yet is left to the reaper (its claim lapses); one under way ends
-        self.assembler.shutdown(cancel_futures=True)
 
 
 class CeleryExecutor:

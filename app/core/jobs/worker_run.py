@@ -6,9 +6,7 @@ names, fsync, rename; a sha256 only for a part that is a whole file), renewing i
 progress update, and records the parts in one fenced transaction. When the dispatcher asks (a
 worker idles), a progress update also splits the shard: it keeps the first half of what it has
 left and queues the rest as a new shard. The shard whose completion
-makes the count whole claims the assembly and runs it at once (a Celery worker) or hands it back
-to the local pool, which runs it on a thread of the server so the worker process generates again
-meanwhile (the assembly is IO: a kernel copy, a hash, an fsync). Parts that are whole files are
+makes the count whole claims the assembly and runs it at once: parts that are whole files are
 hard-linked into place, the others joined in the kernel and hashed, and one
 fenced transaction records the files, the status, the domain event and the creator's
 notification. Losing the fence (cancelled, failed elsewhere, or re-queued after a lapsed lease)
@@ -19,11 +17,10 @@ from __future__ import annotations
 import logging
 import os
 import socket
-import threading
 import time
 from collections import OrderedDict
 from datetime import timedelta
-from typing import Any, NamedTuple
+from typing import Any
 
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
@@ -73,7 +70,6 @@ from app.core.storage import BlobStore
 
 log = logging.getLogger("tdg.worker")
 _engines: dict[str, Engine] = {}
-_engines_lock = threading.Lock()
 # compiled plans of the datasets this process worked on lately: a process usually runs several
 # shards of one dataset in a row, and compiling (schema, vocabularies, probe block) takes a while
 _plans: OrderedDict[int, Any] = OrderedDict()
@@ -85,37 +81,24 @@ class Fenced(Exception):
     """This worker no longer owns the shard (or its dataset stopped running)."""
 
 
-class Handoff(NamedTuple):
-    """An assembly claimed by the generate shard that completed its dataset, for the caller to
-    run (`run_shard` again, same shard id and attempt) while the worker generates something else."""
-
-    shard_id: int
-    attempt: int
-
-
 def worker_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
 def engine_for(url: str) -> Engine:
-    with _engines_lock:  # assemblies run on threads of the server process (executors.py)
-        engine = _engines.get(url)
-        if engine is None:
-            engine = _engines[url] = make_sync_engine(url)
-        return engine
+    engine = _engines.get(url)
+    if engine is None:
+        engine = _engines[url] = make_sync_engine(url)
+    return engine
 
 
-def run_shard(settings_payload: dict[str, Any], shard_id: int, attempt: int, *,
-              assemble_here: bool = True) -> str | Handoff:
-    """Entry point for executors: run a shard the dispatcher claimed; returns what happened. With
-    `assemble_here` false, a generate shard that completes its dataset returns the assembly it
-    claimed instead of running it, for the caller to run outside its generation slot."""
+def run_shard(settings_payload: dict[str, Any], shard_id: int, attempt: int) -> str:
+    """Entry point for executors: run a shard the dispatcher claimed; returns what happened."""
     settings = Settings.model_validate(settings_payload)
-    return _run_claimed(settings, engine_for(settings.database_url), shard_id, attempt, assemble_here)
+    return _run_claimed(settings, engine_for(settings.database_url), shard_id, attempt)
 
 
-def _run_claimed(settings: Settings, engine: Engine, shard_id: int, attempt: int,
-                 assemble_here: bool = True) -> str | Handoff:
+def _run_claimed(settings: Settings, engine: Engine, shard_id: int, attempt: int) -> str:
     lease = timedelta(seconds=settings.job_lease_seconds)
     with Session(engine) as session:
         repo = JobRepository(session)
@@ -130,7 +113,6 @@ def _run_claimed(settings: Settings, engine: Engine, shard_id: int, attempt: int
         session.expunge_all()
     job: _ShardJob = (_Assembly if shard.kind == ShardKind.assemble.value else _Generate)(
         settings, engine, dataset, schema, shard, lease)
-    job.assemble_here = assemble_here
     # Compile under the dispatcher's longer claim lease, before taking over: a cold worker process
     # spends seconds on imports and vocabularies before its first progress update, and with a
     # short job lease the reaper re-queued the shard in between, again and again.
@@ -158,7 +140,6 @@ class _ShardJob:
         self.done = 0
         self.last_beat = 0.0
         self.prepare_error: Exception | None = None
-        self.assemble_here = True
 
     @property
     def work_rel(self) -> str:
@@ -167,10 +148,10 @@ class _ShardJob:
     def prepare(self) -> None:
         """Work done before take-over; a failure is kept and recorded once this worker owns the shard."""
 
-    def work(self) -> str | Handoff:
+    def work(self) -> str:
         raise NotImplementedError
 
-    def run(self, attempt: int) -> str | Handoff:
+    def run(self, attempt: int) -> str:
         self.attempt = attempt
         try:
             if self.prepare_error is not None:
@@ -247,7 +228,7 @@ class _Generate(_ShardJob):
         except Exception as exc:
             self.prepare_error = exc
 
-    def work(self) -> str | Handoff:
+    def work(self) -> str:
         plan = self.plan
         start = self.shard.start
         self._beat(force=True)
@@ -287,11 +268,9 @@ class _Generate(_ShardJob):
                     assembly.id, assembly.attempt, utcnow(), self.lease, worker_id()):
                 claimed = (assembly.id, assembly.attempt)
             session.commit()
-        if claimed is None:
-            return "shard done"
-        if not self.assemble_here:
-            return Handoff(*claimed)
-        return _run_claimed(self.settings, self.engine, *claimed)
+        if claimed is not None:
+            return _run_claimed(self.settings, self.engine, *claimed)
+        return "shard done"
 
     def _progress(self, n: int) -> None:
         self.done += n
@@ -445,4 +424,4 @@ def render_format(settings_payload: dict[str, Any], dataset_id: int, fmt: str) -
     return out
 
 
-__all__ = ["Fenced", "Handoff", "record_outcome", "render_format", "run_shard", "warm_up", "worker_id"]
+__all__ = ["Fenced", "record_outcome", "render_format", "run_shard", "warm_up", "worker_id"]

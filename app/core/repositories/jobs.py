@@ -116,13 +116,10 @@ class JobRepository:
         )
         return result.rowcount == 1
 
-    def busy_shards(self, *, assemblies: bool = True) -> int:
-        """Shards of running datasets that hold a worker or wait for one; assemblies left out
-        where they do not hold one (the local pool runs them beside its processes)."""
+    def busy_shards(self) -> int:
+        """Shards of running datasets that hold a worker or wait for one."""
         stmt = select(func.count()).select_from(DatasetShard).where(
             col(DatasetShard.status).in_([ShardStatus.queued.value, ShardStatus.running.value]), _dataset_running)
-        if not assemblies:
-            stmt = stmt.where(DatasetShard.kind == ShardKind.generate.value)
         return int(self.session.exec(stmt).one())
 
     def split_candidates(self, default_types: int) -> list[tuple[DatasetShard, int]]:
