@@ -47,6 +47,9 @@ class BlockContext:
     # re-draws for oneOf / if-then-else: optional fields absent and arrays at minItems, which
     # is what usually separates overlapping options
     minimal: bool = False
+    # xs:assert re-draws: every nullable (nillable) value null; a test such as "these elements
+    # are nil when that attribute says so" is met by no random draw when both must be nil at once
+    nil_all: bool = False
 
     def rng(self, key: int) -> np.random.Generator:
         return np.random.Generator(np.random.PCG64(
@@ -54,7 +57,7 @@ class BlockContext:
 
     def salted(self, salt: int) -> BlockContext:
         return BlockContext(self.seed, self.block, self.locale, self.salt * 1000 + salt + 1,
-                            minimal=self.minimal or salt >= _REDRAWS // 2)
+                            minimal=self.minimal or salt >= _REDRAWS // 2, nil_all=self.nil_all)
 
 
 @dataclass
@@ -114,9 +117,11 @@ class Gen:
         raise NotImplementedError
 
 
-def _nulls(rng: np.random.Generator, n: int, rate: float) -> np.ndarray | None:
+def _nulls(rng: np.random.Generator, n: int, rate: float, bc: BlockContext) -> np.ndarray | None:
     if rate <= 0:
         return None
+    if bc.nil_all:  # xs:assert re-draw: every nillable value nil (the emptiest content it allows)
+        return np.ones(n, dtype=bool) if n else None
     mask = rng.random(n) < rate
     return mask if mask.any() else None
 
@@ -168,7 +173,7 @@ class LeafGen(Gen):
             else:
                 lv = self.values_gen.generate(ctx, n)
             values, text = lv.values, lv.text
-        nulls = _nulls(rng, n, self.null_rate)
+        nulls = _nulls(rng, n, self.null_rate, bc)
         if nulls is not None:
             values = list(values)
             text = None if text is None else list(text)
@@ -233,14 +238,18 @@ class ObjectGen(Gen):
     def _asserted(self, bc: BlockContext, rows: Rows, shared: Shared | None, col: Obj) -> Obj:
         """Rejection sampling for xs:assert: rows whose rendered element fails are re-drawn
         (salted; later rounds minimal: optional content absent, arrays at their minimum, which
-        often makes a universally quantified test vacuously true)."""
+        often makes a universally quantified test vacuously true, and every other one of them
+        with nillable elements nil)."""
         bad, reason = self._assertion_failures(col)
         for r in range(_ASSERT_REDRAWS):
             if not bad.any():
                 return col
             idx = np.flatnonzero(bad)
+            late = r >= _ASSERT_REDRAWS * 3 // 4
+            # late rounds alternate between minimal content and minimal content with every
+            # nillable element nil: either may be what the test needs
             sbc = BlockContext(bc.seed, bc.block, bc.locale, bc.salt * 1000 + 700 + r,
-                               minimal=bc.minimal or r >= _ASSERT_REDRAWS * 3 // 4)
+                               minimal=bc.minimal or late, nil_all=bc.nil_all or (late and r % 2 == 1))
             sub = self._draw(sbc, rows.subset(idx), None if shared is None else shared.subset(idx))
             col = _replace_obj_rows(col, idx, sub)
             bad, reason = self._assertion_failures(col)
@@ -268,7 +277,7 @@ class ObjectGen(Gen):
         self._property_counts(present, n)
         if self.not_all:
             self._apart(rng, present, n)
-        col = Obj(n, fields, present, _nulls(rng, n, self.null_rate))
+        col = Obj(n, fields, present, _nulls(rng, n, self.null_rate, bc))
         if self.node.conditionals and not self.conditionals_off:
             col = self._conditionals(bc, rows, shared, col)
         return col
@@ -468,7 +477,7 @@ class ArrayGen(Gen):
         arr = Arr(lengths, item)
         if self.unique_items and item is not None:
             arr = self._dedupe(bc, rows, arr)
-        arr.nulls = _nulls(rng, n, self.null_rate)
+        arr.nulls = _nulls(rng, n, self.null_rate, bc)
         return arr
 
     def _dedupe(self, bc: BlockContext, rows: Rows, arr: Arr) -> Arr:
@@ -618,7 +627,7 @@ class ChoiceGen(Gen):
         col = self._fill(bc, rows, shared, branch)
         if self.exclusive or self.must_match is not None:
             col = self._exclusive(bc, rows, shared, col, live)
-        col.nulls = _nulls(rng, n, self.null_rate)
+        col.nulls = _nulls(rng, n, self.null_rate, bc)
         return col
 
     def _fill(self, bc: BlockContext, rows: Rows, shared: Shared | None, branch: np.ndarray) -> Choice:
@@ -778,7 +787,7 @@ class AnyGen(Gen):
         rng = bc.rng(self.key)
         words = vocab.simple_pool(bc.locale, "word")
         values = words[rng.integers(0, len(words), size=rows.n)].tolist()
-        nulls = _nulls(rng, rows.n, self.null_rate)
+        nulls = _nulls(rng, rows.n, self.null_rate, bc)
         if nulls is not None:
             for i in np.flatnonzero(nulls).tolist():
                 values[i] = None
