@@ -63,6 +63,15 @@ PARAM_KEYS = frozenset({"seed", "locale", "root", "records_per_file", "null_rate
 Progress = Callable[[int], None]
 
 
+def block_ranges(record_count: int, shards: int) -> list[tuple[int, int]]:
+    """[(start, stop)] cutting [0, record_count) into at most `shards` runs of whole blocks, as
+    equal as blocks allow (none for no records)."""
+    blocks = -(-record_count // BLOCK_SIZE)
+    per = -(-blocks // max(1, shards))
+    return [(s * per * BLOCK_SIZE, min((s + 1) * per * BLOCK_SIZE, record_count))
+            for s in range(shards) if s * per < blocks]
+
+
 @dataclass(frozen=True)
 class GenerationParams:
     seed: int
@@ -182,10 +191,7 @@ class Plan:
         return (index // k) * k if k else 0
 
     def shard_ranges(self, shards: int) -> list[tuple[int, int]]:
-        blocks = -(-self.record_count // BLOCK_SIZE)
-        per = -(-blocks // max(1, shards))
-        return [(s * per * BLOCK_SIZE, min((s + 1) * per * BLOCK_SIZE, self.record_count))
-                for s in range(shards) if s * per < blocks]
+        return block_ranges(self.record_count, shards)
 
     # -- writing ---------------------------------------------------------------------------
 

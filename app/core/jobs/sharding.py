@@ -4,7 +4,7 @@ generation blocks, so that any number of workers writes exactly the bytes of one
 
 from __future__ import annotations
 
-from app.generation.engine import BLOCK_SIZE
+from app.generation.engine import BLOCK_SIZE, block_ranges
 
 
 def shard_ranges(record_count: int, shard_records: int, max_shards: int, *, idle: int = 0,
@@ -20,10 +20,7 @@ def shard_ranges(record_count: int, shard_records: int, max_shards: int, *, idle
     shards = -(-blocks // per_shard)
     if idle > shards and split_records > 0:
         shards = max(shards, min(idle, record_count // split_records))
-    shards = min(max_shards, shards)
-    per = -(-blocks // shards)
-    return [(s * per * BLOCK_SIZE, min((s + 1) * per * BLOCK_SIZE, record_count))
-            for s in range(shards) if s * per < blocks]
+    return block_ranges(record_count, min(max_shards, shards))
 
 
 def split_point(position: int, stop: int, split_records: int) -> int | None:
