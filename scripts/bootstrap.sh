@@ -7,7 +7,8 @@ if ! "$PY" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)'; t
   echo "Python 3.11 or newer is required (found $("$PY" --version 2>&1))." >&2
   exit 1
 fi
-stamp=".venv/.installed-$(sha256sum pyproject.toml | cut -c1-16)"
+# the C extension is built in place by the editable install: its sources are part of the stamp
+stamp=".venv/.installed-$(cat pyproject.toml setup.py app/generation/writers/*.c | sha256sum | cut -c1-16)"
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi

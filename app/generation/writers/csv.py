@@ -16,6 +16,7 @@ from itertools import repeat
 from app.generation.columns import Column
 from app.generation.generators import Gen
 from app.generation.writers.flatten import cells, flatten
+from app.generation.writers.interleave import interleave
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -65,14 +66,8 @@ class CsvWriter:
         encoded = [self._encode(cells(fc, col), fc.kind in ("integer", "number")) for fc in self.columns]
         if not encoded:
             return b"\r\n" * col.n
-        # one join over the cells interleaved with their separators (slice assignment): no
-        # per-record tuple or line string
-        n, k = col.n, len(encoded)
-        flat: list[str] = [self.delimiter] * (2 * k * n)
-        for j, values in enumerate(encoded):
-            flat[2 * j::2 * k] = values
-        flat[2 * k - 1::2 * k] = ["\r\n"] * n
-        return "".join(flat).encode()
+        # the cells and their separators straight to bytes: no per-record tuple or line string
+        return interleave(["", *[self.delimiter] * (len(encoded) - 1), "\r\n"], encoded, col.n)
 
     def footer(self) -> bytes:
         return b""

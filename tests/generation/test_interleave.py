@@ -1,0 +1,95 @@
+"""The writers' final assembly step: the C extension and the pure-Python path give the same bytes."""
+
+from __future__ import annotations
+
+import random
+import shutil
+
+import pytest
+
+from app.generation.writers import interleave as mod
+
+IMPLEMENTATIONS = [pytest.param(mod._interleave_py, id="python")]
+if mod._native is not None:
+    IMPLEMENTATIONS.append(pytest.param(mod._native, id="native"))
+
+# ASCII, Latin-1, the BMP (CJK, U+2028) and beyond it (emoji): each a different str storage kind
+ALPHABETS = ["abcXYZ019 ,\"'\\\n", "éüßÆ\xa0\x80", "中文字\u2028\u20ac", "😀𝄞\U0010fffd"]
+
+
+def _expected(pieces: list[str], columns: list[list[str]], n: int) -> bytes:
+    out = []
+    for r in range(n):
+        for j, col in enumerate(columns):
+            out.append(pieces[j] + col[r])
+        out.append(pieces[-1])
+    return "".join(out).encode()
+
+
+def _random_text(rng: random.Random) -> str:
+    alphabet = "".join(rng.sample(ALPHABETS, rng.randint(1, len(ALPHABETS))))
+    return "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
+
+
+def test_the_extension_is_built_where_a_compiler_is() -> None:
+    """The install builds it (setup.py); losing it silently would only show as a slower benchmark."""
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.skip("no C compiler on this machine: the pure-Python path is the one in use")
+    assert mod.NATIVE and mod.interleave is mod._native
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_same_bytes_as_the_per_row_concatenation(impl) -> None:
+    rng = random.Random(20261122)
+    for _ in range(300):
+        k, n = rng.randint(0, 6), rng.randint(0, 40)
+        pieces = [_random_text(rng) for _ in range(k + 1)]
+        columns = [[_random_text(rng) for _ in range(n)] for _ in range(k)]
+        assert impl(pieces, columns, n) == _expected(pieces, columns, n)
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_a_value_object_used_in_several_places(impl) -> None:
+    shared = "ä" * 3  # non-ASCII: the UTF-8 form is cached on the object after its first use
+    cols = [[shared, shared], [shared, "x"]]
+    assert impl(["<", "|", ">\n"], cols, 2) == "<äää|äää>\n<äää|x>\n".encode()
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_bad_arguments_raise(impl) -> None:
+    with pytest.raises(TypeError):
+        impl(["", "\n"], [["a", None]], 2)
+    with pytest.raises(TypeError):
+        impl(["", "\n"], [["a", b"b"]], 2)
+    with pytest.raises(ValueError, match="column 0"):
+        impl(["", "\n"], [["a"]], 2)
+    with pytest.raises(ValueError, match="one more piece"):
+        impl(["", ",", "\n"], [["a"]], 1)
+    with pytest.raises(UnicodeEncodeError):  # a lone surrogate has no UTF-8 form, as in str.encode
+        impl(["", "\n"], [["a\ud800"]], 1)
+
+
+def test_the_writers_use_it_and_keep_their_bytes() -> None:
+    """A CSV and an NDJSON chunk equal the per-row text of the same records."""
+    import csv
+    import io
+    import json
+
+    from app.generation.engine import compile_plan
+    from app.generation.schema_loader import load_schema
+
+    schema = {"type": "object", "required": ["name", "n", "tags"], "additionalProperties": False,
+              "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 20},
+                             "n": {"type": "integer"},
+                             "tags": {"type": "array", "items": {"enum": ["ä", "😀", "x,y", 'q"']}}}}
+    plan = compile_plan(load_schema(json.dumps(schema).encode(), "s.json"), [], {"seed": 3}, record_count=500)
+    records = plan.records()
+    out = io.BytesIO()
+    plan.write("ndjson", out)
+    assert [json.loads(line) for line in out.getvalue().decode().splitlines()] == records
+    out = io.BytesIO()
+    plan.write("csv", out)
+    rows = list(csv.DictReader(io.StringIO(out.getvalue().decode(), newline="")))
+    assert [r["name"] for r in rows] == [rec["name"] for rec in records]
+    assert [json.loads(r["tags"]) for r in rows] == [rec["tags"] for rec in records]
+    assert out.getvalue().count(b"\r\n") == 501
