@@ -93,3 +93,37 @@ def test_the_writers_use_it_and_keep_their_bytes() -> None:
     assert [r["name"] for r in rows] == [rec["name"] for rec in records]
     assert [json.loads(r["tags"]) for r in rows] == [rec["tags"] for rec in records]
     assert out.getvalue().count(b"\r\n") == 501
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_csv_modes(impl) -> None:
+    rng = random.Random(7)
+    cells = ['a,b', 'q"q', "l\nf", "c\rr", "plain", "ä,ö", "😀\"", "", None, ";", "x;y"]
+    for delimiter in (",", ";", "\t"):
+        for _ in range(100):
+            k, n = rng.randint(1, 4), rng.randint(0, 20)
+            modes = bytes(rng.choice((mod.EMPTY_NONE, mod.CSV_QUOTE)) for _ in range(k))
+            columns = [[rng.choice(cells) for _ in range(n)] for _ in range(k)]
+            pieces = ["", *[delimiter] * (k - 1), "\r\n"]
+            expected = []
+            for r in range(n):
+                row = []
+                for j in range(k):
+                    v = columns[j][r] or ""
+                    if modes[j] == mod.CSV_QUOTE and any(ch in v for ch in ('"', delimiter, "\r", "\n")):
+                        v = '"' + v.replace('"', '""') + '"'
+                    row.append(v)
+                expected.append(delimiter.join(row) + "\r\n")
+            assert impl(pieces, columns, n, modes, delimiter) == "".join(expected).encode()
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_bad_modes_raise(impl) -> None:
+    with pytest.raises(TypeError):  # None only where a mode allows it
+        impl(["", "\n"], [[None]], 1, bytes([mod.RAW]))
+    with pytest.raises(ValueError, match="one mode per column"):
+        impl(["", "\n"], [["a"]], 1, bytes([1, 1]))
+    with pytest.raises(ValueError, match="modes are"):
+        impl(["", "\n"], [["a"]], 1, bytes([3]))
+    with pytest.raises(ValueError, match="ASCII delimiter"):
+        impl(["", "\n"], [["a"]], 1, bytes([2]), "§")

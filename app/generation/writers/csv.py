@@ -11,12 +11,11 @@ exact; `formula_guard=True` turns it on for spreadsheet users.
 from __future__ import annotations
 
 import re
-from itertools import repeat
 
 from app.generation.columns import Column
 from app.generation.generators import Gen
 from app.generation.writers.flatten import cells, flatten
-from app.generation.writers.interleave import interleave
+from app.generation.writers.interleave import CSV_QUOTE, EMPTY_NONE, RAW, interleave
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -35,39 +34,41 @@ class CsvWriter:
     def _quote(self, value: str) -> str:
         return '"' + value.replace('"', '""') + '"'
 
-    def _encode(self, values: list[str | None], numeric: bool) -> list[str]:
+    def _encode(self, values: list[str | None], numeric: bool) -> tuple[list[str | None], int]:
+        """A column's cells and their `interleave` mode: None cells are written empty and cells
+        that need quotes are quoted there, in C (here only for a delimiter that is not ASCII)."""
+        if self.formula_guard and not numeric:
+            values = ["'" + v if v is not None and v.startswith(_FORMULA_START) else v for v in values]
         try:
             blob = "\x00".join(values)  # type: ignore[arg-type]  # raises on a None: no separate scan
-            out: list[str] = values  # type: ignore[assignment]
+            mode = RAW
         except TypeError:
-            out = ["" if v is None else v for v in values]
-            blob = ""
-        if self.formula_guard and not numeric:
-            out = ["'" + v if v.startswith(_FORMULA_START) else v for v in out]
-            blob = ""
-        if not blob:
-            blob = "\x00".join(out)
-        if any(ch in blob for ch in self._specials):
-            if blob.count('"') >= len(out) and all(map(str.__contains__, out, repeat('"'))) and \
-                    blob.count("\x00") == len(out) - 1:
-                # every cell holds a quote (JSON cells): quote the whole column in a few C passes
-                return ('"' + blob.replace('"', '""').replace("\x00", '"\x00"') + '"').split("\x00")
-            needs = map(self._special_search, out)
-            out = [self._quote(v) if need else v for v, need in zip(out, needs, strict=True)]
-        return out
+            blob = "\x00".join([v for v in values if v is not None])
+            mode = EMPTY_NONE
+        if not any(ch in blob for ch in self._specials):
+            return values, mode
+        if self.delimiter.isascii():
+            return values, CSV_QUOTE
+        return [self._quote(v) if v is not None and self._special_search(v) else v for v in values], EMPTY_NONE
+
+    def _rows(self, encoded: list[tuple[list[str | None], int]], n: int) -> bytes:
+        pieces = ["", *[self.delimiter] * (len(encoded) - 1), "\r\n"]
+        delimiter = self.delimiter if self.delimiter.isascii() else ","  # (the C quoting is not used then)
+        return interleave(pieces, [cells for cells, _ in encoded], n, bytes(mode for _, mode in encoded), delimiter)
 
     def header(self) -> bytes:
-        names = self._encode([c.name for c in self.columns], numeric=False)
-        return (self.delimiter.join(names) + "\r\n").encode()
+        if not self.columns:
+            return b"\r\n"
+        return self._rows([self._encode([c.name], numeric=False) for c in self.columns], 1)
 
     def chunk(self, col: Column, first: int, file_start: int) -> bytes:
         if col.n == 0:
             return b""
-        encoded = [self._encode(cells(fc, col), fc.kind in ("integer", "number")) for fc in self.columns]
-        if not encoded:
+        if not self.columns:
             return b"\r\n" * col.n
         # the cells and their separators straight to bytes: no per-record tuple or line string
-        return interleave(["", *[self.delimiter] * (len(encoded) - 1), "\r\n"], encoded, col.n)
+        return self._rows([self._encode(cells(fc, col), fc.kind in ("integer", "number")) for fc in self.columns],
+                          col.n)
 
     def footer(self) -> bytes:
         return b""

@@ -5,6 +5,10 @@
 `_interleave` (built by `pip install`, see setup.py) does it in one pass with a memcpy per
 piece; where it could not be built (no C compiler) the same bytes come from `_interleave_py`:
 a slice-assigned list of the pieces, one `str.join`, one `str.encode`.
+
+`modes` (bytes, one per column) serve CSV: RAW takes str values only, EMPTY_NONE writes None as
+nothing, CSV_QUOTE also writes each value that holds the one-character ASCII `delimiter`, a double
+quote, CR or LF as a quoted field with its quotes doubled (RFC 4180).
 """
 
 from __future__ import annotations
@@ -17,12 +21,38 @@ except ImportError:  # built without a compiler: the pure-Python path gives the 
     _native = None
 
 
-def _interleave_py(pieces: list[str], columns: list[list[str]], n: int) -> bytes:
+RAW, EMPTY_NONE, CSV_QUOTE = 0, 1, 2
+
+
+def _csv_field(value: str, specials: tuple[str, ...]) -> str:
+    if any(ch in value for ch in specials):
+        return '"' + value.replace('"', '""') + '"'
+    return value
+
+
+def _with_mode(values: list, mode: int, delimiter: str) -> list[str]:
+    if mode == RAW:
+        return values
+    out = ["" if v is None else v for v in values]
+    if mode == CSV_QUOTE:
+        specials = ('"', delimiter, "\r", "\n")
+        out = [_csv_field(v, specials) if isinstance(v, str) else v for v in out]
+    return out
+
+
+def _interleave_py(pieces: list[str], columns: list[list[str]], n: int, modes: bytes | None = None,
+                   delimiter: str = ",") -> bytes:
     k = len(columns)
     if len(pieces) != k + 1:
         raise ValueError("interleave() needs one more piece than columns")
     if n < 0:
         raise ValueError("interleave() needs n >= 0")
+    if modes is not None and len(modes) != k:
+        raise ValueError("interleave() needs one mode per column")
+    if modes is not None and any(m not in (RAW, EMPTY_NONE, CSV_QUOTE) for m in modes):
+        raise ValueError("interleave() modes are 0, 1 or 2")
+    if len(delimiter) != 1 or not delimiter.isascii():
+        raise ValueError("interleave() needs a one-character ASCII delimiter")
     stride = 2 * k + 1
     flat: list[str] = [""] * (stride * n)
     for j, piece in enumerate(pieces):
@@ -30,12 +60,12 @@ def _interleave_py(pieces: list[str], columns: list[list[str]], n: int) -> bytes
     for j, values in enumerate(columns):
         if not isinstance(values, list) or len(values) != n:
             raise ValueError(f"interleave() column {j} is not a list of {n} values")
-        flat[2 * j + 1::stride] = values
+        flat[2 * j + 1::stride] = values if modes is None else _with_mode(values, modes[j], delimiter)
     try:
         return "".join(flat).encode()
     except TypeError as exc:
         raise TypeError(f"interleave() takes str values: {exc}") from None
 
 
-interleave: Callable[[list[str], list[list[str]], int], bytes] = _native or _interleave_py
+interleave: Callable[..., bytes] = _native or _interleave_py
 NATIVE = _native is not None
