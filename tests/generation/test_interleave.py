@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import shutil
 
@@ -10,8 +11,10 @@ import pytest
 from app.generation.writers import interleave as mod
 
 IMPLEMENTATIONS = [pytest.param(mod._interleave_py, id="python")]
+GROUPS = [pytest.param(mod._join_groups_py, id="python")]
 if mod._native is not None:
     IMPLEMENTATIONS.append(pytest.param(mod._native, id="native"))
+    GROUPS.append(pytest.param(mod._native_groups, id="native"))
 
 # ASCII, Latin-1, the BMP (CJK, U+2028) and beyond it (emoji): each a different str storage kind
 ALPHABETS = ["abcXYZ019 ,\"'\\\n", "éüßÆ\xa0\x80", "中文字\u2028\u20ac", "😀𝄞\U0010fffd"]
@@ -35,7 +38,7 @@ def test_the_extension_is_built_where_a_compiler_is() -> None:
     """The install builds it (setup.py); losing it silently would only show as a slower benchmark."""
     if shutil.which("cc") is None and shutil.which("gcc") is None:
         pytest.skip("no C compiler on this machine: the pure-Python path is the one in use")
-    assert mod.NATIVE and mod.interleave is mod._native
+    assert mod.NATIVE and mod.interleave is mod._native and mod.join_groups is mod._native_groups
 
 
 @pytest.mark.parametrize("impl", IMPLEMENTATIONS)
@@ -127,3 +130,35 @@ def test_bad_modes_raise(impl) -> None:
         impl(["", "\n"], [["a"]], 1, bytes([3]))
     with pytest.raises(ValueError, match="ASCII delimiter"):
         impl(["", "\n"], [["a"]], 1, bytes([2]), "§")
+
+
+@pytest.mark.parametrize("impl", GROUPS)
+def test_join_groups_gives_each_rows_array(impl) -> None:
+    rng = random.Random(99)
+    for _ in range(300):
+        k, n_rows = rng.randint(0, 4), rng.randint(0, 12)
+        lengths = [rng.choice((0, 1, 1, 2, 5)) for _ in range(n_rows)]
+        offsets = [0]
+        for length in lengths:
+            offsets.append(offsets[-1] + length)
+        n_items = offsets[-1]
+        pieces = ["{" + _random_text(rng), *[_random_text(rng) for _ in range(k - 1)], _random_text(rng) + "}"] \
+            if k else ["{}"]
+        columns = [[_random_text(rng) for _ in range(n_items)] for _ in range(k)]
+        items = [pieces[0] + "".join(columns[j][i] + pieces[j + 1] for j in range(k)) for i in range(n_items)]
+        expected = ["[" + ",".join(items[a:b]) + "]" for a, b in itertools.pairwise(offsets)]
+        got = impl(pieces, columns, n_items, offsets)
+        assert got == expected
+        assert all(type(row) is str for row in got)
+
+
+@pytest.mark.parametrize("impl", GROUPS)
+def test_join_groups_bad_arguments_raise(impl) -> None:
+    with pytest.raises(ValueError, match="offsets"):
+        impl(["{", "}"], [["a", "b"]], 2, [0, 3])
+    with pytest.raises(ValueError, match="offsets"):
+        impl(["{", "}"], [["a", "b"]], 2, [0, 2, 1, 2])
+    with pytest.raises(ValueError):
+        impl(["{", "}"], [["a"]], 2, [0, 2])
+    with pytest.raises(TypeError):
+        impl(["{", "}"], [["a", 1]], 2, [0, 2])

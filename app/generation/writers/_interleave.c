@@ -12,6 +12,11 @@
  * as nothing; CSV_QUOTE also writes a value holding the (ASCII) delimiter, a double quote, CR or
  * LF as a quoted field with its quotes doubled (RFC 4180), which spares the writer a quoted copy
  * of every such cell (its JSON-encoded arrays hold quotes in every row).
+ *
+ * join_groups(pieces, columns, n_items, offsets) returns one str per row r: "[" + the items
+ * offsets[r]..offsets[r+1]-1, each interleaved with the pieces as above, separated by "," + "]"
+ * (the JSON text of arrays of objects, one template per item), instead of a list of every piece,
+ * a join and a split per chunk.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -171,10 +176,125 @@ done:
     return out;
 }
 
+static PyObject *join_groups(PyObject *self, PyObject *args) {
+    PyObject *pieces, *columns, *offsets, *rows = NULL;
+    Py_ssize_t n_items;
+    if (!PyArg_ParseTuple(args, "O!O!nO!:join_groups", &PyList_Type, &pieces, &PyList_Type, &columns, &n_items,
+                          &PyList_Type, &offsets))
+        return NULL;
+    Py_ssize_t k = PyList_GET_SIZE(columns), n_rows = PyList_GET_SIZE(offsets) - 1;
+    if (PyList_GET_SIZE(pieces) != k + 1 || n_rows < 0 || n_items < 0) {
+        PyErr_SetString(PyExc_ValueError, "join_groups() needs one more piece than columns and n+1 offsets");
+        return NULL;
+    }
+    span *lit = PyMem_Malloc(sizeof(span) * (size_t)(k + 1));
+    Py_ssize_t *item_size = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(n_items ? n_items : 1));
+    char *buf = NULL;
+    if (lit == NULL || item_size == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int ascii = 1;
+    Py_ssize_t fixed = 0, widest = 2;
+    for (Py_ssize_t j = 0; j <= k; j++) {
+        PyObject *o = PyList_GET_ITEM(pieces, j);
+        if (utf8_of(o, &lit[j]) < 0)
+            goto done;
+        ascii &= PyUnicode_IS_ASCII(o);
+        fixed += lit[j].size;
+    }
+    for (Py_ssize_t i = 0; i < n_items; i++)
+        item_size[i] = fixed;
+    for (Py_ssize_t j = 0; j < k; j++) {
+        PyObject *c = PyList_GET_ITEM(columns, j);
+        if (!PyList_Check(c) || PyList_GET_SIZE(c) != n_items) {
+            PyErr_Format(PyExc_ValueError, "join_groups() column %zd is not a list of %zd values", j, n_items);
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < n_items; i++) {
+            PyObject *o = ((PyListObject *)c)->ob_item[i];
+            span v;
+            if (utf8_of(o, &v) < 0)
+                goto done;
+            ascii &= PyUnicode_IS_ASCII(o);
+            item_size[i] += v.size;
+        }
+    }
+    /* the offsets: ascending, from 0 to n_items; the widest row sizes the one buffer */
+    Py_ssize_t prev = 0;
+    for (Py_ssize_t r = 0; r <= n_rows; r++) {
+        Py_ssize_t at = PyLong_AsSsize_t(PyList_GET_ITEM(offsets, r));
+        if (at == -1 && PyErr_Occurred())
+            goto done;
+        if ((r == 0 && at != 0) || at < prev || at > n_items || (r == n_rows && at != n_items)) {
+            PyErr_SetString(PyExc_ValueError, "join_groups() offsets must rise from 0 to the item count");
+            goto done;
+        }
+        if (r) {
+            Py_ssize_t width = 2 + (at > prev ? at - prev - 1 : 0);
+            for (Py_ssize_t i = prev; i < at; i++)
+                width += item_size[i];
+            if (width > widest)
+                widest = width;
+        }
+        prev = at;
+    }
+    buf = PyMem_Malloc((size_t)widest);
+    rows = PyList_New(n_rows);
+    if (buf == NULL || rows == NULL) {
+        Py_CLEAR(rows);
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t start = 0;
+    for (Py_ssize_t r = 0; r < n_rows; r++) {
+        Py_ssize_t end = PyLong_AsSsize_t(PyList_GET_ITEM(offsets, r + 1));
+        char *w = buf;
+        *w++ = '[';
+        for (Py_ssize_t i = start; i < end; i++) {
+            if (i > start)
+                *w++ = ',';
+            for (Py_ssize_t j = 0; j < k; j++) {
+                memcpy(w, lit[j].data, (size_t)lit[j].size);
+                w += lit[j].size;
+                span v;
+                (void)utf8_of(((PyListObject *)PyList_GET_ITEM(columns, j))->ob_item[i], &v);
+                memcpy(w, v.data, (size_t)v.size);
+                w += v.size;
+            }
+            memcpy(w, lit[k].data, (size_t)lit[k].size);
+            w += lit[k].size;
+        }
+        *w++ = ']';
+        PyObject *row;
+        if (ascii) {  /* no decoding: the bytes are the characters */
+            row = PyUnicode_New(w - buf, 127);
+            if (row != NULL)
+                memcpy(PyUnicode_DATA(row), buf, (size_t)(w - buf));
+        } else {
+            row = PyUnicode_DecodeUTF8(buf, w - buf, "strict");
+        }
+        if (row == NULL) {
+            Py_CLEAR(rows);
+            goto done;
+        }
+        PyList_SET_ITEM(rows, r, row);
+        start = end;
+    }
+done:
+    PyMem_Free(lit);
+    PyMem_Free(item_size);
+    PyMem_Free(buf);
+    return rows;
+}
+
 static PyMethodDef methods[] = {
     {"interleave", interleave, METH_VARARGS,
      "interleave(pieces, columns, n[, modes, delimiter]) -> bytes: per row, pieces[0] + columns[0][r] + "
      "pieces[1] + ... + pieces[k], UTF-8 encoded; modes: see the module source."},
+    {"join_groups", join_groups, METH_VARARGS,
+     "join_groups(pieces, columns, n_items, offsets) -> list[str]: per row, '[' + its items, each "
+     "interleaved with the pieces, joined by ',' + ']'."},
     {NULL, NULL, 0, NULL},
 };
 

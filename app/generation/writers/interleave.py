@@ -6,6 +6,10 @@
 piece; where it could not be built (no C compiler) the same bytes come from `_interleave_py`:
 a slice-assigned list of the pieces, one `str.join`, one `str.encode`.
 
+`join_groups(pieces, columns, n_items, offsets)` is one str per row r: `[` + the items
+offsets[r] to offsets[r+1]-1, each interleaved with the pieces as above, joined by `,` + `]` (the
+JSON text of an array of objects).
+
 `modes` (bytes, one per column) serve CSV: RAW takes str values only, EMPTY_NONE writes None as
 nothing, CSV_QUOTE also writes each value that holds the one-character ASCII `delimiter`, a double
 quote, CR or LF as a quoted field with its quotes doubled (RFC 4180).
@@ -14,11 +18,13 @@ quote, CR or LF as a quoted field with its quotes doubled (RFC 4180).
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 
 try:
     from app.generation.writers._interleave import interleave as _native
+    from app.generation.writers._interleave import join_groups as _native_groups
 except ImportError:  # built without a compiler: the pure-Python path gives the same bytes
-    _native = None
+    _native = _native_groups = None
 
 
 RAW, EMPTY_NONE, CSV_QUOTE = 0, 1, 2
@@ -67,5 +73,19 @@ def _interleave_py(pieces: list[str], columns: list[list[str]], n: int, modes: b
         raise TypeError(f"interleave() takes str values: {exc}") from None
 
 
+def _join_groups_py(pieces: list[str], columns: list[list[str]], n_items: int, offsets: list[int]) -> list[str]:
+    if len(pieces) != len(columns) + 1:
+        raise ValueError("join_groups() needs one more piece than columns and n+1 offsets")
+    if any(len(c) != n_items for c in columns):
+        raise ValueError(f"join_groups() columns must be lists of {n_items} values")
+    if not offsets or offsets[0] != 0 or offsets[-1] != n_items or any(a > b for a, b in pairwise(offsets)):
+        raise ValueError("join_groups() offsets must rise from 0 to the item count")
+    tail = pieces[1:]
+    items = [pieces[0] + "".join(v + p for v, p in zip(values, tail, strict=True)) for values in zip(*columns, strict=True)] \
+        if columns else [pieces[0]] * n_items
+    return ["[" + ",".join(items[a:b]) + "]" for a, b in pairwise(offsets)]
+
+
 interleave: Callable[..., bytes] = _native or _interleave_py
+join_groups: Callable[[list[str], list[list[str]], int, list[int]], list[str]] = _native_groups or _join_groups_py
 NATIVE = _native is not None
