@@ -125,6 +125,16 @@ def _arrays(items: list[str], offsets: np.ndarray) -> list[str]:
     return ("[" + "".join(flat)[:-2]).split("\x00")
 
 
+def _pieces(template: str, n_args: int, close: str) -> list[str]:
+    """The constant text around an object template's member values (`interleave`'s pieces): the
+    template opened with `{` in place of its leading comma and ended with `close`."""
+    # NUL never occurs in the template: keys are JSON text, where it is escaped
+    pieces = (template % (("\x00",) * n_args)).split("\x00")
+    pieces[0] = "{" + pieces[0][1:]
+    pieces[-1] += close
+    return pieces
+
+
 def _object_arrays(gen: ObjectGen, col: Obj, offsets: np.ndarray) -> list[str] | None:
     """`[{...},...]` of every row for an array of objects: the items' member values interleaved
     with the template's constant pieces, straight into one string per row (`join_groups`) —
@@ -139,11 +149,7 @@ def _object_arrays(gen: ObjectGen, col: Obj, offsets: np.ndarray) -> list[str] |
     template, args = made
     if not args or not template.startswith(","):
         return None
-    # NUL never occurs in the template: keys are JSON text, where it is escaped
-    pieces = (template % (("\x00",) * len(args))).split("\x00")
-    pieces[0] = "{" + pieces[0][1:]
-    pieces[-1] += "}"
-    return join_groups(pieces, args, col.n, offsets.tolist())
+    return join_groups(_pieces(template, len(args), "}"), args, col.n, offsets.tolist())
 
 
 def _any_null(col: Column) -> bool:
@@ -247,11 +253,7 @@ def encode_joined(gen: Gen, col: Column, sep: str) -> bytes:
         template, args = made
         if not args or not template.startswith(","):
             return (sep.join(_object_rows(template, args, col.n)) + sep).encode()
-        # NUL never occurs in the template: keys are JSON text, where it is escaped
-        pieces = (template % (("\x00",) * len(args))).split("\x00")
-        pieces[0] = "{" + pieces[0][1:]
-        pieces[-1] += "}" + sep
-        return interleave(pieces, args, col.n)
+        return interleave(_pieces(template, len(args), "}" + sep), args, col.n)
     return (sep.join(encode(gen, col)) + sep).encode()
 
 
