@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import zipfile
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from app.core.errors import DomainError
 from app.generation.engine import FORMATS, compile_plan
@@ -35,7 +38,8 @@ def schema_bytes(entry: dict[str, Any]) -> tuple[bytes, str]:
 
 def generate_entry(entry: dict[str, Any], records: int = 100, seed: int = 7) -> tuple[str, str | None]:
     """('ok'|'rejected'|'failed', reason). `rejected`: the loader refused the schema;
-    `failed`: generation refused or produced an invalid record (the guard checks every record)."""
+    `failed`: generation refused or produced an invalid record (the guard checks every record),
+    or the bytes written are not those records (see `written_problem`)."""
     content, name = schema_bytes(entry)
     try:
         loaded = load_schema(content, name)
@@ -43,8 +47,27 @@ def generate_entry(entry: dict[str, Any], records: int = 100, seed: int = 7) -> 
         return "rejected", exc.detail
     try:
         plan = compile_plan(loaded, [], {"seed": seed}, record_count=records)
+        written = {}
         for fmt in FORMATS:
-            plan.write(fmt, io.BytesIO(), guard=fmt in ("json", "xml"))
+            out = io.BytesIO()
+            plan.write(fmt, out, guard=fmt in ("json", "xml"))
+            written[fmt] = out.getvalue()
     except DomainError as exc:
         return "failed", exc.detail
-    return "ok", None
+    problem = written_problem(plan.records(), written)
+    return ("failed", problem) if problem else ("ok", None)
+
+
+def written_problem(records: list[Any], written: dict[str, bytes]) -> str | None:
+    """Why the written files do not hold `records` (the records the guard validated), or None:
+    the JSON array and the NDJSON lines parse back to exactly them, the CSV has a header and one
+    well-formed row per record, all of one width."""
+    expected = orjson.loads(orjson.dumps(records))
+    if orjson.loads(written["json"]) != expected:
+        return "the JSON file does not parse back to the generated records"
+    if [orjson.loads(line) for line in written["ndjson"].splitlines()] != expected:
+        return "the NDJSON file does not parse back to the generated records"
+    rows = list(csv.reader(io.StringIO(written["csv"].decode(), newline=""), strict=True))
+    if len(rows) != len(records) + 1 or len({len(row) for row in rows}) > 1:
+        return f"the CSV file has {len(rows)} rows of widths {sorted({len(r) for r in rows})} for {len(records)} records"
+    return None
