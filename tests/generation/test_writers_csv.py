@@ -107,3 +107,16 @@ def test_native_and_python_assembly_write_the_same_bytes(monkeypatch: pytest.Mon
     python = io.BytesIO()
     plan.write("csv", python)
     assert native.getvalue() == python.getvalue()
+
+
+def test_one_column_keeps_a_row_for_every_record() -> None:
+    """An empty only cell would be an empty line, which csv readers skip: it is written `""`."""
+    schema = {"type": "object", "properties": {"note": {"type": ["string", "null"], "enum": ["", "a,b", None, "x"]}}}
+    plan = compile_plan(load_schema(json.dumps(schema).encode(), "one.json"), [], {"seed": 5}, record_count=400)
+    out = io.BytesIO()
+    plan.write("csv", out)
+    rows = _read(out.getvalue(), ",")
+    records = plan.records()
+    assert len(rows) == len(records) + 1 and all(len(r) == 1 for r in rows)
+    assert [r[0] for r in rows[1:]] == [rec.get("note") or "" for rec in records]
+    assert b'\r\n""\r\n' in out.getvalue() and b'"a,b"' in out.getvalue()

@@ -52,9 +52,18 @@ class CsvWriter:
         return [self._quote(v) if v is not None and self._special_search(v) else v for v in values], EMPTY_NONE
 
     def _rows(self, encoded: list[tuple[list[str | None], int]], n: int) -> bytes:
+        if len(encoded) == 1:
+            return self._one_column(*encoded[0])
         pieces = ["", *[self.delimiter] * (len(encoded) - 1), "\r\n"]
         delimiter = self.delimiter if self.delimiter.isascii() else ","  # (the C quoting is not used then)
         return interleave(pieces, [cells for cells, _ in encoded], n, bytes(mode for _, mode in encoded), delimiter)
+
+    def _one_column(self, cells: list[str | None], mode: int) -> bytes:
+        """With one column an empty cell would be an empty line, which readers skip (csv.reader
+        yields [], pandas drops the row): it is written `""`, as Python's csv module does."""
+        out = ['""' if not v else self._quote(v) if mode == CSV_QUOTE and self._special_search(v) else v
+               for v in cells]
+        return interleave(["", "\r\n"], [out], len(out))
 
     def header(self) -> bytes:
         if not self.columns:
