@@ -127,7 +127,7 @@ def test_bad_modes_raise(impl) -> None:
     with pytest.raises(ValueError, match="one mode per column"):
         impl(["", "\n"], [["a"]], 1, bytes([1, 1]))
     with pytest.raises(ValueError, match="modes are"):
-        impl(["", "\n"], [["a"]], 1, bytes([3]))
+        impl(["", "\n"], [["a"]], 1, bytes([9]))
     with pytest.raises(ValueError, match="ASCII delimiter"):
         impl(["", "\n"], [["a"]], 1, bytes([2]), "§")
 
@@ -162,3 +162,47 @@ def test_join_groups_bad_arguments_raise(impl) -> None:
         impl(["{", "}"], [["a"]], 2, [0, 2])
     with pytest.raises(TypeError):
         impl(["{", "}"], [["a", 1]], 2, [0, 2])
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_json_modes_escape_as_orjson_does(impl) -> None:
+    import orjson
+
+    every_ascii = [chr(c) for c in range(128)]
+    others = ["", "plain", 'q"uote', "back\\slash", "ä\nü", "\u2028\u2029", "\x7f\x80\x9f", "😀\t", "a" * 300 + "\x01"]
+    strings = [*every_ascii, *others, "".join(every_ascii)]
+    n = len(strings)
+    nullable = [None if i % 3 == 0 else s for i, s in enumerate(strings)]
+    numbers = [None if i % 4 == 0 else str(i) for i in range(n)]
+    got = impl(["{", ",", ",", "}\n"], [strings, nullable, numbers], n,
+               bytes([mod.JSON_STR, mod.JSON_STR, mod.NULL_NONE]))
+    expected = "".join(
+        "{" + orjson.dumps(s).decode() + "," + orjson.dumps(v).decode() + "," + ("null" if x is None else x) + "}\n"
+        for s, v, x in zip(strings, nullable, numbers, strict=True)).encode()
+    assert got == expected
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_optional_columns_write_the_prefix_and_value_only_where_present(impl) -> None:
+    rng = random.Random(5)
+    for _ in range(200):
+        n = rng.randint(0, 30)
+        present_a = bytes(rng.random() < 0.7 for _ in range(n))
+        present_b = bytes(rng.random() < 0.5 for _ in range(n))
+        # an absent row's value is never read: None there, even in RAW mode
+        a = [_random_text(rng) if present_a[r] else None for r in range(n)]
+        b = [rng.choice([None, _random_text(rng)]) if present_b[r] else 12345 for r in range(n)]
+        c = [_random_text(rng) for _ in range(n)]
+        got = impl(["{", "", "", "}\n"], [a, b, c], n, bytes([mod.RAW, mod.JSON_STR, mod.RAW]), ",",
+                   [(',"a":', present_a), ("ä:", present_b), None])
+        import orjson
+
+        expected = "".join(
+            "{" + (',"a":' + a[r] if present_a[r] else "")
+            + ("ä:" + ("null" if b[r] is None else orjson.dumps(b[r]).decode()) if present_b[r] else "")
+            + c[r] + "}\n" for r in range(n)).encode()
+        assert got == expected
+    with pytest.raises(ValueError, match="optional"):
+        impl(["", "\n"], [["a"]], 1, None, ",", [("k", b"\x01\x01")])
+    with pytest.raises(ValueError, match="optional"):
+        impl(["", "\n"], [["a"]], 1, None, ",", [None, None])

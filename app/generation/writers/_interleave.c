@@ -1,6 +1,6 @@
 /* Row-wise interleaving of text columns straight into one UTF-8 bytes object.
  *
- * interleave(pieces, columns, n[, modes, delimiter]) returns, for r in range(n),
+ * interleave(pieces, columns, n[, modes, delimiter, optional]) returns, for r in range(n),
  *     pieces[0] + columns[0][r] + pieces[1] + ... + columns[k-1][r] + pieces[k]
  * encoded as UTF-8: the bytes the writers' pure-Python path builds with a slice-assigned list of
  * 2k+1 pieces per record, one str.join and one str.encode (interleave.py holds that path and
@@ -8,10 +8,17 @@
  * objects and one memcpy per piece: about a sixth of the Python path's time, which was the
  * largest single cost of the NDJSON and CSV writers.
  *
- * `modes` (bytes, one per column) serves CSV: RAW takes str values only; EMPTY_NONE writes None
- * as nothing; CSV_QUOTE also writes a value holding the (ASCII) delimiter, a double quote, CR or
- * LF as a quoted field with its quotes doubled (RFC 4180), which spares the writer a quoted copy
- * of every such cell (its JSON-encoded arrays hold quotes in every row).
+ * `modes` (bytes, one per column) say how a value is written. RAW: a str as it is. EMPTY_NONE:
+ * None as nothing (CSV). CSV_QUOTE: also a value holding the (ASCII) delimiter, a double quote,
+ * CR or LF as a quoted field with its quotes doubled (RFC 4180), which spares the CSV writer a
+ * quoted copy of every such cell. JSON_STR: a str as a JSON string with orjson's escapes (\" \\
+ * \b \f \n \r \t, other controls \u00XX, nothing else), None as null. NULL_NONE: a str as it
+ * is, None as null (number and boolean text). JSON_STR spares the JSON writers a scan of every
+ * string column for characters to escape and a quoted copy of the nullable ones.
+ *
+ * `optional` (a list, one entry per column: None, or (prefix, present) with `present` n bytes)
+ * writes row r's value, preceded by the prefix, only where present[r] is not 0: an optional
+ * JSON member with its `,"key":`, without a copy of the column that holds the key per row.
  *
  * join_groups(pieces, columns, n_items, offsets) returns one str per row r: "[" + the items
  * offsets[r]..offsets[r+1]-1, each interleaved with the pieces as above, separated by "," + "]"
@@ -27,7 +34,7 @@ typedef struct {
     Py_ssize_t size;
 } span;
 
-enum { RAW = 0, EMPTY_NONE = 1, CSV_QUOTE = 2 };
+enum { RAW = 0, EMPTY_NONE = 1, CSV_QUOTE = 2, JSON_STR = 3, NULL_NONE = 4, N_MODES = 5 };
 
 /* rows ahead whose str objects are fetched into the cache while the current row is copied */
 #define PREFETCH_AHEAD 8
@@ -48,11 +55,12 @@ static int utf8_of(PyObject *o, span *s) {
     return s->data == NULL ? -1 : 0;
 }
 
-/* The UTF-8 bytes of one value under its column's mode (None: nothing) */
-static int value_of(PyObject *o, char mode, span *s) {
-    if (o == Py_None && mode != RAW) {
-        s->data = "";
-        s->size = 0;
+/* The UTF-8 bytes of one value under its column's mode; *is_null is set for a None the mode allows */
+static int value_of(PyObject *o, char mode, span *s, int *is_null) {
+    *is_null = o == Py_None && mode != RAW;
+    if (*is_null) {
+        s->data = (mode == JSON_STR || mode == NULL_NONE) ? "null" : "";
+        s->size = (mode == JSON_STR || mode == NULL_NONE) ? 4 : 0;
         return 0;
     }
     return utf8_of(o, s);
@@ -70,7 +78,55 @@ static Py_ssize_t csv_quotes(const span *s, char delimiter) {
     return (quotes || special) ? quotes : -1;
 }
 
-static char *write_value(char *w, const span *s, char mode, char delimiter) {
+/* the bytes that JSON text escapes (as orjson does): controls, the quote, the backslash */
+static int json_escaped(unsigned char c) { return c < 0x20 || c == '"' || c == '\\'; }
+
+static char *write_json_string(char *w, const span *s) {
+    static const char hex[] = "0123456789abcdef";
+    *w++ = '"';
+    Py_ssize_t plain = 0;
+    while (plain < s->size && !json_escaped((unsigned char)s->data[plain]))
+        plain++;
+    memcpy(w, s->data, (size_t)plain);
+    w += plain;
+    for (Py_ssize_t i = plain; i < s->size; i++) {
+        unsigned char c = (unsigned char)s->data[i];
+        if (!json_escaped(c)) {
+            *w++ = (char)c;
+            continue;
+        }
+        *w++ = '\\';
+        switch (c) {
+        case '"': *w++ = '"'; break;
+        case '\\': *w++ = '\\'; break;
+        case '\b': *w++ = 'b'; break;
+        case '\f': *w++ = 'f'; break;
+        case '\n': *w++ = 'n'; break;
+        case '\r': *w++ = 'r'; break;
+        case '\t': *w++ = 't'; break;
+        default:
+            memcpy(w, "u00", 3);
+            w[3] = hex[c >> 4];
+            w[4] = hex[c & 0xF];
+            w += 5;
+        }
+    }
+    *w++ = '"';
+    return w;
+}
+
+/* The most bytes a value can take under its mode (the buffer grows to fit it before writing) */
+static Py_ssize_t worst_size(const span *s, char mode, int is_null) {
+    if (mode == CSV_QUOTE)
+        return 2 * s->size + 2;
+    if (mode == JSON_STR && !is_null)
+        return 6 * s->size + 2;
+    return s->size;
+}
+
+static char *write_value(char *w, const span *s, char mode, int is_null, char delimiter) {
+    if (mode == JSON_STR && !is_null)
+        return write_json_string(w, s);
     Py_ssize_t quotes = mode == CSV_QUOTE ? csv_quotes(s, delimiter) : -1;
     if (quotes < 0) {
         memcpy(w, s->data, (size_t)s->size);
@@ -85,13 +141,19 @@ static char *write_value(char *w, const span *s, char mode, char delimiter) {
     return w;
 }
 
+/* an optional column: its prefix and presence bytes (NULL data: the column is always written) */
+typedef struct {
+    span prefix;
+    const char *present;
+} optional_column;
+
 static PyObject *interleave(PyObject *self, PyObject *args) {
-    PyObject *pieces, *columns, *out = NULL;
+    PyObject *pieces, *columns, *optional = Py_None, *out = NULL;
     Py_ssize_t n;
     const char *modes = NULL, *delim = ",";
     Py_ssize_t n_modes = 0, n_delim = 1;
-    if (!PyArg_ParseTuple(args, "O!O!n|z#s#:interleave", &PyList_Type, &pieces, &PyList_Type, &columns, &n,
-                          &modes, &n_modes, &delim, &n_delim))
+    if (!PyArg_ParseTuple(args, "O!O!n|z#s#O:interleave", &PyList_Type, &pieces, &PyList_Type, &columns, &n,
+                          &modes, &n_modes, &delim, &n_delim, &optional))
         return NULL;
     if (n < 0) {
         PyErr_SetString(PyExc_ValueError, "interleave() needs n >= 0");
@@ -107,8 +169,8 @@ static PyObject *interleave(PyObject *self, PyObject *args) {
         return NULL;
     }
     for (Py_ssize_t j = 0; modes != NULL && j < k; j++) {
-        if (modes[j] != RAW && modes[j] != EMPTY_NONE && modes[j] != CSV_QUOTE) {
-            PyErr_SetString(PyExc_ValueError, "interleave() modes are 0, 1 or 2");
+        if (modes[j] < 0 || modes[j] >= N_MODES) {
+            PyErr_SetString(PyExc_ValueError, "interleave() modes are 0 to 4");
             return NULL;
         }
     }
@@ -116,16 +178,20 @@ static PyObject *interleave(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "interleave() needs a one-character ASCII delimiter");
         return NULL;
     }
+    if (optional != Py_None && (!PyList_Check(optional) || PyList_GET_SIZE(optional) != k)) {
+        PyErr_SetString(PyExc_ValueError, "interleave() optional is None or a list with one entry per column");
+        return NULL;
+    }
     char delimiter = delim[0];
     span *lit = PyMem_Malloc(sizeof(span) * (size_t)(k + 1));
     PyObject ***items = PyMem_Malloc(sizeof(PyObject **) * (size_t)(k ? k : 1));
-    if (lit == NULL || items == NULL) {
-        PyMem_Free(lit);
-        PyMem_Free(items);
-        return PyErr_NoMemory();
+    optional_column *opt = PyMem_Calloc((size_t)(k ? k : 1), sizeof(optional_column));
+    if (lit == NULL || items == NULL || opt == NULL) {
+        PyErr_NoMemory();
+        goto done;
     }
-    /* the pieces and columns lists are held by the caller's frame, the str objects by the lists,
-     * and nothing here runs Python code that could change them */
+    /* the pieces, columns and optional lists are held by the caller's frame, the objects by the
+     * lists, and nothing here runs Python code that could change them */
     Py_ssize_t fixed = 0;
     for (Py_ssize_t j = 0; j <= k; j++) {
         if (utf8_of(PyList_GET_ITEM(pieces, j), &lit[j]) < 0)
@@ -143,6 +209,17 @@ static PyObject *interleave(PyObject *self, PyObject *args) {
             goto done;
         }
         items[j] = ((PyListObject *)c)->ob_item;
+        PyObject *o = optional == Py_None ? Py_None : PyList_GET_ITEM(optional, j);
+        if (o == Py_None)
+            continue;
+        if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 2 || !PyBytes_Check(PyTuple_GET_ITEM(o, 1)) ||
+            PyBytes_GET_SIZE(PyTuple_GET_ITEM(o, 1)) != n) {
+            PyErr_Format(PyExc_ValueError, "interleave() optional entry %zd is not (prefix, %zd presence bytes)", j, n);
+            goto done;
+        }
+        if (utf8_of(PyTuple_GET_ITEM(o, 0), &opt[j].prefix) < 0)
+            goto done;
+        opt[j].present = PyBytes_AS_STRING(PyTuple_GET_ITEM(o, 1));
     }
     /* ONE pass over the values, row by row, into a buffer that grows when a guess proves short:
      * a first pass to size the output exactly touched every str object twice, and the objects of
@@ -159,18 +236,19 @@ static PyObject *interleave(PyObject *self, PyObject *args) {
             if (r + PREFETCH_AHEAD < n)
                 __builtin_prefetch(items[j][r + PREFETCH_AHEAD]);
 #endif
-            span s;
-            if (value_of(items[j][r], mode, &s) < 0)
+            int absent = opt[j].present != NULL && !opt[j].present[r];
+            span s = {"", 0}, prefix = absent || opt[j].present == NULL ? (span){"", 0} : opt[j].prefix;
+            int is_null = 0;
+            if (!absent && value_of(items[j][r], mode, &s, &is_null) < 0)
                 goto fail;
-            /* room for the piece, the value (a quoted CSV value: at most twice, plus quotes) and
-             * the row's last piece */
+            /* room for the piece, the prefix, the value at its largest and the row's last piece */
             Py_ssize_t used = w - PyBytes_AS_STRING(out);
-            Py_ssize_t worst = mode == CSV_QUOTE ? 2 * s.size + 2 : s.size;
-            if (worst > PY_SSIZE_T_MAX / 4 - used - lit[j].size - lit[k].size) {
+            Py_ssize_t worst = absent ? 0 : worst_size(&s, mode, is_null);
+            if (worst > PY_SSIZE_T_MAX / 8 - used - lit[j].size - prefix.size - lit[k].size) {
                 PyErr_NoMemory();
                 goto fail;
             }
-            Py_ssize_t need = used + lit[j].size + worst + lit[k].size;
+            Py_ssize_t need = used + lit[j].size + prefix.size + worst + lit[k].size;
             if (need > cap) {
                 cap = need > 2 * cap ? need : 2 * cap;
                 if (_PyBytes_Resize(&out, cap) < 0)
@@ -179,7 +257,11 @@ static PyObject *interleave(PyObject *self, PyObject *args) {
             }
             memcpy(w, lit[j].data, (size_t)lit[j].size);
             w += lit[j].size;
-            w = write_value(w, &s, mode, delimiter);
+            if (absent)
+                continue;
+            memcpy(w, prefix.data, (size_t)prefix.size);
+            w += prefix.size;
+            w = write_value(w, &s, mode, is_null, delimiter);
         }
         memcpy(w, lit[k].data, (size_t)lit[k].size);
         w += lit[k].size;
@@ -191,6 +273,7 @@ fail:
 done:
     PyMem_Free(lit);
     PyMem_Free(items);
+    PyMem_Free(opt);
     return out;
 }
 
@@ -308,7 +391,7 @@ done:
 
 static PyMethodDef methods[] = {
     {"interleave", interleave, METH_VARARGS,
-     "interleave(pieces, columns, n[, modes, delimiter]) -> bytes: per row, pieces[0] + columns[0][r] + "
+     "interleave(pieces, columns, n[, modes, delimiter, optional]) -> bytes: per row, pieces[0] + columns[0][r] + "
      "pieces[1] + ... + pieces[k], UTF-8 encoded; modes: see the module source."},
     {"join_groups", join_groups, METH_VARARGS,
      "join_groups(pieces, columns, n_items, offsets) -> list[str]: per row, '[' + its items, each "

@@ -10,15 +10,20 @@ a slice-assigned list of the pieces, one `str.join`, one `str.encode`.
 offsets[r] to offsets[r+1]-1, each interleaved with the pieces as above, joined by `,` + `]` (the
 JSON text of an array of objects).
 
-`modes` (bytes, one per column) serve CSV: RAW takes str values only, EMPTY_NONE writes None as
-nothing, CSV_QUOTE also writes each value that holds the one-character ASCII `delimiter`, a double
-quote, CR or LF as a quoted field with its quotes doubled (RFC 4180).
+`modes` (bytes, one per column) say how a value is written: RAW a str as it is; EMPTY_NONE None
+as nothing; CSV_QUOTE also each value that holds the one-character ASCII `delimiter`, a double
+quote, CR or LF as a quoted field with its quotes doubled (RFC 4180); JSON_STR a str as a JSON
+string (orjson's escaping), None as null; NULL_NONE a str as it is, None as null. `optional`
+(one entry per column: None, or (prefix, present) with n presence bytes) writes row r's value,
+after the prefix, only where present[r] is not 0 (an optional JSON member and its key).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import pairwise
+
+import orjson
 
 try:
     from app.generation.writers._interleave import interleave as _native
@@ -27,7 +32,7 @@ except ImportError:  # built without a compiler: the pure-Python path gives the 
     _native = _native_groups = None
 
 
-RAW, EMPTY_NONE, CSV_QUOTE = 0, 1, 2
+RAW, EMPTY_NONE, CSV_QUOTE, JSON_STR, NULL_NONE = 0, 1, 2, 3, 4
 
 
 def _csv_field(value: str, specials: tuple[str, ...]) -> str:
@@ -36,9 +41,17 @@ def _csv_field(value: str, specials: tuple[str, ...]) -> str:
     return value
 
 
+def _json_string(value: object) -> object:
+    return orjson.dumps(value).decode() if isinstance(value, str) else value  # a non-str fails the join
+
+
 def _with_mode(values: list, mode: int, delimiter: str) -> list[str]:
     if mode == RAW:
         return values
+    if mode == JSON_STR:
+        return ["null" if v is None else _json_string(v) for v in values]
+    if mode == NULL_NONE:
+        return ["null" if v is None else v for v in values]
     out = ["" if v is None else v for v in values]
     if mode == CSV_QUOTE:
         specials = ('"', delimiter, "\r", "\n")
@@ -47,7 +60,7 @@ def _with_mode(values: list, mode: int, delimiter: str) -> list[str]:
 
 
 def _interleave_py(pieces: list[str], columns: list[list[str]], n: int, modes: bytes | None = None,
-                   delimiter: str = ",") -> bytes:
+                   delimiter: str = ",", optional: list[tuple[str, bytes] | None] | None = None) -> bytes:
     k = len(columns)
     if len(pieces) != k + 1:
         raise ValueError("interleave() needs one more piece than columns")
@@ -55,8 +68,10 @@ def _interleave_py(pieces: list[str], columns: list[list[str]], n: int, modes: b
         raise ValueError("interleave() needs n >= 0")
     if modes is not None and len(modes) != k:
         raise ValueError("interleave() needs one mode per column")
-    if modes is not None and any(m not in (RAW, EMPTY_NONE, CSV_QUOTE) for m in modes):
-        raise ValueError("interleave() modes are 0, 1 or 2")
+    if modes is not None and any(m > NULL_NONE for m in modes):
+        raise ValueError("interleave() modes are 0 to 4")
+    if optional is not None and (not isinstance(optional, list) or len(optional) != k):
+        raise ValueError("interleave() optional is None or a list with one entry per column")
     if len(delimiter) != 1 or not delimiter.isascii():
         raise ValueError("interleave() needs a one-character ASCII delimiter")
     stride = 2 * k + 1
@@ -66,7 +81,18 @@ def _interleave_py(pieces: list[str], columns: list[list[str]], n: int, modes: b
     for j, values in enumerate(columns):
         if not isinstance(values, list) or len(values) != n:
             raise ValueError(f"interleave() column {j} is not a list of {n} values")
-        flat[2 * j + 1::stride] = values if modes is None else _with_mode(values, modes[j], delimiter)
+        entry = None if optional is None else optional[j]
+        if entry is not None:
+            if not (isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[1], bytes)
+                    and len(entry[1]) == n):
+                raise ValueError(f"interleave() optional entry {j} is not (prefix, {n} presence bytes)")
+            prefix, present = entry
+            values = [v for v, p in zip(values, present, strict=True) if p]  # absent rows are never read
+        texts = values if modes is None else _with_mode(values, modes[j], delimiter)
+        if entry is not None:
+            present_texts = iter(texts)
+            texts = [prefix + next(present_texts) if p else "" for p in present]
+        flat[2 * j + 1::stride] = texts
     try:
         return "".join(flat).encode()
     except TypeError as exc:

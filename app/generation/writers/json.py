@@ -19,7 +19,7 @@ import orjson
 
 from app.generation.columns import Arr, Choice, Column, Leaf, Obj
 from app.generation.generators import AnyGen, ArrayGen, ChoiceGen, Gen, LeafGen, ObjectGen
-from app.generation.writers.interleave import interleave, join_groups
+from app.generation.writers.interleave import JSON_STR, NULL_NONE, RAW, interleave, join_groups
 
 
 def _dump(v: object) -> str:
@@ -165,12 +165,18 @@ def _fill(template: str, args: list[list[str]], n: int) -> list[str]:
     return [template % row for row in zip(*args, strict=True)]
 
 
-def _template(gen: ObjectGen, col: Obj) -> tuple[str, list[list[str]]] | None:
+Spec = tuple[int, tuple[str, bytes] | None]  # an argument column's interleave mode and optional entry
+
+
+def _template(gen: ObjectGen, col: Obj, specs: list[Spec] | None = None) -> tuple[str, list[list]] | None:
     """The object's %-template (every member with a leading comma) and the columns it formats;
-    None when a member needs the generic path."""
+    None when a member needs the generic path. With `specs` (a list to fill, one entry per
+    column) the columns are for `interleave`: raw string values with the JSON_STR mode, number
+    text with NULL_NONE, optional members as (key, presence) entries; without, every column is
+    the members' finished text, for a `%` format."""
     pieces: list[str] = []
-    args: list[list[str]] = []
-    if not _member_template(gen, col, pieces, args):
+    args: list[list] = []
+    if not _member_template(gen, col, pieces, args, specs):
         return None
     return "".join(pieces), args
 
@@ -189,11 +195,21 @@ def _object(gen: ObjectGen, col: Obj) -> list[str] | None:
     return None if made is None else _object_rows(*made, col.n)
 
 
-def _member_template(gen: ObjectGen, col: Obj, pieces: list[str], args: list[list[str]]) -> bool:
+def _member_template(gen: ObjectGen, col: Obj, pieces: list[str], args: list[list],
+                     specs: list[Spec] | None = None) -> bool:
     """Append a %-template whose rows are `,"key":value...` (every member with a leading comma)
     and the columns it formats; False when a member needs the generic path. Members present in
     every row are constants of the template; a string column that needs no escaping is formatted
-    between the template's own quotes, so its values are used as they are."""
+    between the template's own quotes, so its values are used as they are. With `specs`, see
+    `_template`."""
+    native = specs is not None
+
+    def add(piece: str, column: list, mode: int = RAW, optional: tuple[str, bytes] | None = None) -> None:
+        pieces.append(piece)
+        args.append(column)
+        if specs is not None:
+            specs.append((mode, optional))
+
     for slot, f, present in zip(gen.slots, col.fields, col.present, strict=True):
         if slot.gen is None or f is None:
             continue
@@ -203,7 +219,7 @@ def _member_template(gen: ObjectGen, col: Obj, pieces: list[str], args: list[lis
                 return False
             assert isinstance(f, Obj)
             if not masked:  # its members are the parent's members
-                if not _member_template(slot.gen, f, pieces, args):
+                if not _member_template(slot.gen, f, pieces, args, specs):
                     return False
                 continue
             inner_pieces: list[str] = []
@@ -213,31 +229,44 @@ def _member_template(gen: ObjectGen, col: Obj, pieces: list[str], args: list[lis
             if not inner_pieces:
                 continue
             rows = _fill("".join(inner_pieces), inner_args, f.n)
-            pieces.append("%s")
-            args.append([r if p else "" for r, p in zip(rows, present.tolist(), strict=True)])  # type: ignore[union-attr]
+            if native:
+                add("%s", rows, RAW, ("", present.tobytes()))  # type: ignore[union-attr]
+            else:
+                add("%s", [r if p else "" for r, p in zip(rows, present.tolist(), strict=True)])  # type: ignore[union-attr]
             continue
         key = "," + _dump(slot.name) + ":"
+        string_leaf = isinstance(slot.gen, LeafGen) and isinstance(f, Leaf) and f.kind == "string"
         if masked:
+            if native:
+                # the key and value only where the member is present, written by interleave
+                if string_leaf:
+                    add("%s", f.values, JSON_STR, (key, present.tobytes()))  # type: ignore[union-attr]
+                else:
+                    add("%s", encode(slot.gen, f), RAW, (key, present.tobytes()))  # type: ignore[union-attr]
+                continue
             values = encode(slot.gen, f)
-            pieces.append("%s")
-            args.append([key + v if p else "" for v, p in zip(values, present.tolist(), strict=True)])  # type: ignore[union-attr]
+            add("%s", [key + v if p else "" for v, p in zip(values, present.tolist(), strict=True)])  # type: ignore[union-attr]
             continue
         key = key.replace("%", "%%")
         if isinstance(slot.gen, ObjectGen) and isinstance(f, Obj) and not _any_null(f):
             # a nested object in every row: its members become part of this template (no
             # per-record string for it), when its own first member is always there too
-            made = _template(slot.gen, f)
+            inner_specs: list[Spec] | None = [] if native else None
+            made = _template(slot.gen, f, inner_specs)
             if made is not None and (not made[0] or made[0].startswith(",")):
                 pieces.append(key + "{" + made[0][1:] + "}")
                 args.extend(made[1])
+                if specs is not None and inner_specs is not None:
+                    specs.extend(inner_specs)
                 continue
-        if isinstance(slot.gen, LeafGen) and isinstance(f, Leaf) and f.kind == "string" and \
-                _plain_strings(f.values):
-            pieces.append(key + '"%s"')
-            args.append(f.values)
+        if native and string_leaf:
+            add(key + "%s", f.values, JSON_STR)  # quoted and escaped (None: null) by interleave
+        elif native and isinstance(slot.gen, LeafGen) and isinstance(f, Leaf) and f.kind in ("integer", "number"):
+            add(key + "%s", f.text(), NULL_NONE)
+        elif string_leaf and _plain_strings(f.values):  # type: ignore[union-attr]
+            add(key + '"%s"', f.values)  # type: ignore[union-attr]
         else:
-            pieces.append(key + "%s")
-            args.append(encode(slot.gen, f))
+            add(key + "%s", encode(slot.gen, f))
     return True
 
 
@@ -247,13 +276,16 @@ def encode_joined(gen: Gen, col: Column, sep: str) -> bytes:
     template's constant pieces and the member values interleaved in one pass (`interleave`), no
     per-record string and no `%` formatting (which were a quarter of the NDJSON writer's time)."""
     if isinstance(gen, ObjectGen) and isinstance(col, Obj) and col.n and not _any_null(col):
-        made = _template(gen, col)
+        specs: list[Spec] = []
+        made = _template(gen, col, specs)
         if made is None:
             return (sep.join(_dump(v) for v in gen.py(col)) + sep).encode()
         template, args = made
-        if not args or not template.startswith(","):
-            return (sep.join(_object_rows(template, args, col.n)) + sep).encode()
-        return interleave(_pieces(template, len(args), "}" + sep), args, col.n)
+        if args and template.startswith(","):
+            return interleave(_pieces(template, len(args), "}" + sep), args, col.n,
+                              bytes(mode for mode, _ in specs), ",", [optional for _, optional in specs])
+        template, args = _template(gen, col)  # type: ignore[misc]  # finished text for the % format
+        return (sep.join(_object_rows(template, args, col.n)) + sep).encode()
     return (sep.join(encode(gen, col)) + sep).encode()
 
 
