@@ -10,12 +10,10 @@ exact; `formula_guard=True` turns it on for spreadsheet users.
 
 from __future__ import annotations
 
-import re
-
 from app.generation.columns import Column
 from app.generation.generators import Gen
 from app.generation.writers.flatten import cells, flatten
-from app.generation.writers.interleave import CSV_QUOTE, EMPTY_NONE, RAW, interleave
+from app.generation.writers.interleave import CSV_QUOTE, EMPTY_NONE, RAW, column_text, interleave
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -29,10 +27,6 @@ class CsvWriter:
         self.formula_guard = formula_guard
         self.columns, _ = flatten(gen)
         self._specials = ('"', delimiter, "\n", "\r")
-        self._special_search = re.compile("[" + re.escape('"' + delimiter) + "\r\n]").search
-
-    def _quote(self, value: str) -> str:
-        return '"' + value.replace('"', '""') + '"'
 
     def _encode(self, values: list[str | None], numeric: bool) -> tuple[list[str | None], int]:
         """A column's cells and their `interleave` mode: None cells are written empty and cells
@@ -49,7 +43,7 @@ class CsvWriter:
             return values, mode
         if self.delimiter.isascii():
             return values, CSV_QUOTE
-        return [self._quote(v) if v is not None and self._special_search(v) else v for v in values], EMPTY_NONE
+        return column_text(values, len(values), CSV_QUOTE, delimiter=self.delimiter), RAW
 
     def _rows(self, encoded: list[tuple[list[str | None], int]], n: int) -> bytes:
         if len(encoded) == 1:
@@ -61,8 +55,7 @@ class CsvWriter:
     def _one_column(self, cells: list[str | None], mode: int) -> bytes:
         """With one column an empty cell would be an empty line, which readers skip (csv.reader
         yields [], pandas drops the row): it is written `""`, as Python's csv module does."""
-        out = ['""' if not v else self._quote(v) if mode == CSV_QUOTE and self._special_search(v) else v
-               for v in cells]
+        out = [v or '""' for v in column_text(cells, len(cells), mode, delimiter=self.delimiter)]
         return interleave(["", "\r\n"], [out], len(out))
 
     def header(self) -> bytes:

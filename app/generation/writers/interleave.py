@@ -35,7 +35,8 @@ except ImportError:  # built without a compiler: the pure-Python path gives the 
 RAW, EMPTY_NONE, CSV_QUOTE, JSON_STR, NULL_NONE = 0, 1, 2, 3, 4
 
 
-def _csv_field(value: str, specials: tuple[str, ...]) -> str:
+def csv_field(value: str, specials: tuple[str, ...]) -> str:
+    """A CSV cell, quoted (its quotes doubled) when it holds one of `specials`."""
     if any(ch in value for ch in specials):
         return '"' + value.replace('"', '""') + '"'
     return value
@@ -45,7 +46,7 @@ def _json_string(value: object) -> object:
     return orjson.dumps(value).decode() if isinstance(value, str) else value  # a non-str fails the join
 
 
-def _with_mode(values: list, mode: int, delimiter: str) -> list[str]:
+def _with_mode(values: list, mode: int, delimiter: str) -> list:
     if mode == RAW:
         return values
     if mode == JSON_STR:
@@ -55,8 +56,27 @@ def _with_mode(values: list, mode: int, delimiter: str) -> list[str]:
     out = ["" if v is None else v for v in values]
     if mode == CSV_QUOTE:
         specials = ('"', delimiter, "\r", "\n")
-        out = [_csv_field(v, specials) if isinstance(v, str) else v for v in out]
+        out = [csv_field(v, specials) if isinstance(v, str) else v for v in out]
     return out
+
+
+def column_text(values: list, n: int, mode: int = RAW, optional: tuple[str, bytes] | None = None,
+                delimiter: str = ",") -> list:
+    """The finished text of one `interleave` column, row by row: what the C extension writes for
+    it (a non-str left in it fails the caller's join)."""
+    if not isinstance(values, list) or len(values) != n:
+        raise ValueError(f"interleave() column is not a list of {n} values")
+    if optional is not None:
+        if not (isinstance(optional, tuple) and len(optional) == 2 and isinstance(optional[1], bytes)
+                and len(optional[1]) == n):
+            raise ValueError(f"interleave() optional entry is not (prefix, {n} presence bytes)")
+        prefix, present = optional
+        values = [v for v, p in zip(values, present, strict=True) if p]  # absent rows are never read
+    texts = _with_mode(values, mode, delimiter)
+    if optional is None:
+        return texts
+    present_texts = iter(texts)
+    return [prefix + next(present_texts) if p else "" for p in present]
 
 
 def _interleave_py(pieces: list[str], columns: list[list[str]], n: int, modes: bytes | None = None,
@@ -79,20 +99,8 @@ def _interleave_py(pieces: list[str], columns: list[list[str]], n: int, modes: b
     for j, piece in enumerate(pieces):
         flat[2 * j::stride] = [piece] * n
     for j, values in enumerate(columns):
-        if not isinstance(values, list) or len(values) != n:
-            raise ValueError(f"interleave() column {j} is not a list of {n} values")
-        entry = None if optional is None else optional[j]
-        if entry is not None:
-            if not (isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[1], bytes)
-                    and len(entry[1]) == n):
-                raise ValueError(f"interleave() optional entry {j} is not (prefix, {n} presence bytes)")
-            prefix, present = entry
-            values = [v for v, p in zip(values, present, strict=True) if p]  # absent rows are never read
-        texts = values if modes is None else _with_mode(values, modes[j], delimiter)
-        if entry is not None:
-            present_texts = iter(texts)
-            texts = [prefix + next(present_texts) if p else "" for p in present]
-        flat[2 * j + 1::stride] = texts
+        flat[2 * j + 1::stride] = column_text(values, n, RAW if modes is None else modes[j],
+                                              None if optional is None else optional[j], delimiter)
     try:
         return "".join(flat).encode()
     except TypeError as exc:

@@ -19,7 +19,7 @@ import orjson
 
 from app.generation.columns import Arr, Choice, Column, Leaf, Obj
 from app.generation.generators import AnyGen, ArrayGen, ChoiceGen, Gen, LeafGen, ObjectGen
-from app.generation.writers.interleave import JSON_STR, NULL_NONE, RAW, interleave, join_groups
+from app.generation.writers.interleave import JSON_STR, NULL_NONE, RAW, column_text, interleave, join_groups
 
 
 def _dump(v: object) -> str:
@@ -284,8 +284,9 @@ def encode_joined(gen: Gen, col: Column, sep: str) -> bytes:
         if args and template.startswith(","):
             return interleave(_pieces(template, len(args), "}" + sep), args, col.n,
                               bytes(mode for mode, _ in specs), ",", [optional for _, optional in specs])
-        template, args = _template(gen, col)  # type: ignore[misc]  # finished text for the % format
-        return (sep.join(_object_rows(template, args, col.n)) + sep).encode()
+        # an optional first member: its leading comma is cut per row, from the columns' finished text
+        texts = [column_text(a, col.n, mode, optional) for a, (mode, optional) in zip(args, specs, strict=True)]
+        return (sep.join(_object_rows(template, texts, col.n)) + sep).encode()
     return (sep.join(encode(gen, col)) + sep).encode()
 
 
