@@ -99,6 +99,8 @@ def _interleave_py(pieces: list[str], columns: list[list[str]], n: int, modes: b
     for j, piece in enumerate(pieces):
         flat[2 * j::stride] = [piece] * n
     for j, values in enumerate(columns):
+        if not isinstance(values, list) or len(values) != n:
+            raise ValueError(f"interleave() column {j} is not a list of {n} values")
         flat[2 * j + 1::stride] = column_text(values, n, RAW if modes is None else modes[j],
                                               None if optional is None else optional[j], delimiter)
     try:
