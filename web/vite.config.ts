@@ -2,6 +2,9 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 // The production build is committed under app/web/static so `tdg serve` needs no Node.
+// `npm run dev` proxies the API to a running `tdg serve` (TDG_API, default http://127.0.0.1:8000).
+const api = process.env.TDG_API ?? 'http://127.0.0.1:8000';
+
 export default defineConfig({
   plugins: [react()],
   base: '/',
@@ -14,9 +17,9 @@ export default defineConfig({
   },
   server: {
     proxy: {
-      '/graphql': { target: 'http://127.0.0.1:8000', ws: true },
-      '/api': 'http://127.0.0.1:8000',
-      '/avatars': 'http://127.0.0.1:8000',
+      '/graphql': { target: api, ws: true },
+      '/api': api,
+      '/avatars': api,
     },
   },
 });
