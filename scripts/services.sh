@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Make sure the local PostgreSQL and Redis the tests use are running (start them if not).
+# Make sure the local PostgreSQL and Redis the tests use are running (start them if not), and that
+# Debian's chromium is installed for the browser tests.
 set -uo pipefail
 pg_up() { pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; }
 if ! pg_up; then
@@ -17,4 +18,11 @@ if command -v redis-cli >/dev/null 2>&1 && ! redis-cli -h 127.0.0.1 -p 6379 ping
     --dir /var/lib/redis --logfile /var/log/redis/ci.log || true
   for _ in $(seq 1 20); do redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && break; sleep 0.5; done
 fi
+# the browser tests drive Debian's chromium through Playwright (which cannot download browsers here)
+if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then
+  echo "Installing chromium..." >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends chromium >/dev/null || true
+fi
+[ -x /usr/bin/chromium ] || { echo "chromium is not installed at /usr/bin/chromium and could not be installed." >&2; exit 1; }
 exit 0

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Run the whole test suite: every API test on SQLite AND on PostgreSQL (127.0.0.1:5432),
-# the Celery path on Redis (127.0.0.1:6379). Starts those services when they are down.
+# the Celery path on Redis (127.0.0.1:6379), the web interface in Debian's chromium. Starts those
+# services (installs chromium) when they are missing, and fails when the committed web build is stale.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
 bash scripts/services.sh
+bash scripts/web_build_check.sh
 .venv/bin/ruff check .
 exec .venv/bin/python -m pytest "$@"
