@@ -25,6 +25,7 @@ from app.graphql.mutations_library import LibraryMutation
 from app.graphql.mutations_settings import SettingsMutation
 from app.graphql.queries import Query
 from app.graphql.queries_datasets import DatasetQuery
+from app.graphql.queries_insights import InsightsQuery
 from app.graphql.queries_library import LibraryQuery
 from app.graphql.queries_settings import SettingsQuery
 from app.graphql.unit_of_work import UnitOfWork
@@ -54,7 +55,7 @@ def build_schema(settings: Settings) -> strawberry.Schema:
         DomainErrors,
     ]
     return AppSchema(
-        query=merge_types("Query", (Query, LibraryQuery, DatasetQuery, SettingsQuery)),
+        query=merge_types("Query", (Query, LibraryQuery, DatasetQuery, SettingsQuery, InsightsQuery)),
         mutation=merge_types("Mutation", (Mutation, LibraryMutation, DatasetMutation, SettingsMutation)),
         config=StrawberryConfig(auto_camel_case=False),
         extensions=extensions,

@@ -145,7 +145,11 @@ async def build_variables(route: Route, request: Request) -> dict[str, Any]:
         if not isinstance(body, dict):
             raise BadRequest("The request body must be a JSON object.")
         _reject_nul(body, "The request body")
-        variables["input"] = validate_payload(route.body, body).model_dump(mode="json", exclude_unset=True)
+        checked = validate_payload(route.body, body).model_dump(mode="json", exclude_unset=True)
+        if route.body_variables:
+            variables.update(checked)
+        else:
+            variables["input"] = checked
     if route.form is not None:
         form = await _form_body(request)
         _reject_nul(form, "The form")

@@ -71,6 +71,9 @@ SCHEMAS = (
 SCHEMA_DETAIL = f"query($schema_id: Int!) {{ schema(schema_id: $schema_id) {{ {SCHEMA} }} }}"
 SCHEMA_REPR = "query($schema_id: Int!, $root: String) { schema_repr(schema_id: $schema_id, root: $root) }"
 DELETE_SCHEMA = "mutation($schema_id: Int!) { delete_schema(schema_id: $schema_id) { deleted id } }"
+PREVIEW = ("query($schema_id: Int!, $constraint_set_id: Int, $params: JSON, $count: Int, $format: String) {"
+           " preview(schema_id: $schema_id, constraint_set_id: $constraint_set_id, params: $params, count: $count,"
+           " format: $format) { schema_id format media_type count seed content elapsed_ms } }")
 ADD_SCHEMA = f"mutation($project_id: Int!, $input: SchemaLinkInput!) {{ add_project_schema(project_id: $project_id, input: $input) {{ {PROJECT_DETAIL} }} }}"
 
 CATEGORIES = "query { constraint_categories { name description types example } }"

@@ -27,6 +27,7 @@ class Route:
     operation: str | None = None  # stored GraphQL operation (None only for the download door)
     result: str | None = None  # root field of `data` whose value is the response body
     body: type[BaseModel] | None = None  # JSON body, validated and passed as variable `input`
+    body_variables: bool = False  # the body's keys become the operation's variables (instead of `input`)
     form: type[BaseModel] | None = None  # form-encoded body; its fields become variables
     download: bool = False  # the streaming download door (app/rest/downloads.py)
     multipart: bool = False  # also accepts multipart/form-data with a file part `file` (upload door)

@@ -4,6 +4,7 @@ Adding a documented path means adding one row here."""
 from __future__ import annotations
 
 from app.core import payloads
+from app.core.services.preview import PreviewRequest
 from app.rest import operations as op
 from app.rest.route import Param, Route
 
@@ -65,6 +66,8 @@ ROUTES: tuple[Route, ...] = (
           errors=(404, 422)),
     Route("DELETE", "/schemas/{schema_id}", "Delete a schema (and its constraint sets)", "Schemas", op.DELETE_SCHEMA,
           "delete_schema", roles="the uploader; Manager and up", errors=(403, 404, 409)),
+    Route("POST", "/schemas/{schema_id}/preview", "The first records (1-100) rendered in one format; nothing is "
+          "stored", "Schemas", op.PREVIEW, "preview", body=PreviewRequest, body_variables=True, errors=(400, 404, 422)),
     # Constraint sets
     Route("GET", "/constraints/categories", "Value categories usable in rules", "Constraint sets", op.CATEGORIES,
           "constraint_categories"),

@@ -14,7 +14,15 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from app.core.authz import Action, require_project
 from app.core.errors import Conflict, Invalid, NotFound
 from app.core.jobs.files import EXTENSIONS, MEDIA_TYPES, dataset_dir, remove_tree
-from app.core.models import Dataset, DatasetFile, DatasetStatus, ProjectSchema, utcnow
+from app.core.models import (
+    ConstraintSet,
+    Dataset,
+    DatasetFile,
+    DatasetStatus,
+    ProjectSchema,
+    SchemaDoc,
+    utcnow,
+)
 from app.core.payloads import OUTPUT_FORMATS, DatasetCreate
 from app.core.principal import Principal
 from app.core.repositories import (
@@ -44,8 +52,6 @@ def _types(raw: list[str] | None, settings: Settings) -> list[str]:
 
 
 async def create(session: AsyncSession, principal: Principal, settings: Settings, data: DatasetCreate) -> Dataset:
-    from app.generation.engine import parse_params
-
     visible = await ProjectRepository(session, principal).get(data.project_id)
     require_project(principal, visible.role, Action.DATASET_CREATE)
     project = visible.project
@@ -60,6 +66,7 @@ async def create(session: AsyncSession, principal: Principal, settings: Settings
     if data.record_count > limit:
         raise Invalid(f"record_count must be between 1 and {limit:,} (this tenant's limit).")
     rules: list[dict[str, Any]] = []
+    constraint_set: ConstraintSet | None = None
     if data.constraint_set_id is not None:
         try:
             constraint_set = await ConstraintSetRepository(session, principal).get(data.constraint_set_id)
@@ -69,22 +76,8 @@ async def create(session: AsyncSession, principal: Principal, settings: Settings
             raise Invalid(f"Constraint set {data.constraint_set_id} belongs to schema {constraint_set.schema_id}, "
                           f"not to schema {schema.id}.")
         rules = list(constraint_set.rules)
-    raw_params = dict(data.params)
-    if data.constraint_set_id is not None and constraint_set.root is not None:
-        # the rules were validated against the set's root: generate that root, or refuse a clash
-        if raw_params.get("root") not in (None, constraint_set.root):
-            raise Invalid(f"params.root '{raw_params['root']}' differs from the constraint set's root "
-                          f"'{constraint_set.root}'.")
-        raw_params["root"] = constraint_set.root
-    deferred = raw_params.get("deferred", False)
-    if not isinstance(deferred, bool):
-        raise Invalid("params.deferred must be true or false.")
-    parsed = parse_params(raw_params)  # unknown keys and bad values -> 422
-    if parsed.root is not None:
-        loaded = await load_cached_async(BlobStore(settings.data_dir), schema.storage_key, schema.filename)
-        raw_params["root"] = loaded.resolve_root(parsed.root)
-    raw_params["seed"] = parsed.seed if "seed" in raw_params else secrets.randbits(63)
-    raw_params.pop("deferred", None)
+    raw_params = await checked_params(settings, schema, constraint_set, data.params)
+    deferred = raw_params.pop("deferred", False)
     dataset = Dataset(
         tenant_id=project.tenant_id, project_id=project.id, schema_id=schema.id,  # type: ignore[arg-type]
         constraint_set_id=data.constraint_set_id, name=data.name, record_count=data.record_count,
@@ -100,6 +93,31 @@ async def create(session: AsyncSession, principal: Principal, settings: Settings
                  details={"name": dataset.name, "schema_id": schema.id, "record_count": dataset.record_count,
                           "types": dataset.types, "seed": raw_params["seed"], "deferred": deferred})
     return dataset
+
+
+async def checked_params(settings: Settings, schema: SchemaDoc, constraint_set: ConstraintSet | None,
+                         params: dict[str, Any]) -> dict[str, Any]:
+    """A dataset's params as stored (also what a preview generates with): unknown keys and bad values
+    are 422, the constraint set's root is applied, the record root resolved and a missing seed drawn.
+    `deferred` is checked and left in for the caller."""
+    from app.generation.engine import parse_params
+
+    raw_params = dict(params)
+    if constraint_set is not None and constraint_set.root is not None:
+        # the rules were validated against the set's root: generate that root, or refuse a clash
+        if raw_params.get("root") not in (None, constraint_set.root):
+            raise Invalid(f"params.root '{raw_params['root']}' differs from the constraint set's root "
+                          f"'{constraint_set.root}'.")
+        raw_params["root"] = constraint_set.root
+    deferred = raw_params.get("deferred", False)
+    if not isinstance(deferred, bool):
+        raise Invalid("params.deferred must be true or false.")
+    parsed = parse_params(raw_params)  # unknown keys and bad values -> 422
+    if parsed.root is not None:
+        loaded = await load_cached_async(BlobStore(settings.data_dir), schema.storage_key, schema.filename)
+        raw_params["root"] = loaded.resolve_root(parsed.root)
+    raw_params["seed"] = parsed.seed if "seed" in raw_params else secrets.randbits(63)
+    return raw_params
 
 
 async def get(session: AsyncSession, principal: Principal, dataset_id: int) -> Dataset:

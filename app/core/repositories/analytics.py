@@ -1,0 +1,118 @@
+"""Generation statistics, aggregated in SQL over the datasets the caller may see.
+
+The scope is the `datasets` list's own rule (`DatasetRepository._visible_projects`, inherited),
+so the charts can never count a dataset the list would hide. Each method is one GROUP BY
+statement written with SQLAlchemy expressions; the few functions SQLite and PostgreSQL spell
+differently (UTC day of a timestamp, seconds between two, elements of a JSON array) are chosen
+per dialect here, as ProjectRepository does for tag search."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ColumnElement, Float, case, cast, desc, func, true
+from sqlmodel import col, select
+
+from app.core.models import Dataset, DatasetFile, DatasetStatus, Project, SchemaDoc
+from app.core.repositories.datasets import DatasetRepository
+
+TOP = 10
+
+
+class AnalyticsRepository(DatasetRepository):
+    @property
+    def _postgres(self) -> bool:
+        return self.session.bind.dialect.name == "postgresql"
+
+    def _day(self, column: Any) -> ColumnElement[str]:
+        """`YYYY-MM-DD` of a timestamp, in UTC (PostgreSQL would otherwise use the session's zone;
+        SQLite stores the UTC wall time as text)."""
+        if self._postgres:
+            return func.to_char(func.timezone("UTC", column), "YYYY-MM-DD")
+        return func.strftime("%Y-%m-%d", column)
+
+    def _seconds(self, start: Any, end: Any) -> ColumnElement[float]:
+        if self._postgres:
+            return cast(func.extract("epoch", end - start), Float)
+        # a Julian day number carries about 40 microseconds of float noise: keep milliseconds
+        return func.round((func.julianday(end) - func.julianday(start)) * 86400.0, 3)
+
+    def _scope(self, project_id: int | None, since: datetime | None) -> list[ColumnElement[bool]]:
+        clauses = [col(Dataset.project_id).in_(self._visible_projects())]
+        if project_id is not None:
+            clauses.append(col(Dataset.project_id) == project_id)
+        if since is not None:
+            clauses.append(col(Dataset.created_at) >= since)
+        return clauses
+
+    async def totals(self, project_id: int | None, since: datetime) -> dict[str, Any]:
+        scope = self._scope(project_id, since)
+
+        def count_of(status: DatasetStatus) -> Any:
+            return func.coalesce(func.sum(case((col(Dataset.status) == status.value, 1), else_=0)), 0)
+
+        file_bytes = (select(func.coalesce(func.sum(DatasetFile.size_bytes), 0))
+                      .join(Dataset, col(Dataset.id) == DatasetFile.dataset_id).where(*scope).scalar_subquery())
+        stmt = select(func.count(), count_of(DatasetStatus.completed), count_of(DatasetStatus.failed),
+                      count_of(DatasetStatus.running), count_of(DatasetStatus.queued),
+                      func.coalesce(func.sum(Dataset.records_generated), 0), file_bytes).where(*scope)
+        row = (await self.session.exec(stmt)).one()
+        keys = ("datasets", "completed", "failed", "running", "queued", "records", "bytes")
+        return dict(zip(keys, row, strict=True))
+
+    async def per_day(self, project_id: int | None, since: datetime) -> list[tuple[str, str, int, Any]]:
+        day = self._day(Dataset.created_at)
+        stmt = (select(day, Dataset.status, func.count(), func.coalesce(func.sum(Dataset.records_generated), 0))
+                .where(*self._scope(project_id, since)).group_by(day, Dataset.status).order_by(day, Dataset.status))
+        return [tuple(r) for r in (await self.session.exec(stmt)).all()]  # type: ignore[misc]
+
+    async def formats(self, project_id: int | None, since: datetime) -> list[tuple[str, int]]:
+        """Datasets per format named in their JSON `types` array, most used first."""
+        if self._postgres:
+            elements = func.json_array_elements_text(Dataset.types).table_valued("value").render_derived()
+        else:
+            elements = func.json_each(Dataset.types).table_valued("value")
+        fmt = elements.c.value
+        used = func.count(func.distinct(Dataset.id))
+        stmt = (select(fmt, used).select_from(Dataset).join(elements, true())
+                .where(*self._scope(project_id, since)).group_by(fmt).order_by(desc(used), fmt))
+        return [tuple(r) for r in (await self.session.exec(stmt)).all()]  # type: ignore[misc]
+
+    async def top(self, by: type[Project] | type[SchemaDoc], project_id: int | None,
+                  since: datetime) -> list[tuple[int, str, int, Any]]:
+        """The TOP projects or schemas by records generated: (id, name, datasets, records)."""
+        key = Dataset.project_id if by is Project else Dataset.schema_id
+        records = func.coalesce(func.sum(Dataset.records_generated), 0)
+        stmt = (select(by.id, by.name, func.count(col(Dataset.id)), records)
+                .join(by, col(by.id) == key).where(*self._scope(project_id, since))
+                .group_by(by.id, by.name).order_by(desc(records), by.id).limit(TOP))
+        return [tuple(r) for r in (await self.session.exec(stmt)).all()]  # type: ignore[misc]
+
+    async def failure_reasons(self, project_id: int | None, since: datetime) -> list[tuple[str, int]]:
+        reason = func.coalesce(Dataset.error, "")
+        stmt = (select(reason, func.count()).where(*self._scope(project_id, since),
+                                                   col(Dataset.status) == DatasetStatus.failed.value)
+                .group_by(reason).order_by(desc(func.count()), reason).limit(TOP))
+        return [tuple(r) for r in (await self.session.exec(stmt)).all()]  # type: ignore[misc]
+
+    async def throughput(self, project_id: int | None, since: datetime) -> list[tuple[str, Any, Any]]:
+        """Per UTC day of finishing: records of the datasets completed that day and their
+        generation seconds (started -> finished)."""
+        day = self._day(Dataset.finished_at)
+        stmt = (select(day, func.coalesce(func.sum(Dataset.records_generated), 0),
+                       func.coalesce(func.sum(self._seconds(Dataset.started_at, Dataset.finished_at)), 0.0))
+                .where(*self._scope(project_id, None), col(Dataset.status) == DatasetStatus.completed.value,
+                       col(Dataset.started_at).is_not(None), col(Dataset.finished_at) >= since)
+                .group_by(day).order_by(day))
+        return [tuple(r) for r in (await self.session.exec(stmt)).all()]  # type: ignore[misc]
+
+    async def storage(self, project_id: int | None) -> list[tuple[int, str, Any]]:
+        """Bytes of dataset files per project, all time, largest first."""
+        size = func.sum(DatasetFile.size_bytes)
+        stmt = (select(Project.id, Project.name, size).select_from(DatasetFile)
+                .join(Dataset, col(Dataset.id) == DatasetFile.dataset_id)
+                .join(Project, col(Project.id) == Dataset.project_id)
+                .where(*self._scope(project_id, None)).group_by(Project.id, Project.name)
+                .order_by(desc(size), Project.id))
+        return [tuple(r) for r in (await self.session.exec(stmt)).all()]  # type: ignore[misc]

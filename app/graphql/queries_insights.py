@@ -1,0 +1,37 @@
+"""Root query fields of the web interface's insights: record previews and generation analytics."""
+
+from __future__ import annotations
+
+import strawberry
+from strawberry.scalars import JSON
+from strawberry.types import Info
+
+from app.core.services import analytics
+from app.core.services import preview as previews
+from app.graphql.context import Context
+from app.graphql.types.insights import Analytics, AnalyticsPeriodEnum, Preview
+
+
+@strawberry.type
+class InsightsQuery:
+    @strawberry.field(description="The first `count` records (1-100) of a schema with an optional constraint set "
+                                  "and params, rendered in `format`; nothing is stored.")
+    async def preview(
+        self, info: Info[Context, None], schema_id: int, constraint_set_id: int | None = None,
+        params: JSON | None = None, count: int = 10, format: str = "json",
+    ) -> Preview:
+        ctx = info.context
+        result = await previews.preview(ctx.session, ctx.principal, ctx.settings, schema_id,
+                                        constraint_set_id=constraint_set_id, params=params, count=count, fmt=format)
+        return Preview.from_result(result)
+
+    @strawberry.field(description="Generation statistics over a period, for the datasets the caller may see "
+                                  "(optionally one project).")
+    async def analytics(
+        self, info: Info[Context, None],
+        period: AnalyticsPeriodEnum = analytics.AnalyticsPeriod.LAST_30_DAYS,  # type: ignore[valid-type]
+        project_id: int | None = None,
+    ) -> Analytics:
+        ctx = info.context
+        report = await analytics.report(ctx.session, ctx.principal, period=period, project_id=project_id)
+        return Analytics.from_report(report)
