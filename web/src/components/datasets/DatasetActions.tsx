@@ -1,0 +1,81 @@
+// The actions of one dataset row: download (completed), start (queued), delete or cancel, and the
+// failure reason of a failed dataset. Offered only to callers who may create datasets in the project.
+import { Button, Group, Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import { IconPlayerPlay, IconTrash } from '@tabler/icons-react';
+import { useMutation } from 'urql';
+import { errorDetail } from '../../api/errors';
+import { graphql } from '../../gql';
+import type { LiveDataset } from './datasetFields';
+import { DownloadMenu } from './DownloadMenu';
+
+const StartDatasetMutation = graphql(`
+  mutation StartDataset($dataset_id: Int!) { start_dataset(dataset_id: $dataset_id) { dataset_id status } }
+`);
+
+const DeleteDatasetMutation = graphql(`
+  mutation DeleteDataset($dataset_id: Int!) { delete_dataset(dataset_id: $dataset_id) { dataset_id status } }
+`);
+
+interface Props {
+  dataset: LiveDataset;
+  /** May the caller start and delete (dataset.create on the project)? */
+  canManage: boolean;
+  onChanged: () => void;
+}
+
+export function DatasetActions({ dataset, canManage, onChanged }: Props) {
+  const [startState, start] = useMutation(StartDatasetMutation);
+  const [, remove] = useMutation(DeleteDatasetMutation);
+  const running = dataset.status === 'queued' || dataset.status === 'running';
+
+  const fail = (title: string, error: Parameters<typeof errorDetail>[0]) =>
+    notifications.show({ color: 'red', title, message: errorDetail(error) ?? 'Something went wrong.' });
+
+  const onStart = async () => {
+    const result = await start({ dataset_id: dataset.dataset_id });
+    if (result.error) fail('Could not start the dataset', result.error);
+    onChanged();
+  };
+
+  const confirmDelete = () =>
+    modals.openConfirmModal({
+      title: running ? `Cancel dataset "${dataset.name}"?` : `Delete dataset "${dataset.name}"?`,
+      children: (
+        <Text size="sm">
+          {running
+            ? 'Generation stops and the files written so far are removed. The dataset stays listed as cancelled.'
+            : 'The dataset and its files are removed. This cannot be undone.'}
+        </Text>
+      ),
+      labels: { confirm: running ? 'Cancel dataset' : 'Delete dataset', cancel: running ? 'Keep running' : 'Keep' },
+      confirmProps: { color: 'red' },
+      onConfirm: async () => {
+        const result = await remove({ dataset_id: dataset.dataset_id });
+        if (result.error) fail(running ? 'Could not cancel the dataset' : 'Could not delete the dataset', result.error);
+        else notifications.show({ color: 'green', message: running ? `Dataset "${dataset.name}" cancelled.` : `Dataset "${dataset.name}" deleted.` });
+        onChanged();
+      },
+    });
+
+  return (
+    <Group gap={6} wrap="nowrap" justify="flex-end">
+      {dataset.status === 'failed' && dataset.error && (
+        <Text size="xs" c="red" maw={240} lineClamp={2} title={dataset.error}>{dataset.error}</Text>
+      )}
+      {dataset.status === 'completed' && <DownloadMenu dataset={dataset} />}
+      {canManage && dataset.status === 'queued' && (
+        <Button size="xs" variant="light" color="green" loading={startState.fetching} onClick={onStart}
+          leftSection={<IconPlayerPlay size={14} aria-hidden />}>
+          Start
+        </Button>
+      )}
+      {canManage && (
+        <Button size="xs" variant="subtle" color="red" onClick={confirmDelete} leftSection={<IconTrash size={14} aria-hidden />}>
+          Delete
+        </Button>
+      )}
+    </Group>
+  );
+}

@@ -1,0 +1,197 @@
+// The new-dataset form, used from a project (project fixed) and from the dashboard (project picked
+// here). The server validates everything again; its 422 detail is shown at the field it names.
+import {
+  Alert, Box, Button, Checkbox, Group, NumberInput, Select, SimpleGrid, Stack, Switch, Text, TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconEye } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { useSession } from '../../auth/SessionProvider';
+import { graphql } from '../../gql';
+import { PreviewPanel } from '../preview/PreviewPanel';
+import { FORMATS, LOCALES } from './datasetFields';
+import { placeDatasetErrors, type DatasetFormField } from './datasetFormErrors';
+import { ProjectPicker } from './ProjectPicker';
+
+const DatasetFormProjectQuery = graphql(`
+  query DatasetFormProject($project_id: Int!) {
+    project(project_id: $project_id) {
+      project_id name my_role
+      schemas { schema_id name type default_root }
+    }
+  }
+`);
+
+const DatasetFormConstraintSetsQuery = graphql(`
+  query DatasetFormConstraintSets($schema_id: Int!) {
+    constraint_sets(schema_id: $schema_id, limit: 100) { total items { constraint_id name root } }
+  }
+`);
+
+const CreateDatasetMutation = graphql(`
+  mutation CreateDataset($input: DatasetCreateInput!) {
+    create_dataset(input: $input) { dataset_id name project_id status }
+  }
+`);
+
+export interface CreatedDataset {
+  dataset_id: number;
+  name: string;
+  project_id: number;
+}
+
+interface Props {
+  /** The project the dataset goes into; null lets the user pick one. */
+  projectId: number | null;
+  onCreated: (dataset: CreatedDataset) => void;
+  onCancel: () => void;
+}
+
+interface Values {
+  project: string | null;
+  name: string;
+  schema: string | null;
+  constraintSet: string | null;
+  recordCount: number | string;
+  formats: string[];
+  seed: string;
+  locale: string;
+  recordsPerFile: number | string;
+  deferred: boolean;
+}
+
+function seedError(seed: string): string | null {
+  if (!seed.trim()) return null;
+  if (!/^\d+$/.test(seed.trim())) return 'Use a whole number, or leave it empty for a random seed.';
+  return Number(seed.trim()) > Number.MAX_SAFE_INTEGER ? 'Use a seed below 9,007,199,254,740,992.' : null;
+}
+
+export function DatasetForm({ projectId, onCreated, onCancel }: Props) {
+  const { can } = useSession();
+  const [showPreview, setShowPreview] = useState(false);
+  const form = useForm<Values>({
+    initialValues: {
+      project: projectId == null ? null : String(projectId), name: '', schema: null, constraintSet: null,
+      recordCount: 1000, formats: ['csv', 'json'], seed: '', locale: 'en_US', recordsPerFile: '', deferred: false,
+    },
+    validate: {
+      project: (v) => (v ? null : 'Pick a project.'),
+      name: (v) => (v.trim() ? null : 'Give the dataset a name.'),
+      schema: (v) => (v ? null : 'Pick a schema.'),
+      recordCount: (v) => (typeof v === 'number' && Number.isInteger(v) && v >= 1 ? null : 'Enter a number of records (1 or more).'),
+      formats: (v) => (v.length ? null : 'Pick at least one format.'),
+      seed: seedError,
+      recordsPerFile: (v) => (v === '' || (typeof v === 'number' && Number.isInteger(v) && v >= 1) ? null : 'Enter a positive whole number, or leave it empty.'),
+    },
+  });
+  const chosenProject = form.values.project ? Number(form.values.project) : null;
+  const chosenSchema = form.values.schema ? Number(form.values.schema) : null;
+  const [projectResult] = useQuery({
+    query: DatasetFormProjectQuery, variables: { project_id: chosenProject ?? 0 }, pause: chosenProject == null,
+  });
+  const [setsResult] = useQuery({
+    query: DatasetFormConstraintSetsQuery, variables: { schema_id: chosenSchema ?? 0 }, pause: chosenSchema == null,
+  });
+  const [createState, create] = useMutation(CreateDatasetMutation);
+  const [general, setGeneral] = useState<string | null>(null);
+
+  const project = projectResult.data?.project;
+  const mayCreate = !project || can('dataset.create', project.my_role);
+  const schemaOptions = (project?.schemas ?? []).map((s) => ({ value: String(s.schema_id), label: `${s.name} (${s.type === 'xsd' ? 'XSD' : 'JSON Schema'})` }));
+  const setOptions = (setsResult.data?.constraint_sets.items ?? []).map((c) => ({ value: String(c.constraint_id), label: c.name }));
+
+  const params = useMemo(() => {
+    const out: Record<string, unknown> = { locale: form.values.locale };
+    if (form.values.seed.trim() && !seedError(form.values.seed)) out.seed = Number(form.values.seed.trim());
+    if (typeof form.values.recordsPerFile === 'number') out.records_per_file = form.values.recordsPerFile;
+    return out;
+  }, [form.values.locale, form.values.seed, form.values.recordsPerFile]);
+
+  const submit = form.onSubmit(async (values) => {
+    setGeneral(null);
+    const result = await create({
+      input: {
+        project_id: Number(values.project), name: values.name.trim(), schema_id: Number(values.schema),
+        constraint_set_id: values.constraintSet ? Number(values.constraintSet) : null,
+        record_count: Number(values.recordCount), types: values.formats,
+        params: { ...params, ...(values.deferred ? { deferred: true } : {}) },
+      },
+    });
+    const created = result.data?.create_dataset;
+    if (created) {
+      onCreated(created);
+      return;
+    }
+    const placed = placeDatasetErrors(result.error);
+    form.setErrors(placed.fields as Partial<Record<DatasetFormField, string>>);
+    setGeneral(placed.general);
+  });
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        {general && <Alert color="red" role="alert" title="The dataset was not created">{general}</Alert>}
+        {projectId == null && (
+          <ProjectPicker {...form.getInputProps('project')}
+            onChange={(v) => { form.setFieldValue('project', v); form.setFieldValue('schema', null); form.setFieldValue('constraintSet', null); }} />
+        )}
+        {project && !mayCreate && (
+          <Alert color="yellow" role="alert">
+            Your project role ({project.my_role}) may not create datasets in {project.name}; it needs edit.
+          </Alert>
+        )}
+        <TextInput label="Name" required data-autofocus placeholder="e.g. Orders for load test" {...form.getInputProps('name')} />
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          <Select label="Schema" required searchable data={schemaOptions} disabled={chosenProject == null}
+            nothingFoundMessage="No linked schema matches"
+            placeholder={chosenProject == null ? 'Pick a project first' : schemaOptions.length ? 'Pick a schema' : 'No schema linked'}
+            {...form.getInputProps('schema')}
+            onChange={(v) => { form.setFieldValue('schema', v); form.setFieldValue('constraintSet', null); }} />
+          <Select label="Constraint set" clearable searchable data={setOptions} disabled={chosenSchema == null}
+            placeholder={setOptions.length ? 'None (defaults)' : 'None for this schema'}
+            description="Optional: rules for the values" {...form.getInputProps('constraintSet')} />
+        </SimpleGrid>
+        {project && schemaOptions.length === 0 && (
+          <Text size="sm" c="dimmed">
+            No schema is linked to {project.name} yet: link one on the project&apos;s Schemas tab, or upload one in the Library.
+          </Text>
+        )}
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          <NumberInput label="Record count" required min={1} allowDecimal={false} allowNegative={false}
+            thousandSeparator="," {...form.getInputProps('recordCount')} />
+          <NumberInput label="Records per file" min={1} allowDecimal={false} allowNegative={false} thousandSeparator=","
+            description="Optional: split each format into files" {...form.getInputProps('recordsPerFile')} />
+        </SimpleGrid>
+        <Checkbox.Group label="Formats" required {...form.getInputProps('formats')}>
+          <Group mt={6} gap="md">
+            {FORMATS.map((f) => <Checkbox key={f.value} value={f.value} label={f.label} />)}
+          </Group>
+        </Checkbox.Group>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          <TextInput label="Seed" inputMode="numeric" description="Optional: the same seed gives the same data"
+            {...form.getInputProps('seed')} />
+          <Select label="Locale" data={LOCALES} searchable allowDeselect={false} {...form.getInputProps('locale')} />
+        </SimpleGrid>
+        <Switch label="Start later" description="The dataset waits in the queue until someone presses Start"
+          {...form.getInputProps('deferred', { type: 'checkbox' })} />
+        <div>
+          <Button variant="default" leftSection={<IconEye size={16} aria-hidden />} disabled={chosenSchema == null}
+            aria-expanded={showPreview} onClick={() => setShowPreview((v) => !v)}>
+            Preview
+          </Button>
+          {showPreview && chosenSchema != null && (
+            <Box mt="sm">
+              <PreviewPanel schemaId={chosenSchema}
+                constraintSetId={form.values.constraintSet ? Number(form.values.constraintSet) : null} params={params} />
+            </Box>
+          )}
+        </div>
+        <Group justify="flex-end" gap="sm" mt="xs">
+          <Button variant="default" onClick={onCancel}>Cancel</Button>
+          <Button type="submit" loading={createState.fetching} disabled={!mayCreate}>Create dataset</Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

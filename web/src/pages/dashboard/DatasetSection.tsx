@@ -1,0 +1,44 @@
+// A dashboard section listing datasets, with its loading, empty and error states.
+import { Alert, Badge, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
+import type { CombinedError } from 'urql';
+import { errorDetail } from '../../api/errors';
+import { DatasetsTable } from '../../components/datasets/DatasetsTable';
+import type { LiveDataset } from '../../components/datasets/datasetFields';
+import { SectionCard } from './SectionCard';
+
+interface Props {
+  title: string;
+  loading: boolean;
+  error: CombinedError | undefined;
+  items: LiveDataset[];
+  projectNames: Map<number, string>;
+  empty: string;
+  onChanged: () => void;
+  /** Show whether updates arrive live or by polling. */
+  live?: boolean;
+  /** How many more than shown exist. */
+  more?: number;
+}
+
+export function DatasetSection({ title, loading, error, items, projectNames, empty, onChanged, live, more = 0 }: Props) {
+  const badge = live === undefined ? undefined : (
+    <Tooltip label={live ? 'Updates arrive as they happen' : 'Refreshed every 2 seconds'} withArrow>
+      <Badge variant="dot" color={live ? 'green' : 'gray'} tt="none" tabIndex={0}>{live ? 'Live' : 'Auto-refresh'}</Badge>
+    </Tooltip>
+  );
+  return (
+    <SectionCard title={title} actions={badge}>
+      {error && <Alert color="red" role="alert" mb="sm">{errorDetail(error)}</Alert>}
+      {loading ? (
+        <Stack gap="xs"><Skeleton h={32} /><Skeleton h={32} /></Stack>
+      ) : items.length === 0 ? (
+        !error && <Text size="sm" c="dimmed">{empty}</Text>
+      ) : (
+        <>
+          <DatasetsTable items={items} label={title} projectNames={projectNames} canManage={() => false} onChanged={onChanged} />
+          {more > 0 && <Text size="xs" c="dimmed" mt="xs">and {more.toLocaleString()} more</Text>}
+        </>
+      )}
+    </SectionCard>
+  );
+}
