@@ -7,6 +7,7 @@ import { useQuery } from 'urql';
 import { errorDetail } from '../../api/errors';
 import { formatCount, formatWhen } from '../../components/format';
 import { graphql } from '../../gql';
+import { CONSTRAINT_LIST_CONTEXT } from './queryContext';
 import { pagerControlProps } from './pagination';
 import { SchemaName } from './SchemaName';
 
@@ -26,7 +27,7 @@ export function ConstraintSetsTab({ canCreate }: { canCreate: boolean }) {
   const [{ data, fetching, error }] = useQuery({
     query: ConstraintSetsQuery,
     variables: { limit: PAGE, offset: (page - 1) * PAGE },
-    context: { additionalTypenames: ['ConstraintSet'] },
+    context: CONSTRAINT_LIST_CONTEXT,
   });
   const rows = data?.constraint_sets.items ?? [];
   const total = data?.constraint_sets.total ?? 0;

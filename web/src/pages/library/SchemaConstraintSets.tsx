@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { useQuery } from 'urql';
 import { formatCount } from '../../components/format';
 import { graphql } from '../../gql';
+import { CONSTRAINT_LIST_CONTEXT } from './queryContext';
 
 const SchemaConstraintSetsQuery = graphql(`
   query SchemaConstraintSets($schema_id: Int!) {
@@ -14,7 +15,7 @@ const SchemaConstraintSetsQuery = graphql(`
 
 export function SchemaConstraintSets({ schemaId, canCreate }: { schemaId: number; canCreate: boolean }) {
   const [{ data }] = useQuery({
-    query: SchemaConstraintSetsQuery, variables: { schema_id: schemaId }, context: { additionalTypenames: ['ConstraintSet'] },
+    query: SchemaConstraintSetsQuery, variables: { schema_id: schemaId }, context: CONSTRAINT_LIST_CONTEXT,
   });
   const items = data?.constraint_sets.items ?? [];
   return (

@@ -8,6 +8,7 @@ import { useQuery } from 'urql';
 import { errorDetail } from '../../api/errors';
 import { formatBytes, formatCount, formatWhen } from '../../components/format';
 import { graphql } from '../../gql';
+import { SCHEMA_LIST_CONTEXT } from './queryContext';
 import { pagerControlProps } from './pagination';
 
 const SchemasQuery = graphql(`
@@ -28,7 +29,7 @@ export function SchemasTab({ canUpload, onUpload }: { canUpload: boolean; onUplo
   const [{ data, fetching, error }] = useQuery({
     query: SchemasQuery,
     variables: { q: q || null, limit: PAGE, offset: (page - 1) * PAGE },
-    context: { additionalTypenames: ['Schema'] },
+    context: SCHEMA_LIST_CONTEXT,
   });
   const rows = data?.schemas.items ?? [];
   const total = data?.schemas.total ?? 0;
