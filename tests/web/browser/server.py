@@ -1,0 +1,118 @@
+"""A real `tdg serve` in a subprocess, on a free port, against a fresh database, for the browser tests."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import psycopg
+
+from tests.conftest import PG_HOST, PG_PORT, _pg_admin_dsn
+
+ROOT = Path(__file__).resolve().parents[3]
+ADMIN_USERNAME = "root"
+ADMIN_PASSWORD = "root-password-123"
+# a development knob: serve another build of web/ (e.g. `vite build --outDir /tmp/x`) instead of the
+# committed app/web/static, through the same create_app (tdg serve has no option for it)
+WEB_DIR_OVERRIDE = os.environ.get("TDG_BROWSER_WEB_DIR")
+
+
+@dataclass
+class Server:
+    backend: str
+    url: str
+    log_path: Path
+    process: subprocess.Popen[bytes]
+
+    def log_tail(self, lines: int = 80) -> str:
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except OSError:
+            return "(no log)"
+        return "\n".join(text.splitlines()[-lines:])
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def database(backend: str, workdir: Path) -> Iterator[str]:
+    """A fresh, empty database (tdg serve applies the migrations at start-up)."""
+    if backend == "sqlite":
+        yield f"sqlite:///{workdir / 'tdg.db'}"
+        return
+    dsn, user = _pg_admin_dsn()
+    name = f"tdg_browser_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield f"postgresql+psycopg://{user}@{PG_HOST}:{PG_PORT}/{name}"
+    finally:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _command(port: int) -> list[str]:
+    if WEB_DIR_OVERRIDE:
+        code = ("import sys, uvicorn; from pathlib import Path; from app.main import create_app; "
+                "uvicorn.run(create_app(web_dir=Path(sys.argv[1])), host='127.0.0.1', port=int(sys.argv[2]))")
+        return [sys.executable, "-c", code, WEB_DIR_OVERRIDE, str(port)]
+    return [str(ROOT / ".venv" / "bin" / "tdg"), "serve", "--port", str(port)]
+
+
+@contextmanager
+def running_server(backend: str, database_url: str, workdir: Path, extra_env: dict[str, str] | None = None,
+                   ready_timeout: float = 60.0) -> Iterator[Server]:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TDG_")}
+    env.update({
+        "TDG_DATABASE_URL": database_url,
+        "TDG_DATA_DIR": str(workdir / "data"),
+        "TDG_ADMIN_USERNAME": ADMIN_USERNAME,
+        "TDG_ADMIN_PASSWORD": ADMIN_PASSWORD,
+        "TDG_SECRET_KEY": "browser-test-secret-" + "k" * 32,
+        "TDG_WEBHOOK_ALLOW_PRIVATE": "true",
+        "TDG_WORKERS": "2",
+        **(extra_env or {}),
+    })
+    log_path = workdir / "tdg-serve.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(_command(port), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    server = Server(backend, f"http://127.0.0.1:{port}", log_path, process)
+    try:
+        _wait_ready(server, ready_timeout)
+        yield server
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+def _wait_ready(server: Server, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise RuntimeError(f"tdg serve ({server.backend}) exited with {server.process.returncode}:\n"
+                               f"{server.log_tail()}")
+        try:
+            if httpx.get(server.url + "/readyz", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)  # polling the start-up, not waiting on the app under test
+    raise RuntimeError(f"tdg serve ({server.backend}) was not ready in {timeout:.0f} s:\n{server.log_tail()}")
