@@ -1,0 +1,56 @@
+// Placing a mutation's error: a field-level detail next to the field it names, anything else
+// as one sentence for an Alert. Used by the Settings and Administration forms.
+import type { CombinedError } from 'urql';
+import { errorCode, errorDetail, fieldErrors } from '../../api/errors';
+
+/** Puts an error the server does not tie to a field (a wrong password is a 403, a taken email a
+ *  409) at a form field, when its code and/or sentence match. */
+export interface ErrorRule {
+  field: string;
+  code?: string;
+  pattern?: RegExp;
+}
+
+export interface PlacedError {
+  byField: Record<string, string>;
+  general: string | null;
+}
+
+function sentence(message: string): string {
+  const text = message.replace(/^Value error, /, '').trim();
+  if (!text) return text;
+  const capital = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}
+
+/**
+ * `fields` maps the input's keys (as the server names them, e.g. `new_password`) to the form's
+ * field names. The first error per field wins; what cannot be placed stays `general`.
+ */
+export function placeServerError(
+  error: CombinedError | undefined,
+  fields: Record<string, string>,
+  rules: ErrorRule[] = [],
+): PlacedError {
+  const byField: Record<string, string> = {};
+  const detail = errorDetail(error);
+  if (!error || !detail) return { byField, general: null };
+  if (error.networkError) return { byField, general: detail };
+
+  for (const item of fieldErrors(error)) {
+    const key = item.field.split('.').pop() ?? item.field;
+    const target = fields[key];
+    if (target && !byField[target]) byField[target] = sentence(item.message);
+  }
+  if (Object.keys(byField).length === 0) {
+    const code = errorCode(error);
+    const rule = rules.find((r) => (!r.code || r.code === code) && (!r.pattern || r.pattern.test(detail)));
+    if (rule) byField[rule.field] = detail;
+  }
+  if (Object.keys(byField).length === 0) {
+    // "Invalid value for 'email': ..." names the field in quotes
+    const named = Object.keys(fields).find((key) => detail.includes(`'${key}'`));
+    if (named) byField[fields[named]!] = detail;
+  }
+  return { byField, general: Object.keys(byField).length ? null : detail };
+}
