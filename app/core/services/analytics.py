@@ -113,10 +113,12 @@ async def report(session: AsyncSession, principal: Principal, *, period: Analyti
         throughput.append(ThroughputPoint(day, records, seconds, records / seconds if seconds > 0 else 0.0))
     return AnalyticsReport(
         period_start=first.isoformat(), period_end=today.isoformat(),
-        totals=Totals(**{k: int(v) for k, v in totals.items() if k not in ("records", "bytes")},
+        totals=Totals(datasets=int(totals["datasets"]), completed=int(totals["completed"]),
+                      failed=int(totals["failed"]), running=int(totals["running"]), queued=int(totals["queued"]),
                       records=float(totals["records"]), bytes=float(totals["bytes"])),
         per_day=[DailyCount(d, s, int(n), float(r)) for d, s, n, r in await repo.per_day(project_id, since)],
-        formats=[FormatCount(f, int(n)) for f, n in await repo.formats(project_id, since)],
+        formats=[FormatCount(f, int(n)) for f, n in sorted(totals["formats"].items(), key=lambda kv: (-kv[1], kv[0]))
+                 if n],
         top_projects=[RankedItem(i, name, int(n), float(r))
                       for i, name, n, r in await repo.top(Project, project_id, since)],
         top_schemas=[RankedItem(i, name, int(n), float(r))

@@ -3,7 +3,7 @@ summed over many datasets exceed it."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from typing import Any
 
 import strawberry
@@ -86,7 +86,9 @@ class ProjectStorage:
 
 
 def _each(kind: Any, rows: list[Any]) -> list[Any]:
-    return [kind(**asdict(r)) for r in rows]
+    # a shallow copy: asdict's deep copy of every value cost more than the rest of the conversion
+    names = [f.name for f in fields(kind)]
+    return [kind(**{n: getattr(r, n) for n in names}) for r in rows]
 
 
 @strawberry.type(description="Generation statistics over a period.")
