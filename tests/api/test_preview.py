@@ -44,12 +44,12 @@ async def test_json_preview_is_valid_and_reproducible_over_graphql_and_rest(api:
     admin, schema = await _setup(api)
     sid = schema["schema_id"]
     tester = await api.create_user(admin, "Tester")  # reading a schema needs only the tenant
-    first = await _preview(api, tester, sid, count=25)
+    first = await _preview(api, tester, sid, count=100)
     assert (first["schema_id"], first["format"], first["media_type"], first["count"]) == (
-        sid, "json", "application/json", 25)
+        sid, "json", "application/json", 100)
     assert 0 <= first["seed"] < 2**31 and first["elapsed_ms"] > 0
     records = json.loads(first["content"])
-    assert len(records) == 25
+    assert len(records) == 100
     doc = json.loads(ORDER_JSON)
     validator = jsonschema.validators.validator_for(doc)(doc, format_checker=jsonschema.FormatChecker())
     assert not validator.is_valid({**records[0], "uuid": "not-a-uuid"})  # formats really are checked
@@ -58,10 +58,10 @@ async def test_json_preview_is_valid_and_reproducible_over_graphql_and_rest(api:
         assert not errors, f"record {i + 1}: {errors[:3]}"
 
     # the reported seed reproduces the content, over GraphQL and over the REST row alike
-    again = await _preview(api, admin, sid, count=25, params={"seed": first["seed"]})
+    again = await _preview(api, admin, sid, count=100, params={"seed": first["seed"]})
     assert again["content"] == first["content"]
     rest = await api.call("POST", f"/schemas/{sid}/preview", tester, 200,
-                          json={"count": 25, "params": {"seed": first["seed"]}})
+                          json={"count": 100, "params": {"seed": first["seed"]}})
     assert {k: v for k, v in rest.items() if k != "elapsed_ms"} == {k: v for k, v in first.items() if k != "elapsed_ms"}
     # the REST body's keys are optional: {} is ten JSON records; an unknown key is refused
     default = await api.call("POST", f"/schemas/{sid}/preview", tester, 200, json={})

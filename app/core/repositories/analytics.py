@@ -1,7 +1,7 @@
 """Generation statistics, aggregated in SQL over the datasets the caller may see.
 
 The scope is the `datasets` list's own rule (`DatasetRepository._visible_projects`, inherited),
-so the charts can never count a dataset the list would hide. Each method is one GROUP BY
+so the charts can never count a dataset the list would hide. Each method is one aggregate
 statement written with SQLAlchemy expressions; the few functions SQLite and PostgreSQL spell
 differently (the UTC day of a timestamp, seconds between two) are chosen per dialect here, as
 ProjectRepository does for tag search."""
