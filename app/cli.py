@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 
 import typer
 
-from app.core.settings import get_settings
+from app.core.settings import Settings, get_settings
 
 app = typer.Typer(help="Test Data Generation Service", no_args_is_help=True, add_completion=False)
 user_app = typer.Typer(help="Manage users from the shell.", no_args_is_help=True)
@@ -26,7 +27,24 @@ def serve(
     from app.main import create_app
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    uvicorn.run(create_app(), host=host, port=port, log_level=log_level, proxy_headers=False)
+    settings = serve_settings(get_settings(), host, port)
+    uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level, proxy_headers=False)
+
+
+def listen_url(host: str, port: int) -> str:
+    """http://HOST:PORT of the address `tdg serve` binds; for every interface, this machine's name."""
+    if host in ("", "0.0.0.0", "::"):
+        host = socket.gethostname() or "127.0.0.1"
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}"
+
+
+def serve_settings(settings: Settings, host: str, port: int) -> Settings:
+    """The server's settings: TDG_PUBLIC_URL when set, else the address it listens on."""
+    if settings.public_url:
+        return settings
+    return settings.model_copy(update={"public_url": listen_url(host, port)})
 
 
 @app.command()

@@ -1,4 +1,5 @@
-"""The ASGI application: GraphQL at /graphql, the REST facade at /api/v1, docs, health."""
+"""The ASGI application: GraphQL at /graphql (subscriptions over WebSocket), the REST facade at
+/api/v1, docs, health, and the web interface at `/`."""
 
 from __future__ import annotations
 
@@ -17,9 +18,11 @@ from fastapi import FastAPI, Request
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
 from starlette.responses import HTMLResponse, Response
+from strawberry.exceptions import ConnectionRejectionError
 from strawberry.fastapi import GraphQLRouter
 
 from app.core.database import make_async_engine, make_sessionmaker, make_sync_engine
+from app.core.errors import DomainError
 from app.core.jobs.dispatcher import Dispatcher
 from app.core.jobs.executors import make_executor
 from app.core.jobs.retention import RetentionPurger
@@ -28,7 +31,7 @@ from app.core.services import profile
 from app.core.services.bootstrap import ensure_bootstrap
 from app.core.settings import Settings, get_settings
 from app.core.webhooks.dispatcher import WebhookDispatcher
-from app.graphql.context import open_context
+from app.graphql.context import LiveContext, open_context
 from app.graphql.schema import build_schema
 from app.rest import errors
 from app.rest.body_limit import BodyLimitMiddleware
@@ -36,6 +39,7 @@ from app.rest.facade import build_router
 from app.rest.openapi import build_openapi
 from app.rest.reference import reference_html, swagger_static_dir
 from app.rest.routes import ROUTES
+from app.web import spa
 
 log = logging.getLogger("tdg")
 API_PREFIX = "/api/v1"
@@ -67,8 +71,19 @@ class OfflineGraphQLRouter(GraphQLRouter):
             return HTMLResponse(GRAPHIQL_HTML.read_text())
         return HTMLResponse("<p>GraphiQL assets are not installed; POST GraphQL queries to /graphql.</p>")
 
+    async def on_ws_connect(self, context: Any) -> Any:
+        """connection_init: a socket without a valid token is closed (graphql-transport-ws: 4403)."""
+        if isinstance(context, LiveContext):
+            try:
+                await context.connect()
+            except DomainError as exc:
+                raise ConnectionRejectionError({"message": exc.detail, "code": exc.code}) from None
+        return await super().on_ws_connect(context)
 
-def create_app(settings: Settings | None = None, *, run_migrations: bool = True) -> FastAPI:
+
+def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
+               web_dir: Path = spa.STATIC_DIR) -> FastAPI:
+    """`web_dir` holds the web interface's production build (index.html, assets/)."""
     settings = settings or get_settings()
     schema = build_schema(settings)
 
@@ -154,13 +169,7 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True)
             return errors.error_response(503, "The database is not reachable.")
         return Response(b'{"status":"ready"}', media_type="application/json")
 
-    @app.get("/", include_in_schema=False)
-    async def home() -> HTMLResponse:
-        return HTMLResponse(
-            "<!doctype html><title>Test Data Generation Service</title>"
-            "<h1>Test Data Generation Service</h1><ul>"
-            "<li><a href='/graphql'>GraphiQL</a></li><li><a href='/api/reference'>REST reference</a></li>"
-            f"<li><a href='{API_PREFIX}/openapi.json'>OpenAPI document</a></li></ul>"
-        )
-
+    # last: the app answers only what no route above does
+    spa.install(app, web_dir, {"GraphiQL": "/graphql", "REST reference": "/api/reference",
+                               "OpenAPI document": f"{API_PREFIX}/openapi.json"})
     return app

@@ -22,7 +22,8 @@ class Settings(BaseSettings):
     admin_password: str | None = None
     token_ttl_hours: int = Field(default=24, ge=1, le=24 * 365)
     invitation_ttl_hours: int = Field(default=24 * 7, ge=1)
-    public_url: str = "http://127.0.0.1:8000"
+    # where people reach the service (invitation links); unset, `tdg serve` uses the address it listens on
+    public_url: str | None = None
     # login throttling: failures per key within the window before 429
     login_max_failures: int = Field(default=5, ge=1)
     login_window_seconds: int = Field(default=300, ge=1)
@@ -72,6 +73,11 @@ class Settings(BaseSettings):
         if value in {"changeme", "secret", "changethis"}:
             raise ValueError("TDG_SECRET_KEY is a placeholder")
         return value
+
+    @property
+    def site_url(self) -> str:
+        """public_url without a trailing slash (`tdg serve`'s default address when unset)."""
+        return (self.public_url or "http://127.0.0.1:8000").rstrip("/")
 
     @property
     def is_production(self) -> bool:

@@ -1,5 +1,7 @@
 """The per-request GraphQL context: session, principal, loaders. The REST facade builds the
-very same context, so both styles share everything after the door."""
+very same context, so both styles share everything after the door. A GraphQL WebSocket gets a
+LiveContext instead: it lives for minutes, so it holds no session and authenticates from the
+connection_init payload (browsers cannot set headers on a WebSocket)."""
 
 from __future__ import annotations
 
@@ -7,8 +9,9 @@ from collections.abc import AsyncIterator, Callable
 from functools import cached_property
 from typing import Any
 
-from fastapi import Request
+from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.requests import HTTPConnection
 from strawberry.fastapi import BaseContext
 
 from app.core.errors import DomainError, Unauthenticated
@@ -53,23 +56,67 @@ class Context(BaseContext):
         return Loaders(self.session, self.principal)
 
 
-def client_ip(request: Request) -> str | None:
+class LiveContext(BaseContext):
+    """The context of one GraphQL WebSocket connection, shared by its subscriptions. Each poll of
+    a subscription opens its own short session and re-authenticates the token through it."""
+
+    session = None  # nothing for the unit of work to commit
+
+    def __init__(self, *, sessionmaker: async_sessionmaker[AsyncSession], settings: Settings, meta: RequestMeta,
+                 header_token: str | None, services: Any = None) -> None:
+        super().__init__()
+        self.sessionmaker = sessionmaker
+        self.settings = settings
+        self.meta = meta
+        self.services = services
+        self.header_token = header_token
+        self.token: str | None = None
+
+    async def connect(self) -> Principal:
+        """At connection_init: take the token from the payload's `authorization` ("Bearer <token>"),
+        else from the Authorization header, and check it once."""
+        params = self.connection_params if isinstance(self.connection_params, dict) else {}
+        raw = next((v for k, v in params.items() if k.lower() == "authorization"), None)
+        token = _bearer(raw) if isinstance(raw, str) else self.header_token
+        if not token:
+            raise Unauthenticated("Authentication required: send {\"authorization\": \"Bearer <token>\"} "
+                                  "in the connection_init payload.")
+        self.token = token
+        async with self.sessionmaker() as session:
+            principal = await self.authenticate(session)
+            await session.commit()
+        return principal
+
+    async def authenticate(self, session: AsyncSession) -> Principal:
+        """The caller as the database says now (deactivation, revocation, role changes count)."""
+        if not self.token:
+            raise Unauthenticated("The connection was not authenticated.")
+        return await auth.authenticate(session, self.settings, self.token, ip=self.meta.ip)
+
+
+def client_ip(request: HTTPConnection) -> str | None:
     return request.client.host if request.client else None
 
 
-def bearer_token(request: Request) -> str | None:
-    header = request.headers.get("authorization")
-    if not header:
-        return None
+def _bearer(header: str) -> str:
     scheme, _, token = header.partition(" ")
     return token.strip() if scheme.lower() == "bearer" and token.strip() else ""
 
 
-async def open_context(request: Request) -> AsyncIterator[Context]:
-    """FastAPI dependency used by /graphql and by every REST route."""
+def bearer_token(request: HTTPConnection) -> str | None:
+    header = request.headers.get("authorization")
+    return _bearer(header) if header else None
+
+
+async def open_context(request: HTTPConnection) -> AsyncIterator[Context | LiveContext]:
+    """FastAPI dependency used by /graphql (HTTP and WebSocket) and by every REST route."""
     state = request.app.state
     settings: Settings = state.settings
     meta = RequestMeta(ip=client_ip(request))
+    if request.scope["type"] == "websocket":
+        yield LiveContext(sessionmaker=state.sessionmaker, settings=settings, meta=meta,
+                          header_token=bearer_token(request), services=getattr(state, "services", None))
+        return
     async with state.sessionmaker() as session:
         principal: Principal | None = None
         error: DomainError | None = None

@@ -10,6 +10,7 @@ from graphql import GraphQLError
 from pydantic import ValidationError
 from sqlalchemy.exc import IntegrityError
 from strawberry.extensions import SchemaExtension
+from strawberry.types import StreamExecutionResult
 
 from app.core.errors import Conflict, DomainError
 from app.core.validation import from_pydantic
@@ -35,6 +36,11 @@ class DomainErrors(SchemaExtension):
         if result is None or not getattr(result, "errors", None):
             return
         result.errors = [self._format(e) for e in result.errors]
+
+    def on_stream_result(self, result: StreamExecutionResult) -> None:  # type: ignore[override]
+        # WebSocket operations: each result is shaped as it is sent
+        if getattr(result, "errors", None):
+            result.errors = [self._format(e) for e in result.errors]  # type: ignore[union-attr]
 
     @staticmethod
     def _format(error: GraphQLError) -> GraphQLError:

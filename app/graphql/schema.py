@@ -21,6 +21,7 @@ from app.core.settings import Settings
 from app.graphql.errors import DomainErrors
 from app.graphql.mutations import Mutation
 from app.graphql.mutations_datasets import DatasetMutation
+from app.graphql.mutations_downloads import DownloadMutation
 from app.graphql.mutations_library import LibraryMutation
 from app.graphql.mutations_settings import SettingsMutation
 from app.graphql.queries import Query
@@ -28,6 +29,7 @@ from app.graphql.queries_datasets import DatasetQuery
 from app.graphql.queries_insights import InsightsQuery
 from app.graphql.queries_library import LibraryQuery
 from app.graphql.queries_settings import SettingsQuery
+from app.graphql.subscriptions import SocketOperations, Subscription
 from app.graphql.unit_of_work import UnitOfWork
 
 
@@ -53,10 +55,13 @@ def build_schema(settings: Settings) -> strawberry.Schema:
         lambda: ValidationCache(maxsize=512),
         UnitOfWork,
         DomainErrors,
+        SocketOperations,
     ]
     return AppSchema(
         query=merge_types("Query", (Query, LibraryQuery, DatasetQuery, SettingsQuery, InsightsQuery)),
-        mutation=merge_types("Mutation", (Mutation, LibraryMutation, DatasetMutation, SettingsMutation)),
+        mutation=merge_types("Mutation", (Mutation, LibraryMutation, DatasetMutation, SettingsMutation,
+                                           DownloadMutation)),
+        subscription=Subscription,
         config=StrawberryConfig(auto_camel_case=False),
         extensions=extensions,
     )

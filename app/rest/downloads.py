@@ -1,13 +1,14 @@
 """The streaming download door: `GET /data/{dataset_id}?format=&file_index=`. It maps HTTP to
 the datasets service and streams the file from disk (Range requests honoured by FileResponse);
-the file is never read into memory."""
+the file is never read into memory. A browser sends `link=` (from create_download_link) instead
+of the Authorization header; the download is then authorized as the link's user."""
 
 from __future__ import annotations
 
 from fastapi import Depends, Request
 from starlette.responses import FileResponse, Response
 
-from app.core.services import datasets
+from app.core.services import datasets, download_links
 from app.graphql.context import Context, open_context
 from app.rest.route import Route
 
@@ -16,13 +17,21 @@ def make_download_endpoint(route: Route):  # type: ignore[no-untyped-def]
     from app.rest.facade import build_variables
 
     async def endpoint(request: Request, context: Context = Depends(open_context)) -> Response:
-        principal = context.principal
+        link = request.query_params.get("link")
+        if not link:
+            context.principal  # noqa: B018  (401 before any parameter parsing)
         # the same path/query parsing as every other row: id range, integer checks, defaults
         variables = await build_variables(route, request)
+        dataset_id, fmt, file_index = variables["dataset_id"], str(variables["format"]).lower(), variables["file_index"]
+        if link:
+            principal = await download_links.principal_for(context.session, context.settings, link,
+                                                           dataset_id=dataset_id, fmt=fmt, file_index=file_index,
+                                                           ip=context.meta.ip)
+        else:
+            principal = context.principal
         renderer = getattr(context.services, "executor", None)
         found = await datasets.download(context.session, principal, context.settings, renderer,
-                                        variables["dataset_id"], str(variables["format"]).lower(),
-                                        variables["file_index"])
+                                        dataset_id, fmt, file_index)
         await context.session.commit()
         return FileResponse(
             found.path, media_type=found.media_type, filename=found.filename,

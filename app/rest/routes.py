@@ -101,7 +101,9 @@ ROUTES: tuple[Route, ...] = (
           errors=(400, 403, 404, 409, 422)),
     Route("GET", "/data/{dataset_id}", "Download a dataset file (streamed; HTTP Range supported)", "Datasets",
           download=True, query=(Param("format", "str", "csv, json, xml or sql (also ndjson)", "json"),
-                                Param("file_index", "int", "File of a multi-file dataset", 0)),
+                                Param("file_index", "int", "File of a multi-file dataset", 0),
+                                Param("link", "str", "A signed link from the create_download_link mutation, "
+                                      "instead of the Authorization header (5 minutes, this file only)")),
           roles="project members", errors=(404, 409, 422)),
     # Notifications
     Route("GET", "/notifications/unread-count", "Count of unread notifications", "Notifications", op.UNREAD_COUNT,

@@ -148,10 +148,12 @@ async def test_unexpected_exceptions_become_a_bare_500() -> None:
 
 async def test_unknown_paths_and_methods(api: Api) -> None:
     admin, pid = await _setup(api)
-    for path in (BASE + "/nope", BASE + "/projects/1/nope", BASE + "/users/me/extra", "/nope", BASE,
+    for path in (BASE + "/nope", BASE + "/projects/1/nope", BASE + "/users/me/extra", BASE,
                  BASE + "/", "/api/v2/users/me", BASE + "/projects//add-user"):
         for method in ("GET", "POST"):
             assert_error(await api.client.request(method, path, headers=admin.headers), 404)
+    # a GET outside the API's prefixes loads the web interface (history routing); other methods do not
+    assert_error(await api.client.post("/nope", headers=admin.headers), 404)
     for method, path in (("DELETE", "/users/me"), ("PATCH", "/projects/create"), ("PUT", "/users/token"),
                          ("GET", "/users/create"), ("PATCH", f"/projects/{pid}"), ("POST", "/audit/logs"),
                          ("DELETE", "/tenants"), ("GET", "/users/setup-password")):

@@ -1,5 +1,6 @@
 """`tdg serve` really serves: a subprocess on a free loopback port, a fresh SQLite database,
-the bootstrap SuperUser from TDG_ADMIN_PASSWORD, a login and an authenticated call over TCP."""
+the bootstrap SuperUser from TDG_ADMIN_PASSWORD, a login and an authenticated call over TCP, the
+web interface at `/`, and invitation links on the address it listens on."""
 
 from __future__ import annotations
 
@@ -12,6 +13,9 @@ import time
 from pathlib import Path
 
 import httpx
+
+from app.cli import listen_url, serve_settings
+from app.core.settings import Settings
 
 TDG = Path(sys.executable).parent / "tdg"
 PASSWORD = "serve-test-password-1"
@@ -57,6 +61,15 @@ def test_tdg_serve_end_to_end(tmp_path: Path) -> None:
             assert me.json()["username"] == "admin" and me.json()["role"] == "SuperUser"
             assert client.get("/users/me").status_code == 401
             assert client.get("/openapi.json").json()["paths"]
+            # TDG_PUBLIC_URL unset: invitation links point at the address the server listens on
+            invited = client.post("/users/invite", headers={"Authorization": f"Bearer {token}"},
+                                  json={"username": "invitee", "email": "invitee@example.com", "role": "Tester"})
+            assert invited.status_code == 201, invited.text
+            body = invited.json()
+            assert body["invitation_url"] == f"{base}/setup-password?token={body['invitation_token']}"
+        home = httpx.get(base + "/setup-password?token=x", timeout=5.0)
+        assert home.status_code == 200 and home.headers["content-type"].startswith("text/html")
+        assert home.headers["x-frame-options"] == "DENY"
         assert httpx.get(base + "/readyz", timeout=5.0).status_code == 200
         assert (tmp_path / "tdg.db").exists() and (tmp_path / "data").is_dir()
     finally:
@@ -68,3 +81,13 @@ def test_tdg_serve_end_to_end(tmp_path: Path) -> None:
             proc.wait(timeout=10)
         log.close()
     assert proc.returncode == 0, (tmp_path / "serve.log").read_text()[-3000:]
+
+
+def test_public_url_defaults_to_the_listening_address() -> None:
+    assert listen_url("127.0.0.1", 8123) == "http://127.0.0.1:8123"
+    assert listen_url("::1", 8123) == "http://[::1]:8123"
+    assert listen_url("0.0.0.0", 9000) == f"http://{socket.gethostname() or '127.0.0.1'}:9000"
+    unset = Settings(env="test")
+    assert serve_settings(unset, "10.1.2.3", 9000).site_url == "http://10.1.2.3:9000"
+    explicit = Settings(env="test", public_url="https://tdg.example.com/")
+    assert serve_settings(explicit, "0.0.0.0", 9000).site_url == "https://tdg.example.com"

@@ -12,6 +12,7 @@ from app.core.models import (
     Dataset,
     DatasetFile,
     DatasetShard,
+    DatasetStatus,
     Notification,
     Project,
     ProjectMember,
@@ -59,6 +60,23 @@ class DatasetRepository(ScopedRepository):
         for row in (await self.session.exec(stmt)).all():
             out[row.project_id].append(row)
         return out
+
+    async def followed(self, *, project_id: int | None, ids: Sequence[int], after_id: int) -> list[Dataset]:
+        """What a live stream of datasets looks at: the visible ones that are queued or running,
+        those in `ids` (followed since the last look) and any newer than `after_id`."""
+        watched = (col(Dataset.status).in_((DatasetStatus.queued.value, DatasetStatus.running.value))
+                   | col(Dataset.id).in_(ids) | (col(Dataset.id) > after_id))
+        stmt = select(Dataset).where(col(Dataset.project_id).in_(self._visible_projects()), watched)
+        if project_id is not None:
+            stmt = stmt.where(Dataset.project_id == project_id)
+        return list((await self.session.exec(stmt.order_by(col(Dataset.id)))).all())
+
+    async def newest_id(self, *, project_id: int | None) -> int:
+        """The highest visible dataset id (0 when there is none)."""
+        stmt = select(func.max(Dataset.id)).where(col(Dataset.project_id).in_(self._visible_projects()))
+        if project_id is not None:
+            stmt = stmt.where(Dataset.project_id == project_id)
+        return int((await self.session.exec(stmt)).one() or 0)
 
     async def drop_work(self, dataset_id: int) -> None:
         """A cancelled dataset's shard rows (its workers lose their fence either way)."""

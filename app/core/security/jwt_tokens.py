@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from jose import JWTError, jwt
 
@@ -59,7 +60,8 @@ def decode(token: str, *, secret: str) -> AccessClaims:
     except JWTError as exc:
         detail = "The access token has expired." if "expired" in str(exc).lower() else "The access token is invalid."
         raise Unauthenticated(detail) from exc
-    if any(c not in payload for c in _REQUIRED_CLAIMS):
+    # a signed link (see issue_link) is never an access token
+    if any(c not in payload for c in _REQUIRED_CLAIMS) or "purpose" in payload:
         raise Unauthenticated("The access token is invalid.")
     try:
         return AccessClaims(
@@ -72,3 +74,25 @@ def decode(token: str, *, secret: str) -> AccessClaims:
         )
     except (TypeError, ValueError) as exc:
         raise Unauthenticated("The access token is invalid.") from exc
+
+
+def issue_link(*, secret: str, purpose: str, claims: dict[str, Any], ttl: timedelta) -> tuple[str, datetime]:
+    """A signed token for one `purpose` other than access (e.g. a download link) and its expiry."""
+    now = datetime.now(UTC).replace(microsecond=0)
+    expires = now + ttl
+    payload = {**claims, "purpose": purpose, "iat": int(now.timestamp()), "exp": int(expires.timestamp())}
+    return jwt.encode(payload, secret, algorithm=ALGORITHM), expires
+
+
+def decode_link(token: str, *, secret: str, purpose: str) -> dict[str, Any]:
+    """The claims of a token from issue_link for `purpose`; Unauthenticated when it is expired,
+    tampered with, or made for something else."""
+    try:
+        payload = jwt.decode(token, secret, algorithms=[ALGORITHM],
+                             options={"require_exp": True, "require_iat": True, "verify_aud": False})
+    except JWTError as exc:
+        detail = "The link has expired; ask for a new one." if "expired" in str(exc).lower() else "The link is invalid."
+        raise Unauthenticated(detail) from exc
+    if payload.get("purpose") != purpose:
+        raise Unauthenticated("The link is invalid.")
+    return payload

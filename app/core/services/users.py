@@ -61,7 +61,7 @@ async def _new_user(
     token = url = None
     if password is None:
         token = await create_invitation(session, principal, settings, user)
-        url = f"{settings.public_url.rstrip('/')}/setup-password?token={token}"
+        url = f"{settings.site_url}/setup-password?token={token}"
     audit.record(
         session, principal, action, target_type="user", target_id=user.id, tenant_id=tenant_id,
         details={"username": username, "role": role.value, "invited": password is None},

@@ -46,21 +46,25 @@ class Dataset:
     created_at: str
     started_at: str | None
     finished_at: str | None
+    # read with the row where there are no per-request loaders (a subscription's poll)
+    file_rows: strawberry.Private[list[DatasetFileRow] | None] = None
 
     @strawberry.field(description="Files written so far (complete once status is completed).")
     async def files(self, info: Info[Context, None]) -> list[DatasetFile]:
-        rows = await info.context.loaders.files_by_dataset.load(self.dataset_id)
+        rows = self.file_rows
+        if rows is None:
+            rows = await info.context.loaders.files_by_dataset.load(self.dataset_id)
         return [DatasetFile.from_row(r) for r in rows]
 
     @classmethod
-    def from_row(cls, row: DatasetRow) -> Dataset:
+    def from_row(cls, row: DatasetRow, files: list[DatasetFileRow] | None = None) -> Dataset:
         assert row.id is not None
         return cls(dataset_id=row.id, name=row.name, project_id=row.project_id, schema_id=row.schema_id,
                    constraint_set_id=row.constraint_set_id, record_count=row.record_count, types=list(row.types),
                    params=dict(row.params), status=row.status, progress=round(row.progress, 4),
                    records_generated=row.records_generated, error=row.error, attempt=row.attempt,
                    created_by=row.created_by, created_at=iso(row.created_at) or "", started_at=iso(row.started_at),
-                   finished_at=iso(row.finished_at))
+                   finished_at=iso(row.finished_at), file_rows=files)
 
 
 @strawberry.type

@@ -1,0 +1,66 @@
+"""Live dataset updates: what changed since a stream last looked. Workers in other processes
+write the dataset rows, so the database is the only place to see a change; a stream polls it
+through the repository and is sent each dataset once per change of (status, progress,
+records_generated)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.core.models import Dataset, DatasetFile, DatasetStatus
+from app.core.principal import Principal
+from app.core.repositories import DatasetRepository, ProjectRepository
+
+FINAL = frozenset({DatasetStatus.completed.value, DatasetStatus.failed.value, DatasetStatus.cancelled.value,
+                   DatasetStatus.expired.value})
+StateKey = tuple[str, float, int]
+
+
+@dataclass
+class DatasetWatch:
+    """One stream's memory between polls: what it last sent of each dataset it still follows."""
+
+    dataset_id: int | None = None
+    project_id: int | None = None
+    sent: dict[int, StateKey] = field(default_factory=dict)
+    after_id: int | None = None  # datasets newer than this are new to the stream
+    finished: bool = False  # the one followed dataset reached a final status
+
+
+@dataclass(frozen=True, slots=True)
+class DatasetChange:
+    dataset: Dataset
+    files: list[DatasetFile]
+
+
+async def poll(session: AsyncSession, principal: Principal, watch: DatasetWatch) -> list[DatasetChange]:
+    """The datasets of `watch` that changed since the last poll (on the first: the one dataset
+    asked for, or every queued and running one). NotFound when the dataset or project asked for
+    is not visible to the caller, now."""
+    repo = DatasetRepository(session, principal)
+    if watch.dataset_id is not None:
+        rows = [await repo.get(watch.dataset_id)]
+    else:
+        if watch.project_id is not None:
+            await ProjectRepository(session, principal).get(watch.project_id)
+        if watch.after_id is None:
+            watch.after_id = await repo.newest_id(project_id=watch.project_id)
+        rows = await repo.followed(project_id=watch.project_id, ids=list(watch.sent), after_id=watch.after_id)
+    changed: list[Dataset] = []
+    following: dict[int, StateKey] = {}
+    for row in rows:
+        assert row.id is not None
+        key = (row.status, row.progress, row.records_generated)
+        if watch.sent.get(row.id) != key:
+            changed.append(row)
+        if row.status not in FINAL:
+            following[row.id] = key
+        watch.after_id = max(watch.after_id or 0, row.id)
+    # a dataset that reached a final status (or vanished from view) is no longer followed
+    watch.sent = following
+    if watch.dataset_id is not None and rows[0].status in FINAL:
+        watch.finished = True
+    files = await repo.files_of([row.id for row in changed if row.id is not None]) if changed else {}
+    return [DatasetChange(row, files.get(row.id, [])) for row in changed if row.id is not None]

@@ -1,0 +1,79 @@
+"""Download links for browsers: an <a href> cannot send a bearer token, so a short-lived signed
+link stands in for the Authorization header on the download door only. It is bound to the user,
+the dataset, the format and the file; the door still authorizes as that user when it is used."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from urllib.parse import urlencode
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.core.clock import as_utc
+from app.core.errors import Conflict, Invalid, NotFound, Unauthenticated
+from app.core.models import DatasetStatus, Role
+from app.core.principal import Principal
+from app.core.repositories import AuthRepository, DatasetRepository
+from app.core.security import jwt_tokens
+from app.core.services.datasets import DOWNLOAD_FORMATS
+from app.core.settings import Settings
+
+LINK_TTL = timedelta(minutes=5)
+PURPOSE = "download"
+DOOR = "/api/v1/data"
+
+
+@dataclass(frozen=True, slots=True)
+class DownloadLink:
+    url: str  # relative to the service's address
+    expires_at: datetime
+
+
+async def create(session: AsyncSession, principal: Principal, settings: Settings, dataset_id: int, fmt: str,
+                 file_index: int) -> DownloadLink:
+    """A link to one file of a completed dataset, checked as GET /data/{dataset_id} would be now."""
+    fmt = fmt.lower()
+    if fmt not in DOWNLOAD_FORMATS:
+        raise Invalid(f"Unknown format '{fmt[:20]}'; use csv, json, xml or sql (or ndjson).")
+    if file_index < 0:
+        raise NotFound(f"Dataset {dataset_id} has no file {file_index}.")
+    repo = DatasetRepository(session, principal)
+    dataset = await repo.get(dataset_id)
+    if dataset.status != DatasetStatus.completed.value:
+        raise Conflict(f"Dataset {dataset_id} is {dataset.status}; files can be downloaded once it is completed.")
+    # a format never written is rendered by the door on first download; a written one has its files
+    if await repo.file(dataset_id, fmt, file_index) is None and await repo.file(dataset_id, fmt, 0) is not None:
+        raise NotFound(f"Dataset {dataset_id} has no {fmt} file {file_index}.")
+    claims = {"sub": str(principal.user_id), "did": dataset_id, "fmt": fmt, "idx": file_index,
+              "sid": principal.jti}
+    token, expires = jwt_tokens.issue_link(secret=settings.signing_key(), purpose=PURPOSE, claims=claims,
+                                           ttl=LINK_TTL)
+    query = urlencode({"format": fmt, "file_index": file_index, "link": token})
+    return DownloadLink(f"{DOOR}/{dataset_id}?{query}", expires)
+
+
+async def principal_for(session: AsyncSession, settings: Settings, token: str, *, dataset_id: int, fmt: str,
+                        file_index: int, ip: str | None) -> Principal:
+    """The user a link was made for, read fresh: Unauthenticated when the link is expired, altered,
+    made for another file, or its user, tenant or log-in session is no longer valid."""
+    claims = jwt_tokens.decode_link(token, secret=settings.signing_key(), purpose=PURPOSE)
+    try:
+        user_id = int(claims["sub"])
+        issued_at = int(claims["iat"])
+        target = (int(claims["did"]), str(claims["fmt"]), int(claims["idx"]))
+        session_id = claims.get("sid")
+    except (KeyError, TypeError, ValueError):
+        raise Unauthenticated("The link is invalid.") from None
+    if target != (dataset_id, fmt.lower(), file_index):
+        raise Unauthenticated("The link is for another file.")
+    user, tenant, revoked = await AuthRepository(session).bearer(user_id, str(session_id) if session_id else None)
+    if user is None or not user.is_active:
+        raise Unauthenticated("The account is inactive or no longer exists.")
+    if tenant is None or not tenant.is_active:
+        raise Unauthenticated("The account's tenant is inactive.")
+    valid_after = as_utc(user.tokens_valid_after)
+    if revoked or (valid_after is not None and issued_at < int(valid_after.timestamp())):
+        raise Unauthenticated("The link is no longer valid: its log-in session has ended.")
+    assert user.id is not None
+    return Principal(user.id, user.tenant_id, user.username, Role(user.role), "download_link", ip=ip)
