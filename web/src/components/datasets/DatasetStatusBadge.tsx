@@ -11,7 +11,7 @@ const COLORS: Record<string, string> = {
 /** A dataset's status as a coloured badge (the word is always shown, colour is not the only cue). */
 export function DatasetStatusBadge({ status }: { status: string }) {
   return (
-    <Badge color={COLORS[status] ?? 'gray'} variant="light" tt="none">
+    <Badge color={COLORS[status] ?? 'gray'} variant="light" tt="none" style={{ minWidth: 'max-content' }}>
       {status}
     </Badge>
   );

@@ -1,6 +1,6 @@
 // Dashboard: counts, datasets in progress (live), recent datasets with downloads, unread
 // notifications, and the quick actions.
-import { Alert, Button, Grid, Stack } from '@mantine/core';
+import { Alert, Button, Stack } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconPlus, IconUpload } from '@tabler/icons-react';
@@ -96,26 +96,20 @@ export default function DashboardPage() {
           empty="Nothing is being generated right now. Datasets you start show their progress here."
           onChanged={refreshAll}
         />
-        <Grid gap="md">
-          <Grid.Col span={{ base: 12, lg: 8 }}>
-            <DatasetSection
-              title="Recent datasets"
-              loading={recent.loading}
-              error={recent.error}
-              items={recent.items}
-              projectNames={projectNames}
-              empty="No dataset yet. Create one with New dataset, in a project with a linked schema."
-              onChanged={refreshAll}
-            />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, lg: 4 }}>
-            <UnreadNotifications
-              items={data?.notifications.items ?? []}
-              count={data?.unread_notification_count.count ?? 0}
-              loading={!data && !error}
-            />
-          </Grid.Col>
-        </Grid>
+        <DatasetSection
+          title="Recent datasets"
+          loading={recent.loading}
+          error={recent.error}
+          items={recent.items}
+          projectNames={projectNames}
+          empty="No dataset yet. Create one with New dataset, in a project with a linked schema."
+          onChanged={refreshAll}
+        />
+        <UnreadNotifications
+          items={data?.notifications.items ?? []}
+          count={data?.unread_notification_count.count ?? 0}
+          loading={!data && !error}
+        />
       </Stack>
       <DatasetFormModal
         opened={formOpened}

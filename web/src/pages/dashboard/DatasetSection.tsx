@@ -1,7 +1,8 @@
 // A dashboard section listing datasets, with its loading, empty and error states.
-import { Alert, Badge, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
+import { Alert, Skeleton, Stack, Text } from '@mantine/core';
 import type { CombinedError } from 'urql';
 import { errorDetail } from '../../api/errors';
+import { LiveBadge } from '../../components/datasets/LiveBadge';
 import { DatasetsTable } from '../../components/datasets/DatasetsTable';
 import type { LiveDataset } from '../../components/datasets/datasetFields';
 import { SectionCard } from './SectionCard';
@@ -21,11 +22,7 @@ interface Props {
 }
 
 export function DatasetSection({ title, loading, error, items, projectNames, empty, onChanged, live, more = 0 }: Props) {
-  const badge = live === undefined ? undefined : (
-    <Tooltip label={live ? 'Updates arrive as they happen' : 'Refreshed every 2 seconds'} withArrow>
-      <Badge variant="dot" color={live ? 'green' : 'gray'} tt="none" tabIndex={0}>{live ? 'Live' : 'Auto-refresh'}</Badge>
-    </Tooltip>
-  );
+  const badge = live === undefined ? undefined : <LiveBadge mode={live ? 'live' : 'polling'} />;
   return (
     <SectionCard title={title} actions={badge}>
       {error && <Alert color="red" role="alert" mb="sm">{errorDetail(error)}</Alert>}

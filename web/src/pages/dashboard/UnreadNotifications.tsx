@@ -42,7 +42,7 @@ export function UnreadNotifications({ items, count, loading }: { items: UnreadIt
                 <Text size="xs" c="dimmed" lineClamp={2}>{n.message}</Text>
                 <Text size="xs" c="dimmed">{formatWhen(n.created_at)}</Text>
               </div>
-              <Button size="compact-sm" variant="light" aria-label={`Mark read: ${n.title}`}
+              <Button size="compact-sm" variant="light" style={{ flexShrink: 0 }} aria-label={`Mark read: ${n.title}`}
                 onClick={() => markRead({ id: n.notification_id }, { additionalTypenames: ['Notification', 'UnreadCount'] })}>
                 Mark read
               </Button>
