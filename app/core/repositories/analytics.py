@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Float, Text, case, cast, desc, func
+from sqlalchemy import ColumnElement, Date, Float, Text, case, cast, desc, func
 from sqlmodel import col, select
 
 from app.core.models import Dataset, DatasetFile, DatasetStatus, Project, SchemaDoc
@@ -26,12 +26,14 @@ class AnalyticsRepository(DatasetRepository):
     def _postgres(self) -> bool:
         return self.session.bind.dialect.name == "postgresql"
 
-    def _day(self, column: Any) -> ColumnElement[str]:
-        """`YYYY-MM-DD` of a timestamp, in UTC (PostgreSQL would otherwise use the session's zone;
-        SQLite stores the UTC wall time as text)."""
+    def _day(self, column: Any) -> ColumnElement[Any]:
+        """The UTC day of a timestamp: a date on PostgreSQL (in UTC, not the session's zone; grouped
+        as a date, which is cheaper than grouping to_char's text), `YYYY-MM-DD` text on SQLite (the
+        prefix of the stored UTC wall time 'YYYY-MM-DD HH:MM:SS.ffffff', cheaper than parsing it).
+        `str()` of either is the ISO day."""
         if self._postgres:
-            return func.to_char(func.timezone("UTC", column), "YYYY-MM-DD")
-        return func.substr(column, 1, 10)  # 'YYYY-MM-DD HH:MM:SS.ffffff': cheaper than parsing it
+            return cast(func.timezone("UTC", column), Date)
+        return func.substr(column, 1, 10)
 
     def _seconds(self, start: Any, end: Any) -> ColumnElement[float]:
         if self._postgres:
@@ -61,11 +63,13 @@ class AnalyticsRepository(DatasetRepository):
         formats = [count_if(types_text.like(f'%"{fmt}"%')) for fmt in OUTPUT_FORMATS]
         statuses = [count_if(col(Dataset.status) == s.value) for s in
                     (DatasetStatus.completed, DatasetStatus.failed, DatasetStatus.running, DatasetStatus.queued)]
-        # per dataset of the period through the file table's dataset_id index, not a join of every file
-        files_of_row = (select(func.sum(DatasetFile.size_bytes)).where(col(DatasetFile.dataset_id) == Dataset.id)
-                        .correlate(Dataset).scalar_subquery())
-        stmt = select(func.count(), *statuses, func.coalesce(func.sum(Dataset.records_generated), 0),
-                      func.coalesce(func.sum(files_of_row), 0), *formats).where(*scope)
+        # a semi-join: both planners pick from the file table's dataset_id index (few datasets in
+        # the period) or a hash of the ids (many); a per-row correlated sum was 30 ms on PostgreSQL
+        in_period = select(Dataset.id).where(*scope)
+        file_bytes = (select(func.coalesce(func.sum(DatasetFile.size_bytes), 0))
+                      .where(col(DatasetFile.dataset_id).in_(in_period)).scalar_subquery())
+        stmt = select(func.count(), *statuses, func.coalesce(func.sum(Dataset.records_generated), 0), file_bytes,
+                      *formats).where(*scope)
         row = list((await self.session.exec(stmt)).one())
         keys = ("datasets", "completed", "failed", "running", "queued", "records", "bytes")
         out: dict[str, Any] = dict(zip(keys, row, strict=False))
@@ -76,7 +80,7 @@ class AnalyticsRepository(DatasetRepository):
         day = self._day(Dataset.created_at)
         stmt = (select(day, Dataset.status, func.count(), func.coalesce(func.sum(Dataset.records_generated), 0))
                 .where(*self._scope(project_id, since)).group_by(day, Dataset.status).order_by(day, Dataset.status))
-        return [tuple(r) for r in (await self.session.exec(stmt)).all()]  # type: ignore[misc]
+        return [(str(d), *rest) for d, *rest in (await self.session.exec(stmt)).all()]
 
     async def top(self, by: type[Project] | type[SchemaDoc], project_id: int | None,
                   since: datetime) -> list[tuple[int, str, int, Any]]:
@@ -104,7 +108,7 @@ class AnalyticsRepository(DatasetRepository):
                 .where(*self._scope(project_id, None), col(Dataset.status) == DatasetStatus.completed.value,
                        col(Dataset.started_at).is_not(None), col(Dataset.finished_at) >= since)
                 .group_by(day).order_by(day))
-        return [tuple(r) for r in (await self.session.exec(stmt)).all()]  # type: ignore[misc]
+        return [(str(d), *rest) for d, *rest in (await self.session.exec(stmt)).all()]
 
     async def storage(self, project_id: int | None) -> list[tuple[int, str, Any]]:
         """Bytes of dataset files per project, all time, largest first."""
