@@ -74,7 +74,7 @@ export function DeliveryLog({ integrationId, mayManage, refreshKey }: Props) {
         </Text>
       </Card.Section>
       {error && <Alert color="red" role="alert" title="Could not load the delivery log">{errorDetail(error)}</Alert>}
-      {fetching && !data && <Skeleton height={120} aria-label="Loading the delivery log" />}
+      {fetching && !data && <Skeleton height={120} role="status" aria-label="Loading the delivery log" />}
       {data && items.length === 0 && (
         <EmptyState icon={<IconSend size={24} aria-hidden />} title="No deliveries yet"
           description={mayManage

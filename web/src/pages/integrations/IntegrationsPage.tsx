@@ -64,7 +64,7 @@ export default function IntegrationsPage() {
         S3 integrations receive exported dataset files.
       </Text>
       {error && <Alert color="red" role="alert" title="Could not load integrations" mb="md">{errorDetail(error)}</Alert>}
-      {fetching && !data && <Skeleton height={160} radius="md" aria-label="Loading integrations" />}
+      {fetching && !data && <Skeleton height={160} radius="md" role="status" aria-label="Loading integrations" />}
       {data && items.length === 0 && (
         <Card withBorder padding="xl">
           <EmptyState icon={<IconPlugConnected size={28} aria-hidden />} title="No integrations yet"

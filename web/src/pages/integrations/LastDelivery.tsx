@@ -21,7 +21,7 @@ export function LastDelivery({ integrationId, provider }: { integrationId: numbe
     pause: provider !== 'webhook',
   });
   if (provider !== 'webhook') return <Text size="sm" c="dimmed">Not applicable</Text>;
-  if (fetching && !data) return <Skeleton height={18} width={120} aria-label="Loading last delivery" />;
+  if (fetching && !data) return <Skeleton height={18} width={120} role="status" aria-label="Loading last delivery" />;
   if (error) return <Text size="sm" c="dimmed">Unavailable</Text>;
   const last = data?.integration_deliveries.items[0];
   if (!last) return <Text size="sm" c="dimmed">None yet</Text>;
