@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.web.browser.server import ADMIN_PASSWORD, ADMIN_USERNAME, ROOT, Server
 
@@ -125,6 +125,11 @@ def stored_token(page: Page) -> str:
     token = page.evaluate(f"() => window.localStorage.getItem({json.dumps(TOKEN_KEY)})")
     assert isinstance(token, str) and token, "the page holds no session token"
     return token
+
+
+def nav(page: Page, name: str) -> Locator:
+    """A link of the main navigation."""
+    return page.get_by_role("navigation", name="Main", exact=True).get_by_role("link", name=name, exact=True)
 
 
 def heading(page: Page, name: str) -> None:

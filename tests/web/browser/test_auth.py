@@ -8,7 +8,7 @@ import re
 import httpx
 from playwright.sync_api import Page, expect
 
-from tests.web.browser.helpers import API, Rest, heading, log_in, stored_token, visit_check
+from tests.web.browser.helpers import API, Rest, heading, log_in, nav, stored_token, visit_check
 from tests.web.browser.server import Server
 
 
@@ -31,7 +31,7 @@ def test_log_in_wrong_password_and_log_out(page: Page, rest: Rest) -> None:
     heading(page, "Dashboard")
     expect(page).to_have_url(re.compile(r"/$"))
     for name in ("Dashboard", "Projects", "Library", "Analytics", "Settings"):
-        expect(page.get_by_role("link", name=name, exact=True)).to_be_visible()
+        expect(nav(page, name)).to_be_visible()
 
     page.get_by_role("button", name="Account menu").click()
     page.get_by_role("menuitem", name="Log out").click()
@@ -56,7 +56,7 @@ def test_revoked_session_returns_to_log_in_then_back(page: Page, rest: Rest, ser
     assert r.status_code == 200, r.text
 
     # the next action needs the server: it answers unauthenticated and the app goes to Log in
-    page.get_by_role("link", name="Library", exact=True).click()
+    nav(page, "Library").click()
     heading(page, "Log in")
     expect(page).to_have_url(re.compile(r"/login\?next=%2Flibrary$"))
     log_in(page, user.username, user.password)
