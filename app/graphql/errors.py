@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from sqlalchemy.exc import IntegrityError
 from strawberry.extensions import SchemaExtension
 from strawberry.types import StreamExecutionResult
+from strawberry.types.execution import PreExecutionError
 
 from app.core.errors import Conflict, DomainError
 from app.core.validation import from_pydantic
@@ -38,12 +39,14 @@ class DomainErrors(SchemaExtension):
         result.errors = [self._format(e) for e in result.errors]
 
     def on_stream_result(self, result: StreamExecutionResult) -> None:  # type: ignore[override]
-        # WebSocket operations: each result is shaped as it is sent
+        # WebSocket operations: each result is shaped as it is sent. After the first result, an
+        # error without a path is an exception that ended a subscription's stream: not the request's fault
         if getattr(result, "errors", None):
-            result.errors = [self._format(e) for e in result.errors]  # type: ignore[union-attr]
+            streamed = not isinstance(result, PreExecutionError)
+            result.errors = [self._format(e, streamed=streamed) for e in result.errors]  # type: ignore[union-attr]
 
     @staticmethod
-    def _format(error: GraphQLError) -> GraphQLError:
+    def _format(error: GraphQLError, *, streamed: bool = False) -> GraphQLError:
         domain = domain_error_of(error)
         if domain is not None:
             extensions = {"code": domain.code, "status": domain.status}
@@ -54,7 +57,7 @@ class DomainErrors(SchemaExtension):
                 extensions["retry_after"] = retry_after
             return GraphQLError(domain.detail, error.nodes, error.source, error.positions, error.path,
                                 original_error=domain, extensions=extensions)
-        if error.original_error is None or not error.path:
+        if error.original_error is None or not (error.path or streamed):
             # parse / validation errors of the document, variable coercion: the request's fault
             return GraphQLError(error.message, error.nodes, error.source, error.positions, error.path,
                                 extensions={"code": "graphql_validation", "status": 400})

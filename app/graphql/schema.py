@@ -15,7 +15,10 @@ from strawberry.extensions import (
     ValidationCache,
 )
 from strawberry.schema.config import StrawberryConfig
+from strawberry.schema.schema import DEFAULT_ALLOWED_OPERATION_TYPES
 from strawberry.tools import merge_types
+from strawberry.types import ExecutionResult
+from strawberry.types.graphql import OperationType
 
 from app.core.settings import Settings
 from app.graphql.errors import DomainErrors
@@ -34,6 +37,12 @@ from app.graphql.unit_of_work import UnitOfWork
 
 
 class AppSchema(strawberry.Schema):
+    async def execute(self, query: str | None, *args: Any, allowed_operation_types: Any = None,
+                      **kwargs: Any) -> ExecutionResult:
+        # a subscription runs over the WebSocket only: executed once over HTTP it has no event to resolve
+        allowed = set(allowed_operation_types or DEFAULT_ALLOWED_OPERATION_TYPES) - {OperationType.SUBSCRIPTION}
+        return await super().execute(query, *args, allowed_operation_types=allowed, **kwargs)
+
     def process_errors(self, errors: list[GraphQLError], execution_context: Any = None) -> None:
         # DomainErrors logs the unexpected ones with their traceback; domain errors are answers, not incidents
         return None

@@ -19,6 +19,7 @@ import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from app.core.services import dataset_updates
 from app.core.settings import Settings
 from app.main import create_app
 from tests.api_client import Actor, Api
@@ -173,6 +174,9 @@ async def test_a_socket_without_a_valid_token_is_refused(api: Api, server: str) 
         assert (await _receive(ws))["type"] == "connection_ack"
     finally:
         await ws.close()
+    # over HTTP a subscription is refused, not executed once
+    r = await api.client.post("/graphql", json={"query": FOLLOW, "variables": {"dataset_id": 1}}, headers=admin.headers)
+    assert r.status_code == 400 and "subscriptions are not allowed" in r.text
 
 
 async def test_other_tenants_dataset_is_not_found(api: Api, server: str) -> None:
@@ -232,5 +236,27 @@ async def test_the_older_graphql_ws_protocol(api: Api, server: str) -> None:
     ws = await _open(server, None, protocol="graphql-ws")
     try:
         assert (await _receive(ws))["type"] == "connection_error"
+    finally:
+        await ws.close()
+
+
+async def test_an_unexpected_failure_is_masked(api: Api, server: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    admin, project_id, schema_id = await _setup(api)
+    await create_dataset(api, admin, project_id, schema_id, 10, params={"deferred": True})
+    ws = await _open(server, admin)
+    try:
+        assert (await _receive(ws))["type"] == "connection_ack"
+        await _subscribe(ws, "p", project_id=project_id)
+        assert (await _receive(ws))["type"] == "next"
+
+        async def broken(*_: Any, **__: Any) -> None:
+            raise RuntimeError("driver text: SELECT secret FROM dataset")
+
+        monkeypatch.setattr(dataset_updates, "poll", broken)
+        message = await _receive(ws)
+        assert message["type"] == "next", message
+        assert message["payload"]["errors"] == [{"message": "Internal server error.",
+                                                 "extensions": {"code": "internal", "status": 500}}], message
+        assert await _receive(ws) == {"id": "p", "type": "complete"}
     finally:
         await ws.close()
