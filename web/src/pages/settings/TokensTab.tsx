@@ -1,5 +1,5 @@
 // API tokens (Settings -> Tokens): create with a name (the secret is shown once), list, revoke.
-import { Alert, Button, Group, Paper, Select, Skeleton, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, Group, Paper, Select, Skeleton, Stack, Table, Text, TextInput, Title, VisuallyHidden, useMatches } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
@@ -80,6 +80,13 @@ export function TokensTab() {
     });
 
   const tokens = data?.api_tokens ?? [];
+  const compact = useMatches({ base: true, sm: false });
+  const revokeButton = (t: { token_id: number; name: string }) => (
+    <Button size="xs" variant="subtle" color="red" leftSection={<IconTrash size={14} aria-hidden />}
+      aria-label={`Revoke token ${t.name}`} onClick={() => confirmRevoke(t.token_id, t.name)}>
+      Revoke
+    </Button>
+  );
   return (
     <Stack gap="lg" maw={960}>
       <Paper withBorder p="md" radius="md" maw={720}>
@@ -111,7 +118,26 @@ export function TokensTab() {
         {data && tokens.length === 0 && (
           <Text c="dimmed" size="sm">You have no API tokens. Create one above to call the API from a script.</Text>
         )}
-        {tokens.length > 0 && (
+        {tokens.length > 0 && compact && (
+          <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }} aria-labelledby="tokens-heading">
+            {tokens.map((t) => (
+              <Paper component="li" key={t.token_id} withBorder p="sm" radius="md">
+                <Group justify="space-between" wrap="nowrap">
+                  <div style={{ minWidth: 0 }}>
+                    <Text size="sm" fw={600} truncate>{t.name}</Text>
+                    <Text size="xs" c="dimmed" ff="monospace">{t.prefix}…</Text>
+                  </div>
+                  {revokeButton(t)}
+                </Group>
+                <Text size="xs" c="dimmed" mt={4}>
+                  Created {formatWhen(t.created_at)} · last used {t.last_used_at ? formatWhen(t.last_used_at) : 'never'} ·
+                  expires {t.expires_at ? formatWhen(t.expires_at) : 'never'}
+                </Text>
+              </Paper>
+            ))}
+          </Stack>
+        )}
+        {tokens.length > 0 && !compact && (
           <Table.ScrollContainer minWidth={640}>
             <Table striped highlightOnHover aria-labelledby="tokens-heading">
               <Table.Thead>
@@ -133,12 +159,7 @@ export function TokensTab() {
                     <Table.Td>{formatWhen(t.created_at)}</Table.Td>
                     <Table.Td>{t.last_used_at ? formatWhen(t.last_used_at) : 'Never'}</Table.Td>
                     <Table.Td>{t.expires_at ? formatWhen(t.expires_at) : 'Never'}</Table.Td>
-                    <Table.Td ta="right">
-                      <Button size="xs" variant="subtle" color="red" leftSection={<IconTrash size={14} aria-hidden />}
-                        aria-label={`Revoke token ${t.name}`} onClick={() => confirmRevoke(t.token_id, t.name)}>
-                        Revoke
-                      </Button>
-                    </Table.Td>
+                    <Table.Td ta="right">{revokeButton(t)}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
