@@ -86,8 +86,9 @@ export function PreviewPanel({ schemaId, constraintSetId = null, params }: Previ
             error={countValid ? undefined : `From 1 to ${PREVIEW_MAX}.`} />
           <Box>
             <Text component="span" size="sm" fw={500} id="preview-format-label" display="block" mb={4}>Format</Text>
+            {/* the (invisible) radios lie over their labels so they take the clicks and can be checked like any radio */}
             <SegmentedControl data={FORMATS} value={format} onChange={setFormat} aria-labelledby="preview-format-label"
-              size="sm" />
+              size="sm" styles={{ input: { width: '100%', height: '100%', top: 0, left: 0, margin: 0, zIndex: 5, cursor: 'pointer' } }} />
           </Box>
         </Group>
         {detail && (
@@ -110,7 +111,7 @@ export function PreviewPanel({ schemaId, constraintSetId = null, params }: Previ
                 )}
               </CopyButton>
               <ScrollArea.Autosize mah={420} type="auto" offsetScrollbars>
-                <Code block aria-label={`Preview content (${preview.format.toUpperCase()})`} tabIndex={0}
+                <Code block role="region" aria-label={`Preview content (${preview.format.toUpperCase()})`} tabIndex={0}
                   style={{ whiteSpace: 'pre', fontFamily: 'var(--mantine-font-family-monospace)' }}>
                   {preview.content}
                 </Code>
