@@ -33,7 +33,7 @@ export function AttemptList({ attempts, nextAttemptAt, status }: Props) {
               <Text size="sm" c="dimmed">{formatWhen(a.at)} · {a.duration_ms} ms</Text>
               {a.status_code != null && <Badge color={ok ? 'green' : 'red'} variant="light">HTTP {a.status_code}</Badge>}
             </Group>
-            {a.error && <Text size="sm" c="red.7" style={{ overflowWrap: 'anywhere' }}>{a.error}</Text>}
+            {a.error && <Text size="sm" c="red.9" style={{ overflowWrap: 'anywhere' }}>{a.error}</Text>}
             {a.response_body ? (
               <>
                 <Text size="xs" c="dimmed">Answer (first 1 KB)</Text>

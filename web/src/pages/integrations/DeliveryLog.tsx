@@ -1,19 +1,24 @@
 // The webhook delivery log: one row per event, its attempts on demand (the receiver's answer as
 // escaped text, never HTML), and Redeliver for Admins. Polls while a delivery is pending.
-import { ActionIcon, Alert, Button, Card, EmptyState, Skeleton, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Card, EmptyState, Skeleton, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconChevronDown, IconChevronRight, IconRefresh, IconSend } from '@tabler/icons-react';
-import { Fragment, useEffect, useState } from 'react';
+import { IconSend } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { errorDetail } from '../../api/errors';
-import { formatWhen } from '../../components/format';
-import { AttemptList } from './AttemptList';
+import { DeliveryCard, DeliveryRow, type Delivery } from './DeliveryItem';
 import { DeliveriesQuery, RedeliverMutation } from './operations';
 import { Pager } from './Pager';
-import { StatusBadge } from './StatusBadge';
 
 const PAGE_SIZE = 20;
 const POLL_MS = 2000;
+const SLOW_POLL_MS = 30_000;
+
+/** The server's timestamps are UTC, sometimes without a zone suffix. */
+function instant(iso: string): number {
+  return Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(iso) ? iso : `${iso}Z`);
+}
 
 interface Props {
   integrationId: number;
@@ -30,9 +35,12 @@ export function DeliveryLog({ integrationId, mayManage, refreshKey }: Props) {
     variables: { id: integrationId, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE },
   });
   const [, redeliver] = useMutation(RedeliverMutation);
+  const narrow = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   const [busy, setBusy] = useState<number | null>(null);
   const items = data?.integration_deliveries.items ?? [];
   const total = data?.integration_deliveries.total ?? 0;
+  // Poll fast while an attempt is due within a minute, slowly while retries are far apart.
+  const dueSoon = items.some((d) => d.status === 'pending' && (!d.next_attempt_at || instant(d.next_attempt_at) - Date.now() < 60_000));
   const pending = items.some((d) => d.status === 'pending');
 
   useEffect(() => {
@@ -41,15 +49,24 @@ export function DeliveryLog({ integrationId, mayManage, refreshKey }: Props) {
 
   useEffect(() => {
     if (!pending) return undefined;
-    const timer = window.setInterval(() => refetch({ requestPolicy: 'network-only' }), POLL_MS);
+    const timer = window.setInterval(() => refetch({ requestPolicy: 'network-only' }), dueSoon ? POLL_MS : SLOW_POLL_MS);
     return () => window.clearInterval(timer);
-  }, [pending, refetch]);
+  }, [pending, dueSoon, refetch]);
 
   const toggle = (id: number) => setOpen((prev) => {
     const next = new Set(prev);
     if (next.has(id)) next.delete(id);
     else next.add(id);
     return next;
+  });
+
+  const caption = `${total} deliver${total === 1 ? 'y' : 'ies'}${dueSoon ? ' · pending deliveries refresh every 2 seconds' : ''}`;
+  const itemProps = (d: Delivery) => ({
+    delivery: d,
+    expanded: open.has(d.delivery_id),
+    onToggle: () => toggle(d.delivery_id),
+    onRedeliver: mayManage ? () => again(d.delivery_id, d.webhook_id) : undefined,
+    busy: busy === d.delivery_id,
   });
 
   const again = async (deliveryId: number, webhookId: string) => {
@@ -81,13 +98,10 @@ export function DeliveryLog({ integrationId, mayManage, refreshKey }: Props) {
             ? 'Events are logged here as they are sent. Use Test connection to send a ping now.'
             : 'Events are logged here as they are sent.'} />
       )}
-      {items.length > 0 && (
-        <Table.ScrollContainer minWidth={1000}>
+      {items.length > 0 && !narrow && (
+        <Table.ScrollContainer minWidth={860}>
           <Table verticalSpacing="xs">
-            <Table.Caption>
-              {total} deliver{total === 1 ? 'y' : 'ies'}
-              {pending && ' · pending deliveries refresh every 2 seconds'}
-            </Table.Caption>
+            <Table.Caption>{caption}</Table.Caption>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th scope="col" w={40}><VisuallyHidden>Attempts detail</VisuallyHidden></Table.Th>
@@ -101,51 +115,20 @@ export function DeliveryLog({ integrationId, mayManage, refreshKey }: Props) {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {items.map((d) => {
-                const expanded = open.has(d.delivery_id);
-                const panelId = `delivery-${d.delivery_id}-attempts`;
-                return (
-                  <Fragment key={d.delivery_id}>
-                    <Table.Tr>
-                      <Table.Td>
-                        <ActionIcon variant="subtle" color="gray" onClick={() => toggle(d.delivery_id)}
-                          aria-expanded={expanded} aria-controls={expanded ? panelId : undefined}
-                          aria-label={`${expanded ? 'Hide' : 'Show'} attempts of ${d.webhook_id}`}>
-                          {expanded ? <IconChevronDown size={16} aria-hidden /> : <IconChevronRight size={16} aria-hidden />}
-                        </ActionIcon>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm" fw={500}>{d.event_type}</Text>
-                        <Text size="xs" c="dimmed" ff="monospace">{d.webhook_id}</Text>
-                      </Table.Td>
-                      <Table.Td><StatusBadge status={d.status} /></Table.Td>
-                      <Table.Td>{d.attempts}</Table.Td>
-                      <Table.Td>{d.last_status_code ?? '—'}</Table.Td>
-                      <Table.Td miw={180} maw={320}><Text size="sm" lineClamp={2} style={{ overflowWrap: 'anywhere' }}>{d.last_error ?? '—'}</Text></Table.Td>
-                      <Table.Td><Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatWhen(d.created_at)}</Text></Table.Td>
-                      {mayManage && (
-                        <Table.Td>
-                          <Button size="xs" variant="light" leftSection={<IconRefresh size={14} aria-hidden />}
-                            aria-label={`Redeliver ${d.webhook_id}`} loading={busy === d.delivery_id}
-                            onClick={() => again(d.delivery_id, d.webhook_id)}>
-                            Redeliver
-                          </Button>
-                        </Table.Td>
-                      )}
-                    </Table.Tr>
-                    {expanded && (
-                      <Table.Tr id={panelId}>
-                        <Table.Td colSpan={mayManage ? 8 : 7} bg="var(--mantine-color-default-hover)">
-                          <AttemptList attempts={d.attempt_log} nextAttemptAt={d.next_attempt_at} status={d.status} />
-                        </Table.Td>
-                      </Table.Tr>
-                    )}
-                  </Fragment>
-                );
-              })}
+              {items.map((d) => (
+                <DeliveryRow key={d.delivery_id} columns={mayManage ? 8 : 7} {...itemProps(d)} />
+              ))}
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
+      )}
+      {items.length > 0 && narrow && (
+        <>
+          <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Deliveries">
+            {items.map((d) => <DeliveryCard key={d.delivery_id} {...itemProps(d)} />)}
+          </Stack>
+          <Text size="sm" c="dimmed" ta="center" mt="sm">{caption}</Text>
+        </>
       )}
       <Pager total={total} pageSize={PAGE_SIZE} page={page} onChange={setPage} label="Delivery log pages" />
     </Card>

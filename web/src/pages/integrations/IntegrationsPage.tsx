@@ -1,5 +1,6 @@
 // Integrations of the tenant: Managers read the list, Admins create them.
-import { Alert, Anchor, Badge, Button, Card, EmptyState, Skeleton, Table, Text } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, EmptyState, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconPlugConnected, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -25,12 +26,24 @@ const IntegrationsQuery = graphql(`
   }
 `);
 
+function ActiveBadge({ integration: i }: { integration: { is_active: boolean; disabled_reason?: string | null } }) {
+  return (
+    <div>
+      <Badge variant="dot" tt="none" color={i.is_active ? 'green' : 'gray'} style={{ minWidth: 'max-content' }}>
+        {i.is_active ? 'Active' : i.disabled_reason ? 'Disabled' : 'Off'}
+      </Badge>
+      {i.disabled_reason && <Text size="xs" c="dimmed" lineClamp={2}>{i.disabled_reason}</Text>}
+    </div>
+  );
+}
+
 export default function IntegrationsPage() {
   const { can } = useSession();
   const mayRead = can('integration.read');
   const mayManage = can('integration.manage');
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
+  const narrow = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   const [{ data, fetching, error }] = useQuery({
     query: IntegrationsQuery,
     variables: { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE },
@@ -79,7 +92,25 @@ export default function IntegrationsPage() {
           </EmptyState>
         </Card>
       )}
-      {items.length > 0 && (
+      {items.length > 0 && narrow && (
+        <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Integrations">
+          {items.map((i) => (
+            <Card key={i.integration_id} component="li" withBorder padding="sm">
+              <Group justify="space-between" wrap="nowrap" align="flex-start">
+                <Anchor component={Link} to={`/integrations/${i.integration_id}`} fw={600}>{i.name}</Anchor>
+                <ActiveBadge integration={i} />
+              </Group>
+              <Text size="sm">{providerLabel(i.provider)}</Text>
+              <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>{targetOf(i.provider, i.config)}</Text>
+              <Group gap="xs" mt={4}>
+                <Text size="sm">Last delivery:</Text>
+                <LastDelivery integrationId={i.integration_id} provider={i.provider} />
+              </Group>
+            </Card>
+          ))}
+        </Stack>
+      )}
+      {items.length > 0 && !narrow && (
         <Card withBorder padding={0}>
           <Table.ScrollContainer minWidth={720}>
             <Table striped highlightOnHover verticalSpacing="sm">
@@ -101,10 +132,7 @@ export default function IntegrationsPage() {
                     </Table.Th>
                     <Table.Td>{providerLabel(i.provider)}</Table.Td>
                     <Table.Td>
-                      <Badge variant="dot" tt="none" color={i.is_active ? 'green' : 'gray'}>
-                        {i.is_active ? 'Active' : i.disabled_reason ? 'Disabled' : 'Off'}
-                      </Badge>
-                      {i.disabled_reason && <Text size="xs" c="dimmed" lineClamp={2}>{i.disabled_reason}</Text>}
+                      <ActiveBadge integration={i} />
                     </Table.Td>
                     <Table.Td maw={320} style={{ overflowWrap: 'anywhere' }}>
                       <Text size="sm" ff="monospace">{targetOf(i.provider, i.config)}</Text>

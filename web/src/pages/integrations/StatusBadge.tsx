@@ -5,7 +5,7 @@ const COLORS: Record<string, string> = { succeeded: 'green', failed: 'red', pend
 
 export function StatusBadge({ status }: { status: string }) {
   return (
-    <Badge variant="dot" color={COLORS[status] ?? 'gray'} tt="none" style={{ flexShrink: 0, overflow: 'visible' }}>
+    <Badge variant="dot" color={COLORS[status] ?? 'gray'} tt="none" style={{ flexShrink: 0, minWidth: 'max-content' }}>
       {status}
     </Badge>
   );
