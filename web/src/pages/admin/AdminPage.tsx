@@ -27,7 +27,7 @@ export default function AdminPage() {
         <PageTitle>Administration</PageTitle>
         <Alert color="gray" title="Nothing to administer with your role">
           Administration is for Managers, Admins and SuperUsers. Your own account is in{' '}
-          <Anchor component={Link} to="/settings">Settings</Anchor>.
+          <Anchor component={Link} to="/settings" inherit>Settings</Anchor>.
         </Alert>
       </>
     );

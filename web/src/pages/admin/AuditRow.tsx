@@ -28,7 +28,7 @@ export function AuditRow({ entry, showTenant }: { entry: Entry; showTenant: bool
         <Table.Td>
           <Group gap={6} wrap="nowrap">
             <Text size="sm" ff="monospace">{entry.action}</Text>
-            {!entry.success && <Badge color="red" variant="light" size="sm">Refused</Badge>}
+            {!entry.success && <Badge color="red" variant="dot" size="sm">Refused</Badge>}
           </Group>
         </Table.Td>
         <Table.Td><Text size="sm">{target}</Text></Table.Td>
@@ -72,7 +72,7 @@ export function AuditCard({ entry, showTenant }: { entry: Entry; showTenant: boo
         <div style={{ minWidth: 0 }}>
           <Group gap={6}>
             <Text size="sm" ff="monospace" fw={600}>{entry.action}</Text>
-            {!entry.success && <Badge color="red" variant="light" size="sm">Refused</Badge>}
+            {!entry.success && <Badge color="red" variant="dot" size="sm">Refused</Badge>}
           </Group>
           <Text size="xs" c="dimmed">{formatWhen(entry.at)}</Text>
           <Text size="sm">

@@ -38,7 +38,7 @@ function EditButton({ tenant, onEdit }: { tenant: TenantItem; onEdit: (t: Tenant
 }
 
 function ActiveBadge({ tenant }: { tenant: TenantItem }) {
-  return <Badge variant="light" color={tenant.is_active ? 'green' : 'gray'}>{tenant.is_active ? 'Active' : 'Inactive'}</Badge>;
+  return <Badge variant="dot" color={tenant.is_active ? 'green' : 'gray'}>{tenant.is_active ? 'Active' : 'Inactive'}</Badge>;
 }
 
 /** A tenant as a card, for phones. */

@@ -18,8 +18,8 @@ const UpdateUserMutation = graphql(`
 type UserItem = AdminUsersQuery['users']['items'][number];
 
 function StatusBadge({ row }: { row: UserItem }) {
-  if (row.invitation_pending) return <Badge color="yellow" variant="light" title="Has not set a password yet">Invited</Badge>;
-  return row.is_active ? <Badge color="green" variant="light">Active</Badge> : <Badge color="gray" variant="light">Inactive</Badge>;
+  if (row.invitation_pending) return <Badge color="yellow" variant="dot" title="Has not set a password yet">Invited</Badge>;
+  return row.is_active ? <Badge color="green" variant="dot">Active</Badge> : <Badge color="gray" variant="dot">Inactive</Badge>;
 }
 
 /** The role control, status badges and (de)activation button of one user, shared by the table
@@ -48,7 +48,7 @@ function useUserControls(row: UserItem) {
   const status = (
     <Group gap={4} wrap="nowrap">
       <StatusBadge row={row} />
-      {row.two_factor_enabled && <Badge variant="light" color="blue" title="Two-factor authentication on">2FA</Badge>}
+      {row.two_factor_enabled && <Badge variant="dot" color="blue" title="Two-factor authentication on">2FA</Badge>}
     </Group>
   );
   let action = null;
@@ -74,7 +74,7 @@ function lastLogin(row: UserItem): string {
   return row.last_login_at ? formatWhen(row.last_login_at) : 'Never';
 }
 
-export function UserRow({ row, showTenant }: { row: UserItem; showTenant: boolean }) {
+export function UserRow({ row, showTenant, showActions }: { row: UserItem; showTenant: boolean; showActions: boolean }) {
   const { role, status, action } = useUserControls(row);
   return (
     <Table.Tr>
@@ -89,7 +89,7 @@ export function UserRow({ row, showTenant }: { row: UserItem; showTenant: boolea
       <Table.Td>{role}</Table.Td>
       <Table.Td>{status}</Table.Td>
       <Table.Td><Text size="sm">{lastLogin(row)}</Text></Table.Td>
-      <Table.Td ta="right">{action}</Table.Td>
+      {showActions && <Table.Td ta="right">{action}</Table.Td>}
     </Table.Tr>
   );
 }

@@ -72,7 +72,7 @@ export function UsersTab() {
         </Group>
         <Group gap="xs">
           {can('user.invite') && (
-            <Button variant="light" leftSection={<IconMail size={16} aria-hidden />} onClick={invite.open}>Invite user</Button>
+            <Button variant="default" leftSection={<IconMail size={16} aria-hidden />} onClick={invite.open}>Invite user</Button>
           )}
           {can('user.create') && (
             <Button leftSection={<IconUserPlus size={16} aria-hidden />} onClick={create.open}>Create user</Button>
@@ -103,11 +103,11 @@ export function UsersTab() {
                 <Table.Th scope="col">Role</Table.Th>
                 <Table.Th scope="col">Status</Table.Th>
                 <Table.Th scope="col">Last login</Table.Th>
-                <Table.Th scope="col"><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
+                {can('user.update') && <Table.Th scope="col"><VisuallyHidden>Actions</VisuallyHidden></Table.Th>}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {items.map((row) => <UserRow key={row.id} row={row} showTenant={showTenant} />)}
+              {items.map((row) => <UserRow key={row.id} row={row} showTenant={showTenant} showActions={can('user.update')} />)}
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>

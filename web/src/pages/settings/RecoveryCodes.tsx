@@ -34,14 +34,14 @@ export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () =
       <Group>
         <CopyButton value={text}>
           {({ copied, copy }) => (
-            <Button variant="light" color={copied ? 'teal' : undefined}
+            <Button variant="default" color={copied ? 'teal' : undefined}
               onClick={() => { copy(); notifications.show({ message: 'The recovery codes are copied.' }); }}
               leftSection={copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}>
               Copy recovery codes
             </Button>
           )}
         </CopyButton>
-        <Button variant="light" onClick={() => download(codes)} leftSection={<IconDownload size={16} aria-hidden />}>
+        <Button variant="default" onClick={() => download(codes)} leftSection={<IconDownload size={16} aria-hidden />}>
           Download recovery codes
         </Button>
         <Button variant="default" onClick={onDone}>I have saved them</Button>

@@ -102,7 +102,7 @@ function TurnOff({ onDone }: { onDone: () => void }) {
         {general && <Alert color="red" role="alert" title="Could not turn off two-factor authentication">{general}</Alert>}
         <PasswordInput label="Password" autoComplete="current-password" required {...form.getInputProps('password')} />
         <TextInput label="Authentication code" autoComplete="one-time-code" maw={240} required {...form.getInputProps('code')} />
-        <Group><Button type="submit" color="red" variant="light" loading={state.fetching}>Turn off two-factor authentication</Button></Group>
+        <Group><Button type="submit" color="red" variant="outline" loading={state.fetching}>Turn off two-factor authentication</Button></Group>
       </Stack>
     </form>
   );
@@ -162,7 +162,7 @@ export function TwoFactorSection({ enabled, onChanged }: { enabled: boolean; onC
       <Stack>
         <Group justify="space-between">
           <Title order={2} size="h4" id="two-factor-heading">Two-factor authentication</Title>
-          <Badge color={enabled ? 'green' : 'gray'} variant="light">{enabled ? 'On' : 'Off'}</Badge>
+          <Badge color={enabled ? 'green' : 'gray'} variant="dot">{enabled ? 'On' : 'Off'}</Badge>
         </Group>
         {body}
       </Stack>
