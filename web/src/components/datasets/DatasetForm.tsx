@@ -159,7 +159,7 @@ export function DatasetForm({ projectId, onCreated, onCancel }: Props) {
         )}
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
           <NumberInput label="Record count" required min={1} allowDecimal={false} allowNegative={false}
-            thousandSeparator="," {...form.getInputProps('recordCount')} />
+            description="Up to your tenant's limit" thousandSeparator="," {...form.getInputProps('recordCount')} />
           <NumberInput label="Records per file" min={1} allowDecimal={false} allowNegative={false} thousandSeparator=","
             description="Optional: split each format into files" {...form.getInputProps('recordsPerFile')} />
         </SimpleGrid>

@@ -40,6 +40,14 @@ export function downloadItems(dataset: Pick<LiveDataset, 'types' | 'files'>): It
   });
 }
 
+/** The server's sentence, or a plain one while the server predates create_download_link. */
+function downloadError(message: string | null): string {
+  if (message && /Cannot query field .?create_download_link/i.test(message)) {
+    return 'Downloads from the browser are not available on this server yet; use GET /api/v1/data/{dataset_id}.';
+  }
+  return message ?? 'No download link was returned.';
+}
+
 export function DownloadMenu({ dataset, size = 'xs' }: { dataset: Pick<LiveDataset, 'dataset_id' | 'types' | 'files'>; size?: string }) {
   const [, createLink] = useMutation(CreateDownloadLinkMutation);
   const [pending, setPending] = useState(false);
@@ -50,7 +58,7 @@ export function DownloadMenu({ dataset, size = 'xs' }: { dataset: Pick<LiveDatas
     setPending(false);
     const url = result.data?.create_download_link.url;
     if (url) window.location.assign(url);
-    else notifications.show({ color: 'red', title: 'Download failed', message: errorDetail(result.error) ?? 'No link was returned.' });
+    else notifications.show({ color: 'red', title: 'Download failed', message: downloadError(errorDetail(result.error)) });
   };
 
   return (

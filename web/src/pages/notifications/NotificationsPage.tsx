@@ -3,7 +3,7 @@
 import { Alert, Anchor, Badge, Button, Group, Paper, Skeleton, Stack, Switch, Text } from '@mantine/core';
 import { notifications as toasts } from '@mantine/notifications';
 import { IconCheck } from '@tabler/icons-react';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useMutation, useQuery } from 'urql';
 import { errorDetail } from '../../api/errors';
@@ -35,7 +35,8 @@ function projectOf(data: unknown): number | null {
 
 export default function NotificationsPage() {
   const [params, setParams] = useSearchParams();
-  const unreadOnly = params.get('unread') === '1';
+  // local state answers the click at once; the URL (for links and reloads) follows
+  const [unreadOnly, setUnreadOnly] = useState(params.get('unread') === '1');
   const page = Math.max(1, Number(params.get('page')) || 1);
   const variables = useMemo(
     () => ({ unread_only: unreadOnly, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
@@ -74,7 +75,11 @@ export default function NotificationsPage() {
       <PageTitle>Notifications</PageTitle>
       <Stack gap="md">
         <Group justify="space-between" wrap="wrap" gap="sm">
-          <Switch label="Unread only" checked={unreadOnly} onChange={(e) => update({ unread: e.currentTarget.checked })} />
+          <Switch label="Unread only" checked={unreadOnly} onChange={(e) => {
+            const checked = e.currentTarget.checked;
+            setUnreadOnly(checked);
+            update({ unread: checked });
+          }} />
           <Text size="sm" c="dimmed" aria-live="polite">{data ? `${unread.toLocaleString()} unread` : ''}</Text>
         </Group>
         {error && <Alert color="red" role="alert" title="Could not load notifications">{errorDetail(error)}</Alert>}
