@@ -3,7 +3,6 @@ import { Alert, Button, Group, Modal, Paper, PasswordInput, Stack, Text, Title }
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
 import { useMutation } from 'urql';
 import { resetRealtime } from '../../api/client';
 import { setToken } from '../../api/session';
@@ -15,7 +14,6 @@ const DeleteAccountMutation = graphql(`
 `);
 
 export function DeleteAccountSection() {
-  const navigate = useNavigate();
   const [opened, modal] = useDisclosure(false);
   const [state, remove] = useMutation(DeleteAccountMutation);
   const [general, setGeneral] = useState<string | null>(null);
@@ -32,10 +30,11 @@ export function DeleteAccountSection() {
     setGeneral(null);
     const result = await remove({ input: { password } });
     if (result.data?.delete_account.deleted) {
-      // the account's tokens are dead now: logging out through the API would only fail
+      // the account's tokens are dead now (logging out through the API would only fail); a full
+      // load of Log in also drops every cached answer of the deleted account
       resetRealtime();
       setToken(null);
-      navigate('/login', { replace: true });
+      window.location.replace('/login');
       return;
     }
     const placed = placeServerError(result.error, { password: 'password' }, [{ field: 'password', code: 'forbidden' }]);
