@@ -14,13 +14,13 @@ import { createClient } from './api/client';
 import { SessionProvider } from './auth/SessionProvider';
 import { ThemeFromSettings } from './auth/ThemeFromSettings';
 import { router } from './routes';
-import { theme } from './theme';
+import { cssVariablesResolver, theme } from './theme';
 
 const client = createClient();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <MantineProvider theme={theme} defaultColorScheme="auto">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto">
       <GraphQLProvider value={client}>
         <SessionProvider>
           <ThemeFromSettings />

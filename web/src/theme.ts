@@ -1,9 +1,17 @@
-import { createTheme } from '@mantine/core';
+import { createTheme, type CSSVariablesResolver } from '@mantine/core';
 
 // System font stack only: nothing is fetched from outside the app.
 export const theme = createTheme({
   primaryColor: 'blue',
+  primaryShade: { light: 7, dark: 5 },
   defaultRadius: 'md',
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   fontFamilyMonospace: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
+});
+
+// Mantine's default dimmed grey (gray.6 on white, 3.3:1) fails WCAG AA for small text; gray.7 passes.
+export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
+  variables: {},
+  light: { '--mantine-color-dimmed': t.colors.gray[7] ?? '#495057' },
+  dark: { '--mantine-color-dimmed': t.colors.dark[1] ?? '#b8b8b8' },
 });
