@@ -2,6 +2,7 @@
 // failures, and the outcome of the last connection test.
 import { Alert, Badge, Card, DataList, Group, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import { useEffect, useState } from 'react';
 import { useMutation } from 'urql';
 import { errorDetail } from '../../api/errors';
 import { formatWhen } from '../../components/format';
@@ -30,11 +31,16 @@ function display(value: unknown): string {
 
 export function IntegrationSummary({ integration, mayManage, testOutcome, onChanged }: Props) {
   const [toggle, update] = useMutation(UpdateIntegrationMutation);
+  // The switch moves at once; the server's answer (or its refusal) settles it.
+  const [wanted, setWanted] = useState<boolean | null>(null);
+  useEffect(() => setWanted(null), [integration.is_active]);
   const config = (integration.config ?? {}) as Record<string, unknown>;
 
   const setActive = async (active: boolean) => {
+    setWanted(active);
     const result = await update({ id: integration.integration_id, input: { is_active: active } });
     if (result.error) {
+      setWanted(null);
       notifications.show({ color: 'red', title: 'Could not change Active', message: errorDetail(result.error) });
       return;
     }
@@ -89,7 +95,7 @@ export function IntegrationSummary({ integration, mayManage, testOutcome, onChan
       <Card withBorder padding="lg" component="section" aria-labelledby="integration-state-heading">
         <Title order={2} size="h4" id="integration-state-heading" mb="sm">Status</Title>
         <Stack>
-          <Switch label="Active" checked={integration.is_active} disabled={!mayManage || toggle.fetching}
+          <Switch label="Active" checked={wanted ?? integration.is_active} disabled={!mayManage || toggle.fetching}
             onChange={(event) => setActive(event.currentTarget.checked)}
             description={mayManage
               ? 'An inactive integration receives nothing; turning it on again resets the failure count.'
