@@ -3,7 +3,7 @@ import { createTheme, type CSSVariablesResolver } from '@mantine/core';
 // System font stack only: nothing is fetched from outside the app.
 export const theme = createTheme({
   primaryColor: 'blue',
-  primaryShade: { light: 8, dark: 5 }, // white on blue.8 is 5:1 (blue.6 is 3.6:1)
+  primaryShade: { light: 8, dark: 8 }, // white on blue.8 is 5:1 (blue.6 is 3.6:1)
   defaultRadius: 'md',
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   fontFamilyMonospace: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',

@@ -10,6 +10,7 @@ import type { Role } from '../gql/graphql';
 const SessionQuery = graphql(`
   query Session {
     me { id username display_name email role tenant_id theme locale two_factor_enabled }
+    settings { avatar_url }
     permissions
   }
 `);
@@ -38,6 +39,7 @@ export interface SessionUser {
   theme: string;
   locale: string;
   two_factor_enabled: boolean;
+  avatar_url: string | null;
 }
 
 interface Session {
@@ -68,7 +70,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return new Map(rows.map((r) => [r.action, r]));
   }, [data]);
 
-  const user = token && data?.me ? (data.me as SessionUser) : null;
+  const user = useMemo<SessionUser | null>(
+    () => (token && data?.me ? { ...data.me, avatar_url: data.settings.avatar_url ?? null } : null),
+    [token, data],
+  );
 
   const can = useCallback(
     (action: string, projectRole?: string | null) => {

@@ -1,6 +1,6 @@
 // The frame of every signed-in page: navigation, the bell, the user menu, the connection banner,
 // the shortcuts and the Projects menu.
-import { AppShell, Avatar, Burger, Group, Menu, NavLink, Text, UnstyledButton } from '@mantine/core';
+import { AppShell, Avatar, Burger, Button, Group, Kbd, Menu, NavLink, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import {
   IconChartBar, IconDashboard, IconFolders, IconLibrary, IconLogout, IconPlugConnected, IconSettings, IconShieldLock,
@@ -69,15 +69,16 @@ export function AppLayout() {
             <Text size="sm" c="dimmed" visibleFrom="md">Test Data Generation</Text>
           </Group>
           <Group gap="xs" wrap="nowrap">
-            <UnstyledButton onClick={openHelp} aria-label="Keyboard shortcuts" visibleFrom="sm">
-              <Text size="sm" c="dimmed">Press ? for shortcuts</Text>
-            </UnstyledButton>
+            <Button variant="subtle" color="gray" size="compact-sm" onClick={openHelp} visibleFrom="sm"
+              rightSection={<Kbd size="xs">?</Kbd>}>
+              Keyboard shortcuts
+            </Button>
             <NotificationsBell />
             <Menu position="bottom-end" shadow="md">
               <Menu.Target>
                 <UnstyledButton aria-label="Account menu">
                   <Group gap={6} wrap="nowrap">
-                    <Avatar size="sm" radius="xl" color="blue" alt="">
+                    <Avatar size="sm" radius="xl" color="blue" alt="" src={user?.avatar_url ?? null}>
                       {(user?.display_name || user?.username || '?').slice(0, 1).toUpperCase()}
                     </Avatar>
                     <Text size="sm" visibleFrom="sm">{user?.display_name || user?.username}</Text>

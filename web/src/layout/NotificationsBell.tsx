@@ -33,13 +33,14 @@ export function NotificationsBell() {
   const label = count === 1 ? 'Notifications: 1 unread' : `Notifications: ${count} unread`;
   return (
     <Popover width={340} position="bottom-end" shadow="md" withArrow>
-      <Popover.Target>
-        <Indicator label={count > 99 ? '99+' : count} size={16} disabled={count === 0} offset={4}>
+      {/* the indicator wraps the target, so the popover's aria attributes land on the button */}
+      <Indicator label={count > 99 ? '99+' : count} size={16} disabled={count === 0} offset={4}>
+        <Popover.Target>
           <ActionIcon variant="subtle" size="lg" aria-label={label}>
             <IconBell aria-hidden />
           </ActionIcon>
-        </Indicator>
-      </Popover.Target>
+        </Popover.Target>
+      </Indicator>
       <Popover.Dropdown>
         <Stack gap="xs">
           <Text fw={600}>Unread notifications</Text>
