@@ -61,7 +61,7 @@ export function ConstraintRuleRow({ index, rule, paths, taken, categories, error
       style={error ? { borderColor: 'var(--mantine-color-red-6)' } : undefined}>
       <Stack gap="xs">
         <Group align="flex-end" gap="sm" wrap="wrap">
-          <Select label="Field" aria-label={`Field for ${who}`} placeholder="Pick a field" searchable data={fieldOptions}
+          <Select label="Field" aria-label={`Field for ${who}`} placeholder={readOnly ? undefined : 'Pick a field'} searchable data={fieldOptions}
             value={rule.path} onChange={(v) => onChange({ ...rule, path: v, category: null })} allowDeselect={false}
             nothingFoundMessage="No field matches" error={mark('field')} readOnly={readOnly} style={{ flex: '2 1 220px' }}
             renderOption={({ option }) => (
@@ -99,12 +99,12 @@ export function ConstraintRuleRow({ index, rule, paths, taken, categories, error
           <TextInput label={`Maximum${boundKind}`} aria-label={`Maximum${boundKind} for ${who}`} value={rule.max}
             onChange={(e) => set('max', e.currentTarget.value)} placeholder={boundHint} error={mark('max')}
             disabled={type === 'boolean'} readOnly={readOnly} inputMode={lengths || type === 'integer' || type === 'number' ? 'decimal' : undefined} />
-          <TextInput label="Pattern" aria-label={`Pattern for ${who}`} value={rule.pattern} placeholder="Regular expression"
+          <TextInput label="Pattern" aria-label={`Pattern for ${who}`} value={rule.pattern} placeholder={readOnly ? undefined : 'Regular expression'}
             onChange={(e) => set('pattern', e.currentTarget.value)} error={mark('pattern')}
             disabled={!!type && type !== 'string'} readOnly={readOnly}
             styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} />
           <TagsInput label="Values" aria-label={`Values for ${who}`} value={rule.values} onChange={(v) => set('values', v)}
-            placeholder={rule.values.length ? undefined : 'Type, then Enter'} error={mark('values')} readOnly={readOnly}
+            placeholder={rule.values.length || readOnly ? undefined : 'Type, then Enter'} error={mark('values')} readOnly={readOnly}
             clearable />
           <NumberInput label="Null rate" aria-label={`Null rate for ${who}`} min={0} max={1} step={0.05} decimalScale={3}
             clampBehavior="strict" allowNegative={false} value={rule.nullRate} onChange={(v) => set('nullRate', v)}

@@ -14,11 +14,11 @@ interface Meta {
   created_at: string;
 }
 
-function Item({ term, children }: { term: string; children: ReactNode }) {
+function Item({ term, children, wide = false }: { term: string; children: ReactNode; wide?: boolean }) {
   return (
-    <Box>
+    <Box style={wide ? { gridColumn: '1 / -1' } : undefined}>
       <Text component="dt" size="xs" c="dimmed" tt="uppercase" fw={600}>{term}</Text>
-      <Text component="dd" size="sm" m={0} style={{ wordBreak: 'break-all' }}>{children}</Text>
+      <Text component="dd" size="sm" m={0} style={{ overflowWrap: 'anywhere' }}>{children}</Text>
     </Box>
   );
 }
@@ -33,9 +33,7 @@ export function SchemaMeta({ schema }: { schema: Meta }) {
       <Item term="Fields">{formatCount(schema.field_count)}</Item>
       <Item term="Roots">{schema.roots.join(', ')}</Item>
       <Item term="Created">{formatWhen(schema.created_at)}</Item>
-      <Box style={{ gridColumn: '1 / -1' }}>
-        <Item term="SHA-256"><Text span ff="monospace" size="xs">{schema.sha256}</Text></Item>
-      </Box>
+      <Item term="SHA-256" wide><Text span ff="monospace" size="xs">{schema.sha256}</Text></Item>
     </SimpleGrid>
   );
 }

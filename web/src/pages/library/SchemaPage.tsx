@@ -67,7 +67,7 @@ export default function SchemaPage() {
   const reprData = repr.data?.schema_repr as SchemaRepr | undefined;
   const confirmDelete = () => modals.openConfirmModal({
     title: `Delete ${schema.name}?`,
-    children: <Text size="sm">The schema is removed from the library. Schemas used by datasets or constraint sets cannot be deleted.</Text>,
+    children: <Text size="sm">The schema and its constraint sets are removed from the library. A schema used by datasets cannot be deleted.</Text>,
     labels: { confirm: 'Delete', cancel: 'Cancel' },
     confirmProps: { color: 'red' },
     onConfirm: async () => {

@@ -59,10 +59,10 @@ export function SchemaUpload({ focus, onClose }: { focus: boolean; onClose: () =
   const busy = busyFile !== null;
 
   return (
-    <Paper withBorder p="md" radius="md" component="section" aria-labelledby="upload-title">
+    <Paper withBorder p="md" radius="md">
       <Stack gap="sm">
         <Group justify="space-between">
-          <Text id="upload-title" fw={600}>Upload a schema</Text>
+          <Text fw={600}>Upload a schema</Text>
           <CloseButton aria-label="Close upload" onClick={onClose} />
         </Group>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
@@ -79,7 +79,8 @@ export function SchemaUpload({ focus, onClose }: { focus: boolean; onClose: () =
           accept={SCHEMA_ACCEPT}
           multiple={false}
           loading={busy}
-          role="button"
+          // a named group, not a button: "Choose file" is the button; the area takes drops, clicks and Enter
+          role="group"
           aria-label="Upload a schema"
           aria-describedby="upload-hint"
         >
