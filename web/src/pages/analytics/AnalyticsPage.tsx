@@ -81,7 +81,7 @@ export default function AnalyticsPage() {
                 <EmptyState.Actions>
                   <Group justify="center">
                     {period !== 'LAST_365_DAYS' && (
-                      <Button variant="light" onClick={() => setPeriod('LAST_365_DAYS')}>Show the last 365 days</Button>
+                      <Button variant="default" onClick={() => setPeriod('LAST_365_DAYS')}>Show the last 365 days</Button>
                     )}
                     <Button variant="default" component={Link} to="/projects">Go to Projects</Button>
                   </Group>

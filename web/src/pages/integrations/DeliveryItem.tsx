@@ -31,7 +31,7 @@ function Toggle({ delivery: d, expanded, onToggle }: Pick<Props, 'delivery' | 'e
 function Redeliver({ delivery: d, onRedeliver, busy }: Pick<Props, 'delivery' | 'onRedeliver' | 'busy'>) {
   if (!onRedeliver) return null;
   return (
-    <Button size="xs" variant="light" leftSection={<IconRefresh size={14} aria-hidden />}
+    <Button size="xs" variant="default" leftSection={<IconRefresh size={14} aria-hidden />}
       aria-label={`Redeliver ${d.webhook_id}`} loading={busy} onClick={onRedeliver}>
       Redeliver
     </Button>

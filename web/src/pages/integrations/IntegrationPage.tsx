@@ -122,7 +122,7 @@ export default function IntegrationPage() {
 
   const actions = mayManage ? (
     <>
-      <Button variant="light" leftSection={<IconPlugConnected size={16} aria-hidden />} loading={testing.fetching} onClick={runTest}>
+      <Button leftSection={<IconPlugConnected size={16} aria-hidden />} loading={testing.fetching} onClick={runTest}>
         Test connection
       </Button>
       <Button variant="default" leftSection={<IconPencil size={16} aria-hidden />} onClick={() => setEditing(true)}>
@@ -131,7 +131,7 @@ export default function IntegrationPage() {
       {integration.provider === 'webhook' && (
         <Button variant="default" leftSection={<IconKey size={16} aria-hidden />} onClick={rotate}>Rotate secret</Button>
       )}
-      <Button color="red" variant="light" leftSection={<IconTrash size={16} aria-hidden />} onClick={confirmDelete}>
+      <Button variant="default" c="red.9" leftSection={<IconTrash size={16} aria-hidden />} onClick={confirmDelete}>
         Delete integration
       </Button>
     </>

@@ -86,7 +86,7 @@ export default function IntegrationsPage() {
               : 'An Admin can create webhooks and S3 integrations; they will be listed here.'}>
             {mayManage && (
               <EmptyState.Actions>
-                <Button variant="light" onClick={() => setCreating(true)}>Create the first integration</Button>
+                <Button variant="default" onClick={() => setCreating(true)}>Create the first integration</Button>
               </EmptyState.Actions>
             )}
           </EmptyState>
