@@ -50,7 +50,8 @@ export function DatasetActions({ dataset, canManage, onChanged }: Props) {
         </Text>
       ),
       labels: { confirm: running ? 'Cancel dataset' : 'Delete dataset', cancel: running ? 'Keep running' : 'Keep' },
-      confirmProps: { color: 'red' },
+      confirmProps: { color: 'red.9' },
+      closeButtonProps: { 'aria-label': 'Close' },
       onConfirm: async () => {
         const result = await remove({ dataset_id: dataset.dataset_id });
         if (result.error) fail(running ? 'Could not cancel the dataset' : 'Could not delete the dataset', result.error);
@@ -62,17 +63,17 @@ export function DatasetActions({ dataset, canManage, onChanged }: Props) {
   return (
     <Group gap={6} wrap="nowrap" justify="flex-end">
       {dataset.status === 'failed' && dataset.error && (
-        <Text size="xs" c="red" maw={240} lineClamp={2} title={dataset.error}>{dataset.error}</Text>
+        <Text size="xs" c="red.9" maw={240} lineClamp={2} title={dataset.error}>{dataset.error}</Text>
       )}
       {dataset.status === 'completed' && <DownloadMenu dataset={dataset} />}
       {canManage && dataset.status === 'queued' && (
-        <Button size="xs" variant="light" color="green" loading={startState.fetching} onClick={onStart}
+        <Button size="xs" variant="default" loading={startState.fetching} onClick={onStart}
           leftSection={<IconPlayerPlay size={14} aria-hidden />}>
           Start
         </Button>
       )}
       {canManage && (
-        <Button size="xs" variant="subtle" color="red" onClick={confirmDelete} leftSection={<IconTrash size={14} aria-hidden />}>
+        <Button size="xs" variant="subtle" color="red" c="red.9" onClick={confirmDelete} leftSection={<IconTrash size={14} aria-hidden />}>
           Delete
         </Button>
       )}

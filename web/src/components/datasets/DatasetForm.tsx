@@ -144,7 +144,6 @@ export function DatasetForm({ projectId, onCreated, onCancel }: Props) {
         <TextInput label="Name" required data-autofocus placeholder="e.g. Orders for load test" {...form.getInputProps('name')} />
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
           <Select label="Schema" required searchable data={schemaOptions} disabled={chosenProject == null}
-            nothingFoundMessage="No linked schema matches"
             placeholder={chosenProject == null ? 'Pick a project first' : schemaOptions.length ? 'Pick a schema' : 'No schema linked'}
             {...form.getInputProps('schema')}
             onChange={(v) => { form.setFieldValue('schema', v); form.setFieldValue('constraintSet', null); }} />

@@ -62,9 +62,9 @@ export function DownloadMenu({ dataset, size = 'xs' }: { dataset: Pick<LiveDatas
   };
 
   return (
-    <Menu position="bottom-end" shadow="md" withinPortal>
+    <Menu position="bottom-end" shadow="md" withinPortal withInitialFocusPlaceholder={false}>
       <Menu.Target>
-        <Button size={size} variant="light" loading={pending} leftSection={<IconDownload size={14} aria-hidden />}
+        <Button size={size} variant="default" loading={pending} leftSection={<IconDownload size={14} aria-hidden />}
           rightSection={<IconChevronDown size={14} aria-hidden />}>
           Download
         </Button>

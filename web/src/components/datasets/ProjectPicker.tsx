@@ -27,7 +27,7 @@ export function ProjectPicker({ value, onChange, ...props }: Props) {
       required
       searchable
       placeholder="Pick a project"
-      nothingFoundMessage={fetching ? 'Searching…' : 'No project matches'}
+      description={query && data && options.length === 0 && !fetching ? 'No project matches.' : undefined}
       filter={({ options: all }) => all}
       data={options}
       value={value}

@@ -92,7 +92,7 @@ export function AddMemberModal({ opened, onClose, projectId, memberIds, onAdded 
           {canList ? (
             <Select label="User" required searchable data-autofocus placeholder="Search by name, username or email"
               data={options} filter={({ options: all }) => all} searchValue={search} onSearchChange={setSearch}
-              nothingFoundMessage={fetching ? 'Searching…' : 'No user matches (members are not listed)'}
+              description={data && options.length === 0 && !fetching ? 'No user matches (members are not listed).' : undefined}
               {...form.getInputProps('user')}
               onChange={(v, option) => { setPicked(option?.label ?? null); form.setFieldValue('user', v); }} />
           ) : (

@@ -76,7 +76,9 @@ export function LinkSchemaModal({ opened, onClose, projectId, linkedIds, onLinke
           {general && <Alert color="red" role="alert">{general}</Alert>}
           <Select label="Schema" required searchable data-autofocus placeholder="Search the library"
             data={options} filter={({ options: all }) => all} searchValue={search} onSearchChange={setSearch}
-            nothingFoundMessage={fetching ? 'Searching…' : 'No unlinked schema matches'}
+            description={data && options.length === 0 && !fetching
+              ? (q && q !== picked ? 'No unlinked schema matches.' : 'Every schema of the library is linked already.')
+              : undefined}
             value={value} error={fieldError}
             onChange={(v, option) => { setPicked(option?.label ?? null); setValue(v); setFieldError(null); }} />
           <Group justify="flex-end" gap="sm" mt="xs">

@@ -55,7 +55,8 @@ export function ProjectMembersTab({ projectId, myRole, members, onChanged }: Pro
       title: `Remove ${nameOf(m)} from the project?`,
       children: <Text size="sm">They lose access to this project unless their tenant role grants it.</Text>,
       labels: { confirm: 'Remove', cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
+      confirmProps: { color: 'red.9' },
+      closeButtonProps: { 'aria-label': 'Close' },
       onConfirm: async () => {
         const result = await removeMember({ project_id: projectId, input: { user_id: m.user_id } });
         if (result.error) notifications.show({ color: 'red', title: 'Member not removed', message: errorDetail(result.error) });
@@ -111,7 +112,7 @@ export function ProjectMembersTab({ projectId, myRole, members, onChanged }: Pro
                     <Table.Td><Text size="sm">{formatWhen(m.added_at)}</Text></Table.Td>
                     {manage && (
                       <Table.Td ta="right">
-                        <Button size="xs" variant="subtle" color="red" leftSection={<IconUserMinus size={14} aria-hidden />}
+                        <Button size="xs" variant="subtle" color="red" c="red.9" leftSection={<IconUserMinus size={14} aria-hidden />}
                           aria-label={`Remove ${nameOf(m)}`} onClick={() => confirmRemove(m)}>
                           Remove
                         </Button>

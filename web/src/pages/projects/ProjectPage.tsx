@@ -96,7 +96,8 @@ export default function ProjectPage() {
         </Text>
       ),
       labels: { confirm: 'Delete', cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
+      confirmProps: { color: 'red.9' },
+      closeButtonProps: { 'aria-label': 'Close' },
       onConfirm: async () => {
         const result = await deleteProject({ project_id: project.project_id });
         if (result.error) {
@@ -118,7 +119,7 @@ export default function ProjectPage() {
               <Button variant="default" leftSection={<IconEdit size={16} aria-hidden />} onClick={edit.open}>Edit project</Button>
             )}
             {can('project.delete', role) && (
-              <Button variant="light" color="red" leftSection={<IconTrash size={16} aria-hidden />} onClick={confirmDelete}>
+              <Button variant="light" color="red.9" leftSection={<IconTrash size={16} aria-hidden />} onClick={confirmDelete}>
                 Delete project
               </Button>
             )}
