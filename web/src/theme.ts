@@ -1,4 +1,4 @@
-import { createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { Drawer, Modal, createTheme, type CSSVariablesResolver } from '@mantine/core';
 
 // System font stack only: nothing is fetched from outside the app.
 export const theme = createTheme({
@@ -7,6 +7,11 @@ export const theme = createTheme({
   defaultRadius: 'md',
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   fontFamilyMonospace: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
+  components: {
+    // the close buttons are icons: give every one a name
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+  },
 });
 
 // Mantine's default dimmed grey (gray.6 on white, 3.3:1) fails WCAG AA for small text; gray.7 passes.

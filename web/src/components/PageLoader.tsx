@@ -2,8 +2,8 @@ import { Center, Loader } from '@mantine/core';
 
 export function PageLoader() {
   return (
-    <Center h={200}>
-      <Loader aria-label="Loading" />
+    <Center h={200} role="status" aria-label="Loading">
+      <Loader />
     </Center>
   );
 }

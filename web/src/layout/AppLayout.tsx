@@ -76,7 +76,7 @@ export function AppLayout() {
             <NotificationsBell />
             <Menu position="bottom-end" shadow="md">
               <Menu.Target>
-                <UnstyledButton aria-label="Account menu">
+                <UnstyledButton aria-label={`${user?.display_name || user?.username || 'Your'} account menu`}>
                   <Group gap={6} wrap="nowrap">
                     <Avatar size="sm" radius="xl" color="blue" alt="" src={user?.avatar_url ?? null}>
                       {(user?.display_name || user?.username || '?').slice(0, 1).toUpperCase()}
