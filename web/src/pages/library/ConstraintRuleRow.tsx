@@ -67,7 +67,8 @@ export function ConstraintRuleRow({ index, rule, paths, taken, categories, error
             renderOption={({ option }) => (
               <Group gap={6} wrap="nowrap">
                 <Text size="sm" ff="monospace">{option.label}</Text>
-                {byPath.get(option.value) && <TypeBadge type={byPath.get(option.value)!.type} />}
+                {/* the option's name stays the bare path (as typed and as tests pick it); the type is visual */}
+                {byPath.get(option.value) && <span aria-hidden><TypeBadge type={byPath.get(option.value)!.type} /></span>}
               </Group>
             )}
             rightSectionWidth={type ? 90 : undefined}
@@ -81,7 +82,7 @@ export function ConstraintRuleRow({ index, rule, paths, taken, categories, error
             renderOption={({ option }) => (
               <div>
                 <Text size="sm">{option.label}</Text>
-                <Text size="xs" c="dimmed">{describe.get(option.value)}</Text>
+                <Text size="xs" c="dimmed" aria-hidden>{describe.get(option.value)}</Text>
               </div>
             )}
           />
@@ -108,7 +109,7 @@ export function ConstraintRuleRow({ index, rule, paths, taken, categories, error
             clearable />
           <NumberInput label="Null rate" aria-label={`Null rate for ${who}`} min={0} max={1} step={0.05} decimalScale={3}
             clampBehavior="strict" allowNegative={false} value={rule.nullRate} onChange={(v) => set('nullRate', v)}
-            error={mark('nullRate')} disabled={!nullable} readOnly={readOnly} placeholder={nullable ? '0 to 1' : 'Required'} />
+            error={mark('nullRate')} disabled={!nullable} readOnly={readOnly} placeholder={nullable ? '0 to 1' : 'Not nullable'} />
           <Switch label="Unique" aria-label={`Unique for ${who}`} checked={rule.unique} mt={{ base: 0, lg: 30 }}
             onChange={(e) => set('unique', e.currentTarget.checked)} error={mark('unique')} disabled={readOnly} />
         </SimpleGrid>

@@ -1,5 +1,5 @@
 // The schema list: searched and paginated on the server.
-import { Alert, Anchor, Badge, Group, Pagination, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Group, Pagination, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -66,12 +66,12 @@ export function SchemasTab({ canUpload, onUpload }: { canUpload: boolean; onUplo
                   <Table.Th scope="row" fw={500}>
                     <Anchor component={Link} to={`/library/schemas/${s.schema_id}`}>{s.name}</Anchor>
                   </Table.Th>
-                  <Table.Td><Badge variant="light" color={s.type === 'xsd' ? 'grape' : 'blue'}>{s.type === 'xsd' ? 'XSD' : 'JSON Schema'}</Badge></Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{s.type === 'xsd' ? 'XSD' : 'JSON Schema'}</Table.Td>
                   <Table.Td>{s.version}</Table.Td>
                   <Table.Td ta="right">{formatCount(s.roots.length)}</Table.Td>
                   <Table.Td ta="right">{formatCount(s.field_count)}</Table.Td>
                   <Table.Td ta="right">{formatBytes(s.size_bytes)}</Table.Td>
-                  <Table.Td>{formatWhen(s.created_at)}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatWhen(s.created_at)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
