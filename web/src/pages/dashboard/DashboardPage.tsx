@@ -48,7 +48,10 @@ export default function DashboardPage() {
   };
 
   const newDataset = () => {
-    if (data && data.projects.total === 0) navigate('/projects');
+    if (data && data.projects.total === 0) {
+      notifications.show({ message: 'Datasets belong to a project: create or join one first.' });
+      navigate('/projects');
+    }
     else form.open();
   };
 
