@@ -17,6 +17,7 @@ export const theme = createTheme({
 // Mantine's default dimmed grey (gray.6 on white, 3.3:1) fails WCAG AA for small text; gray.7 passes.
 export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
   variables: {},
-  light: { '--mantine-color-dimmed': t.colors.gray[7] ?? '#495057' },
+  // red.6 error text is 3.3:1 on white; red.9 passes
+  light: { '--mantine-color-dimmed': t.colors.gray[7] ?? '#495057', '--mantine-color-error': t.colors.red[9] ?? '#c92a2a' },
   dark: { '--mantine-color-dimmed': t.colors.dark[1] ?? '#b8b8b8' },
 });
