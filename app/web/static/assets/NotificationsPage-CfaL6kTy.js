@@ -1,1 +1,0 @@
-import{t as e}from"./PageTitle-D2jzvxhB.js";import{s as t}from"./index-E3CWIEhw.js";var n=t();function r(){return(0,n.jsx)(e,{children:`Notifications`})}export{r as default};

@@ -1,1 +1,0 @@
-import{c as e,l as t,n,o as r,s as i}from"./index-E3CWIEhw.js";var a=t(e(),1),o=i();function s({children:e,actions:t}){return(0,a.useEffect)(()=>{document.title=`${e} · Test Data Generation`},[e]),(0,o.jsxs)(r,{justify:`space-between`,mb:`md`,wrap:`wrap`,gap:`sm`,children:[(0,o.jsx)(n,{order:1,size:`h2`,children:e}),t&&(0,o.jsx)(r,{gap:`xs`,children:t})]})}export{s as t};

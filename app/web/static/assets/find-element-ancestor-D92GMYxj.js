@@ -1,0 +1,1 @@
+function e(e,t){let n=e;for(;(n=n.parentElement)&&!n.matches(t););return n}export{e as t};
