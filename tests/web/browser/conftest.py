@@ -76,16 +76,30 @@ def rest(server: Server) -> Iterator[Rest]:
     client.close()
 
 
-@pytest.fixture
-def page(request: pytest.FixtureRequest, browser: Browser, server: Server) -> Iterator[Page]:
+def _new_page(browser: Browser, server: Server) -> Page:
     context = browser.new_context(base_url=server.url, viewport=DESKTOP, accept_downloads=True)
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
     attach(page, server.backend)
+    return page
+
+
+@pytest.fixture
+def other_page(browser: Browser, server: Server) -> Iterator[Page]:
+    """A second browser (its own context: no shared session) for a second user."""
+    page = _new_page(browser, server)
+    yield page
+    page.context.close()
+
+
+@pytest.fixture
+def page(request: pytest.FixtureRequest, browser: Browser, server: Server) -> Iterator[Page]:
+    page = _new_page(browser, server)
     yield page
     call = getattr(request.node, "rep_call", None)
     if call is not None and call.failed:
         folder = ARTIFACTS / "failures" / server.backend
         folder.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(folder / f"{request.node.name}.png"), full_page=True)
-    context.close()
+    page.context.close()

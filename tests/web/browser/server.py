@@ -66,8 +66,10 @@ def database(backend: str, workdir: Path) -> Iterator[str]:
 
 def _command(port: int) -> list[str]:
     if WEB_DIR_OVERRIDE:
-        code = ("import sys, uvicorn; from pathlib import Path; from app.main import create_app; "
-                "uvicorn.run(create_app(web_dir=Path(sys.argv[1])), host='127.0.0.1', port=int(sys.argv[2]))")
+        code = ("import sys, uvicorn; from pathlib import Path; from app.cli import serve_settings; "
+                "from app.core.settings import get_settings; from app.main import create_app; "
+                "port = int(sys.argv[2]); settings = serve_settings(get_settings(), '127.0.0.1', port); "
+                "uvicorn.run(create_app(settings, web_dir=Path(sys.argv[1])), host='127.0.0.1', port=port)")
         return [sys.executable, "-c", code, WEB_DIR_OVERRIDE, str(port)]
     return [str(ROOT / ".venv" / "bin" / "tdg"), "serve", "--port", str(port)]
 
