@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import uuid
 import weakref
 from dataclasses import dataclass
@@ -94,6 +95,25 @@ class Rest:
     def upload_schema(self, path: Path, by: Actor | None = None) -> dict[str, Any]:
         with path.open("rb") as f:
             return dict(self.call("POST", "/schemas", by or self.root, 201, files={"file": (path.name, f)}))
+
+
+    def link_schema(self, project_id: int, schema_id: int, by: Actor | None = None) -> None:
+        self.call("POST", f"/projects/{project_id}/add-schema", by or self.root, json={"schema_id": schema_id})
+
+    def create_dataset(self, project_id: int, schema_id: int, records: int, types: list[str],
+                       by: Actor | None = None, **extra: Any) -> dict[str, Any]:
+        body = {"project_id": project_id, "schema_id": schema_id, "name": unique("dataset"),
+                "record_count": records, "types": types, **extra}
+        return dict(self.call("POST", "/datasets/create", by or self.root, 201, json=body))
+
+    def wait_dataset(self, dataset_id: int, timeout: float = 60.0, by: Actor | None = None) -> dict[str, Any]:
+        """Poll until the dataset leaves queued/running (the API has no blocking wait)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            body = dict(self.call("GET", f"/datasets/{dataset_id}", by or self.root))
+            if body["status"] not in ("queued", "running") or time.monotonic() > deadline:
+                return body
+            time.sleep(0.2)
 
 
 def attach(page: Page, backend: str) -> None:
