@@ -15,9 +15,30 @@ export const theme = createTheme({
 });
 
 // Mantine's default dimmed grey (gray.6 on white, 3.3:1) fails WCAG AA for small text; gray.7 passes.
+// The same holds for coloured text, and for the text of light, subtle and outline buttons and
+// badges (shade 6 by default): shade 9 passes on white and on the light variants' tints.
+const TEXT_COLORS = ['blue', 'red', 'green', 'teal', 'orange', 'grape', 'violet', 'indigo', 'cyan', 'pink', 'lime', 'gray'];
+
+function readableTextVariables(t: Parameters<CSSVariablesResolver>[0]): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const name of TEXT_COLORS) {
+    const shade = t.colors[name]?.[9];
+    if (!shade) continue;
+    vars[`--mantine-color-${name}-text`] = shade;
+    vars[`--mantine-color-${name}-light-color`] = shade;
+    vars[`--mantine-color-${name}-outline`] = shade;
+  }
+  return vars;
+}
+
 export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
   variables: {},
   // red.6 error text is 3.3:1 on white; red.9 passes
-  light: { '--mantine-color-dimmed': t.colors.gray[7] ?? '#495057', '--mantine-color-error': t.colors.red[9] ?? '#c92a2a' },
+  light: {
+    ...readableTextVariables(t),
+    '--mantine-color-dimmed': t.colors.gray[7] ?? '#495057',
+    '--mantine-color-error': t.colors.red[9] ?? '#c92a2a',
+    '--mantine-color-anchor': t.colors.blue[9] ?? '#1864ab',
+  },
   dark: { '--mantine-color-dimmed': t.colors.dark[1] ?? '#b8b8b8' },
 });

@@ -36,7 +36,7 @@ export function SchemaConstraintSets({ schemaId, canCreate }: { schemaId: number
             <List.Item key={c.constraint_id}>
               <Anchor component={Link} to={`/library/constraints/${c.constraint_id}`}>{c.name}</Anchor>{' '}
               <Text span size="xs" c="dimmed">
-                ({formatCount(Array.isArray(c.rules) ? c.rules.length : 0)} rules)
+                ({formatCount(Array.isArray(c.rules) ? c.rules.length : 0)} {Array.isArray(c.rules) && c.rules.length === 1 ? "rule" : "rules"})
               </Text>
             </List.Item>
           ))}

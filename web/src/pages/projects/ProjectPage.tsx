@@ -119,7 +119,7 @@ export default function ProjectPage() {
               <Button variant="default" leftSection={<IconEdit size={16} aria-hidden />} onClick={edit.open}>Edit project</Button>
             )}
             {can('project.delete', role) && (
-              <Button variant="light" color="red.9" leftSection={<IconTrash size={16} aria-hidden />} onClick={confirmDelete}>
+              <Button variant="light" color="red" leftSection={<IconTrash size={16} aria-hidden />} onClick={confirmDelete}>
                 Delete project
               </Button>
             )}
