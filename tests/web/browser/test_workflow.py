@@ -35,7 +35,8 @@ def upload_schema(page: Page, path: Path, name: str, project: str) -> int:
     nav(page, "Library").click()
     heading(page, "Library")
     page.get_by_role("button", name="Upload schema").click()
-    upload = page.get_by_role("region", name="Upload a schema")
+    upload = page.get_by_role("main")
+    expect(page.get_by_role("button", name="Choose file")).to_be_visible()
     upload.get_by_role("textbox", name="Name", exact=True).fill(name)
     choose(page, upload.get_by_role("combobox", name="Project", exact=True), project, search=project)
     with page.expect_file_chooser() as chooser:
