@@ -163,6 +163,8 @@ def check_axe(page: Page, name: str) -> None:
     page's problems and the flow's own result."""
     if not AXE_JS.is_file():
         pytest.fail(f"{AXE_JS} is missing: run `npm ci` in web/ (scripts/web_build_check.sh does)", pytrace=False)
+    # the page at rest: the pointer off the control the test last clicked (axe checks what is shown)
+    page.mouse.move(0, (page.viewport_size or DESKTOP)["height"] - 1)
     # evaluated over the DevTools protocol, so the app's Content-Security-Policy does not block it
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(AXE_JS.read_text())
@@ -170,14 +172,15 @@ def check_axe(page: Page, name: str) -> None:
         const r = await window.axe.run(document, { resultTypes: ['violations'] });
         return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({
             id: v.id, impact: v.impact, help: v.help,
-            nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target.join(' '), summary: n.failureSummary })),
+            nodes: v.nodes.slice(0, 5).map((n) => ({
+                target: n.target.join(' '), html: n.html.slice(0, 160), summary: n.failureSummary })),
         }));
     }""")
     if result:
         lines = [f"axe-core: {len(result)} serious/critical violation(s) on {name} ({page.url}):"]
         for v in result:
             lines.append(f"- [{v['impact']}] {v['id']}: {v['help']}")
-            lines.extend(f"    {n['target']}: {' '.join(n['summary'].split())}" for n in v["nodes"])
+            lines.extend(f"    {n['html']}\n      {' '.join(n['summary'].split())}" for n in v["nodes"])
         _AXE_VIOLATIONS.setdefault(page, []).append("\n".join(lines))
 
 
