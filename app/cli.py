@@ -106,7 +106,7 @@ def user_create(
 
 def _register_optional_commands() -> None:
     try:
-        from app.generation.command import register
+        from app.generation.cli import register
     except ImportError:  # the engine's command lands with the generation package
         return
     register(app)

@@ -45,8 +45,8 @@ TARGETS = {"csv": 60, "ndjson": 60, "json": 40, "sql": 30, "xml": 20}
 def worker(schema: str, root: str, fmt: str, n: int, out: str) -> None:
     """Runs in a child process: generate and print timing as JSON."""
     sys.path.insert(0, str(ROOT))
-    from app.generation.engine import compile_plan
-    from app.generation.schema_loader import load_schema
+    from app.generation.plan import compile_plan
+    from app.generation.schema.loader import load_schema
 
     path = Path(schema)
     loaded = load_schema(path.read_bytes(), path.name)
@@ -114,8 +114,8 @@ def validity(n: int = 2000) -> tuple[int, int]:
     import xmlschema
     from jsonschema.validators import validator_for
 
-    from app.generation.engine import compile_plan
-    from app.generation.schema_loader import load_schema
+    from app.generation.plan import compile_plan
+    from app.generation.schema.loader import load_schema
 
     (_, js_path, _), (_, xsd_path, xsd_root) = SCHEMAS
     schema = json.loads(js_path.read_bytes())

@@ -74,7 +74,7 @@ def _upload(entry: dict[str, object]) -> bytes:
 def largest_corpus(kind: str) -> tuple[str, bytes]:
     """The corpus entry of `kind` with the most bytes among those the loader accepts."""
     from app.core.errors import DomainError
-    from app.generation.schema_loader import load_schema
+    from app.generation.schema.loader import load_schema
 
     manifest = json.loads((CORPUS / "manifest.json").read_text())
     entries = [e for e in manifest if e["type"] == kind]
@@ -102,8 +102,8 @@ def _peak_rss_mib() -> float:
 
 def _run(content: bytes, queue: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
     from app.core.errors import DomainError
-    from app.generation.schema_loader import load_schema
-    from app.generation.schema_repr import schema_repr
+    from app.generation.schema.loader import load_schema
+    from app.generation.schema.repr import schema_repr
 
     baseline = _peak_rss_mib()
     started = time.perf_counter()
@@ -131,7 +131,7 @@ def measure(content: bytes) -> tuple[float, float, float, str]:
 
 
 def main() -> None:
-    from app.generation.schema_loader import load_schema
+    from app.generation.schema.loader import load_schema
 
     load_schema(b'{"type": "string"}')  # warm imports in the parent only; children start cold
     cases: list[tuple[str, bytes]] = []

@@ -48,8 +48,8 @@ from urllib.parse import urlsplit
 import httpx
 import psycopg
 
-from app.generation.engine import compile_plan
-from app.generation.schema_loader import load_schema
+from app.generation.plan import compile_plan
+from app.generation.schema.loader import load_schema
 
 # ../shared/bench beside the repository, else the copy kept with the tests
 SCHEMA = next(p for p in (Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "customer_order.schema.json",

@@ -8,7 +8,7 @@ import threading
 from collections import OrderedDict
 
 from app.core.storage import BlobStore
-from app.generation.schema_loader import LoadedSchema, load_schema
+from app.generation.schema.loader import LoadedSchema, load_schema
 
 _MAX_ENTRIES = 32
 _cache: OrderedDict[str, LoadedSchema] = OrderedDict()

@@ -20,9 +20,9 @@ from typing import IO, Any
 import typer
 
 from app.core.errors import DomainError, Invalid
-from app.generation.engine import FORMATS, Plan, compile_plan
-from app.generation.fieldmodel import FieldTree
-from app.generation.schema_loader import load_schema
+from app.generation.model import FieldTree
+from app.generation.plan import FORMATS, Plan, compile_plan
+from app.generation.schema.loader import load_schema
 
 
 def load_rules(tree: FieldTree, raw: Any) -> list[Any]:
@@ -32,7 +32,7 @@ def load_rules(tree: FieldTree, raw: Any) -> list[Any]:
     if not isinstance(raw, list) or not all(isinstance(r, dict) and isinstance(r.get("path"), str) for r in raw):
         raise Invalid("The constraints file must hold a list of rules, each an object with a `path`.")
     try:
-        from app.generation.constraint_rules import parse_rules
+        from app.generation.rules import parse_rules
     except ImportError:  # the rule validator has not landed: the compiler reads plain mappings
         return raw
     return list(parse_rules(tree, raw))

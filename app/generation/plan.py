@@ -42,11 +42,11 @@ import numpy as np
 import orjson
 
 from app.core.errors import Invalid
-from app.generation.columns import Column, take
-from app.generation.compiler import Compiler
-from app.generation.fieldmodel import FieldTree
-from app.generation.generators import BlockContext, Gen, Rows
-from app.generation.vocab import normalise_locale
+from app.generation.engine.columns import Column, take
+from app.generation.engine.compiler import Compiler
+from app.generation.engine.generators import BlockContext, Gen, LeafGen, ObjectGen, Rows
+from app.generation.model import FieldTree
+from app.generation.values.vocab import normalise_locale
 from app.generation.writers.csv import CsvWriter
 from app.generation.writers.json import JsonArrayWriter, NdjsonWriter
 from app.generation.writers.sql import BATCH as SQL_BATCH
@@ -363,7 +363,8 @@ def compile_plan(source: Any, rules: Sequence[Any] = (), params: Mapping[str, An
         xsd = source.type == "xsd"
         if validator is None and use_schema_validator:
             validator = source.record_validator(p.root)
-    compiler = Compiler(tree, list(rules), xsd=xsd, null_rate=p.null_rate, record_count=record_count)
+    compiler = Compiler(tree, list(rules), xsd=xsd, null_rate=p.null_rate, record_count=record_count,
+                        assertion_render=_xml_records)
     gen = compiler.compile()
     plan = Plan(gen, tree, p, record_count, xsd=xsd, validator=validator)
     # fail fast: one small block exercises every generator (uniqueness capacity included)
@@ -380,12 +381,15 @@ def compile_plan(source: Any, rules: Sequence[Any] = (), params: Mapping[str, An
     return plan
 
 
+def _xml_records(gen: ObjectGen) -> Callable[[Column], list[str]]:
+    """An xs:assert element's rows as XML, what its check reads (the engine does not import the writers)."""
+    return XmlWriter(gen, xsd=True, root_name=gen.name).records
+
+
 def _check_unique_capacity(gen: Gen, record_count: int, seen: set[int] | None = None) -> None:
     """Unique generators check capacity against the rows' key space when they run; run them
     once more with the dataset's full key space so a too-small space fails at compile time.
     Generators shared between positions (a DAG) are visited once."""
-    from app.generation.generators import LeafGen, ObjectGen
-
     seen = set() if seen is None else seen
     if id(gen) in seen:
         return

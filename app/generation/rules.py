@@ -19,8 +19,8 @@ from decimal import Decimal
 from typing import Any
 
 from app.core.errors import Invalid
-from app.generation.categories import CATEGORIES
-from app.generation.fieldmodel import FieldTree, Kind, Node
+from app.generation.model import FieldTree, Kind, Node
+from app.generation.values.categories import CATEGORIES
 
 RULE_KEYS = frozenset({"path", "category", "pattern", "min", "max", "min_length", "max_length", "enum",
                        "null_rate", "unique"})
@@ -227,7 +227,7 @@ def _check_pattern(node: Node, path: str, pattern: Any) -> None:
         re.compile(pattern)
     except re.error as exc:
         raise _fail(path, f"pattern does not compile: {exc}") from None
-    from app.generation.regex_gen import unsupported_reason
+    from app.generation.values.regex import unsupported_reason
 
     reason = unsupported_reason(pattern)
     if reason:

@@ -25,7 +25,7 @@ from app.core.errors import (
 )
 from app.core.models import Role
 from app.core.validation import parse as validate_payload
-from app.generation.schema_loader import MAX_SCHEMA_BYTES
+from app.generation.schema.loader import MAX_SCHEMA_BYTES
 from app.graphql.context import Context, open_context
 from app.rest.errors import domain_error_response, error_response
 from app.rest.route import Param, Route

@@ -13,7 +13,7 @@ from xml.etree import ElementTree
 import jsonschema
 import xmlschema
 
-from app.generation.command import generate
+from app.generation.cli import generate
 from app.rest import operations as op
 from tests.api_client import Actor, Api
 from tests.datasets.flow import ORDER_JSON, ORDER_XSD, create_dataset, download, upload_schema, wait_for

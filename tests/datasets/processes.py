@@ -21,8 +21,8 @@ from typing import Any
 import httpx
 import redis
 
-from app.generation.engine import compile_plan
-from app.generation.schema_loader import load_schema
+from app.generation.plan import compile_plan
+from app.generation.schema.loader import load_schema
 
 # the `tdg` of the interpreter running the tests: the checkout under test, wherever it is
 TDG = Path(sys.executable).parent / "tdg"

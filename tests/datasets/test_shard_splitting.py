@@ -10,7 +10,7 @@ import time
 import pytest
 
 from app.core.settings import Settings
-from app.generation.engine import BLOCK_SIZE
+from app.generation.plan import BLOCK_SIZE
 from tests.api_client import Api
 from tests.datasets.flow import ORDER_JSON, ShardWatch, create_dataset, upload_schema, wait_for
 from tests.datasets.processes import expected_file_sha256s

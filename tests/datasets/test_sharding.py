@@ -13,7 +13,7 @@ import pytest
 
 from app.core.jobs.sharding import shard_ranges, split_point
 from app.core.settings import Settings
-from app.generation.engine import BLOCK_SIZE
+from app.generation.plan import BLOCK_SIZE
 from tests.api_client import Api
 from tests.datasets.flow import (
     ORDER_JSON,

@@ -12,8 +12,8 @@ from typing import Any
 import orjson
 
 from app.core.errors import DomainError
-from app.generation.engine import FORMATS, compile_plan
-from app.generation.schema_loader import load_schema
+from app.generation.plan import FORMATS, compile_plan
+from app.generation.schema.loader import load_schema
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 

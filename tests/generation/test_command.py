@@ -9,7 +9,7 @@ import orjson
 import typer
 from typer.testing import CliRunner
 
-from app.generation.command import register
+from app.generation.cli import register
 from tests.paths import BENCH as BENCH_DIR
 
 BENCH = BENCH_DIR / "customer_order.schema.json"

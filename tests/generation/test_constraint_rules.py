@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from app.core.errors import Invalid
-from app.generation.constraint_rules import Rule, parse_rules
-from app.generation.fieldmodel import FieldTree
-from app.generation.schema_loader import load_schema
+from app.generation.model import FieldTree
+from app.generation.rules import Rule, parse_rules
+from app.generation.schema.loader import load_schema
 from tests.paths import BENCH
 
 

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from app.core.errors import Invalid
-from app.generation.schema_loader import load_schema
-from app.generation.schema_repr import schema_repr
+from app.generation.schema.loader import load_schema
+from app.generation.schema.repr import schema_repr
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 

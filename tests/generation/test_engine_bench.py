@@ -13,9 +13,9 @@ import pytest
 import xmlschema
 from jsonschema import Draft202012Validator
 
-from app.generation.engine import BLOCK_SIZE, FORMATS, Plan, compile_plan
-from app.generation.schema_loader import load_schema
-from app.generation.vocab import address_pool, ascii_fold, person_pool
+from app.generation.plan import BLOCK_SIZE, FORMATS, Plan, compile_plan
+from app.generation.schema.loader import load_schema
+from app.generation.values.vocab import address_pool, ascii_fold, person_pool
 from tests.paths import BENCH
 
 JSON_SCHEMA = BENCH / "customer_order.schema.json"
@@ -180,7 +180,7 @@ def test_locales_and_related_fields(locale: str) -> None:
 
 
 def test_address_fields_come_from_one_address() -> None:
-    from app.generation.fieldmodel import FieldTree, Kind, Node
+    from app.generation.model import FieldTree, Kind, Node
 
     names = ["street", "city", "state", "zip"]
     tree = FieldTree(Node(Kind.OBJECT, name="r", children=[

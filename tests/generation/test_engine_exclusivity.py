@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from app.core.errors import Invalid
-from app.generation.engine import compile_plan
-from app.generation.schema_loader import load_schema
+from app.generation.plan import compile_plan
+from app.generation.schema.loader import load_schema
 from tests.generation.validated import DRAFT, validated_records
 
 
@@ -117,8 +117,8 @@ def test_qualified_union_typed_local_element_keeps_its_namespace() -> None:
 
 
 def test_closed_rivals_make_one_optional_key_required() -> None:
-    from app.generation.compiler import _distinguished
-    from app.generation.fieldmodel import Kind
+    from app.generation.engine.compiler import _distinguished
+    from app.generation.model import Kind
 
     schema = {"$schema": DRAFT, "oneOf": [
         {"type": "object", "additionalProperties": False, "properties": {"a": {"type": "string"}}},
@@ -150,7 +150,7 @@ def test_oneof_told_apart_by_required_keys_leaves_rival_keys_out() -> None:
 
 
 def test_rival_keys_are_left_out_at_compile_time() -> None:
-    from app.generation.compiler import _without_rival_keys
+    from app.generation.engine.compiler import _without_rival_keys
 
     schema = {"$schema": DRAFT, "type": "object", "properties": {"a": {}, "b": {}, "c": {}, "x": {}},
               "dependentRequired": {"x": ["b"]}, "oneOf": [{"required": ["a"]}, {"required": ["b"]}]}

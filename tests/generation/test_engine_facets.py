@@ -12,8 +12,8 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from app.core.errors import Invalid
-from app.generation.engine import Plan, compile_plan
-from app.generation.fieldmodel import ChoiceMode, FieldTree, Kind, Node
+from app.generation.model import ChoiceMode, FieldTree, Kind, Node
+from app.generation.plan import Plan, compile_plan
 
 
 def tree(*children: Node, **obj: object) -> FieldTree:
@@ -254,7 +254,7 @@ def test_unknown_params_are_refused() -> None:
 
 
 def test_if_then_tagged_union() -> None:
-    from app.generation.fieldmodel import Conditional
+    from app.generation.model import Conditional
 
     def branch(kind: str, extra: Node) -> Conditional:
         return Conditional(
@@ -280,7 +280,7 @@ def test_if_then_tagged_union() -> None:
 def test_if_then_variants_flatten_to_one_csv_header() -> None:
     import csv
 
-    from app.generation.fieldmodel import Conditional
+    from app.generation.model import Conditional
 
     t = tree(
         Node(Kind.STRING, name="type", path="type", enum=["a", "b"]),
@@ -308,8 +308,8 @@ def test_format_time_passes_the_guard_of_an_uploaded_schema() -> None:
     import io
     import json as _json
 
-    from app.generation.engine import compile_plan
-    from app.generation.schema_loader import load_schema
+    from app.generation.plan import compile_plan
+    from app.generation.schema.loader import load_schema
 
     schema = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "required": ["t"],
               "properties": {"t": {"type": "string", "format": "time"}}}

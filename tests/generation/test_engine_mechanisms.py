@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from app.core.errors import Invalid
-from app.generation.engine import compile_plan
-from app.generation.schema_loader import load_schema
+from app.generation.plan import compile_plan
+from app.generation.schema.loader import load_schema
 from tests.generation.validated import validated_records
 
 

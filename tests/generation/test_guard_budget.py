@@ -13,14 +13,14 @@ import pytest
 from jsonschema import Draft7Validator, Draft202012Validator
 
 from app.core.errors import Invalid
-from app.generation.engine import compile_plan
-from app.generation.record_validation import (
+from app.generation.guard import (
     JsonSchemaRecordValidator,
     PatternBudgetExceeded,
     _re2_form,
     budgeted_search,
 )
-from app.generation.schema_loader import load_schema
+from app.generation.plan import compile_plan
+from app.generation.schema.loader import load_schema
 
 # catastrophic for a backtracking engine on "aaaa…!" (RE2 cannot take \w with re's meaning)
 HOSTILE = r"^(\w|\w\w)+$"

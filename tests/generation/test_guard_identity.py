@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from xmlschema.validators.identities import FieldValueSelector
 
-from app.generation.schema_loader import load_schema
+from app.generation.schema.loader import load_schema
 
 XSD = b"""<?xml version="1.0" encoding="UTF-8"?>
 <xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:t="urn:t" targetNamespace="urn:t"

@@ -78,8 +78,8 @@ def test_the_writers_use_it_and_keep_their_bytes() -> None:
     import io
     import json
 
-    from app.generation.engine import compile_plan
-    from app.generation.schema_loader import load_schema
+    from app.generation.plan import compile_plan
+    from app.generation.schema.loader import load_schema
 
     schema = {"type": "object", "required": ["name", "n", "tags"], "additionalProperties": False,
               "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 20},

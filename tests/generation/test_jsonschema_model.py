@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from app.generation.ecma_regex import translate_ecma_pattern
-from app.generation.fieldmodel import ChoiceMode, FieldTree, Kind
-from app.generation.schema_loader import load_schema
+from app.generation.model import ChoiceMode, FieldTree, Kind
+from app.generation.schema.ecma_regex import translate_ecma_pattern
+from app.generation.schema.loader import load_schema
 from tests.paths import BENCH
 
 

@@ -8,10 +8,10 @@ import io
 import json
 from typing import Any
 
-from app.generation.compiler import RECORD_VALUE_BUDGET, expected_values
-from app.generation.engine import compile_plan
-from app.generation.generators import OPTIONAL_PRESENCE, ObjectGen
-from app.generation.schema_loader import load_schema
+from app.generation.engine.compiler import RECORD_VALUE_BUDGET, expected_values
+from app.generation.engine.generators import OPTIONAL_PRESENCE, ObjectGen
+from app.generation.plan import compile_plan
+from app.generation.schema.loader import load_schema
 
 
 def _wide(levels: int, width: int) -> dict[str, Any]:

@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from app.generation.regex_gen import RegexGenerator, unsupported_reason
+from app.generation.values.regex import RegexGenerator, unsupported_reason
 
 # real patterns, many from the schema corpus (SchemaStore, CycloneDX, SAML, OpenAPI)
 PATTERNS = [

@@ -9,9 +9,9 @@ import zipfile
 import pytest
 
 from app.core.errors import Invalid
-from app.generation.fieldmodel import Kind
-from app.generation.schema_loader import LoadedSchema, load_schema, sanitise_filename
-from app.generation.schema_repr import schema_repr
+from app.generation.model import Kind
+from app.generation.schema.loader import LoadedSchema, load_schema, sanitise_filename
+from app.generation.schema.repr import schema_repr
 from tests.paths import BENCH
 
 

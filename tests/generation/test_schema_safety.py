@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 from app.core.errors import Invalid, PayloadTooLarge
-from app.generation.fieldmodel import Kind
-from app.generation.schema_loader import MAX_SCHEMA_BYTES, load_schema
+from app.generation.model import Kind
+from app.generation.schema.loader import MAX_SCHEMA_BYTES, load_schema
 
 XS = 'xmlns:xs="http://www.w3.org/2001/XMLSchema"'
 VALID_XSD = f'<xs:schema {XS}><xs:element name="leak" type="xs:string"/></xs:schema>'

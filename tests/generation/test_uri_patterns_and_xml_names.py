@@ -13,8 +13,8 @@ import pytest
 import xmlschema
 
 from app.core.errors import Invalid
-from app.generation.engine import compile_plan
-from app.generation.schema_loader import load_schema
+from app.generation.plan import compile_plan
+from app.generation.schema.loader import load_schema
 from tests.generation.corpus import CORPUS
 
 

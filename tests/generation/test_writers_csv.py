@@ -9,8 +9,8 @@ import json
 
 import pytest
 
-from app.generation.engine import compile_plan
-from app.generation.schema_loader import load_schema
+from app.generation.plan import compile_plan
+from app.generation.schema.loader import load_schema
 from app.generation.writers import csv as csv_writer
 from app.generation.writers import interleave as interleave_mod
 

@@ -9,8 +9,8 @@ import json
 import orjson
 import pytest
 
-from app.generation.engine import compile_plan
-from app.generation.schema_loader import load_schema
+from app.generation.plan import compile_plan
+from app.generation.schema.loader import load_schema
 
 SHAPES = {
     # the first member always present: the one-join path, with a nested object inlined

@@ -13,8 +13,8 @@ import orjson
 import psycopg
 import pytest
 
-from app.generation.engine import compile_plan
-from app.generation.fieldmodel import FieldTree, Kind, Node
+from app.generation.model import FieldTree, Kind, Node
+from app.generation.plan import compile_plan
 
 PG_DSN = os.environ.get("TDG_TEST_PG_DSN", "host=127.0.0.1 port=5432 user=postgres dbname=test")
 N = 1300  # more than two INSERT batches

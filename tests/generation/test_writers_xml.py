@@ -9,8 +9,8 @@ import io
 import orjson
 import xmlschema
 
-from app.generation.engine import Plan, compile_plan
-from app.generation.schema_loader import load_schema
+from app.generation.plan import Plan, compile_plan
+from app.generation.schema.loader import load_schema
 
 XSD = b"""<?xml version="1.0" encoding="UTF-8"?>
 <xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns="urn:shop" targetNamespace="urn:shop"
@@ -136,8 +136,8 @@ def test_xsd_builtin_types_validate() -> None:
 
 def test_nil_check_visits_shared_generators_once() -> None:
     """Recursion points share generators (a DAG); a tree walk over 2^60 paths would never end."""
-    from app.generation.fieldmodel import Kind, Node
-    from app.generation.generators import ChoiceGen, LeafGen
+    from app.generation.engine.generators import ChoiceGen, LeafGen
+    from app.generation.model import Kind, Node
     from app.generation.writers.xml import _has_nullable
 
     leaf = LeafGen(Node(Kind.STRING, name="x"), 1, "x", None, "string")

@@ -6,8 +6,8 @@ from decimal import Decimal
 
 import xmlschema
 
-from app.generation.fieldmodel import ChoiceMode, FieldTree, Kind
-from app.generation.schema_loader import load_schema
+from app.generation.model import ChoiceMode, FieldTree, Kind
+from app.generation.schema.loader import load_schema
 from tests.paths import BENCH
 
 XS = 'xmlns:xs="http://www.w3.org/2001/XMLSchema"'

@@ -8,8 +8,8 @@ from typing import Any
 
 import jsonschema
 
-from app.generation.engine import compile_plan
-from app.generation.schema_loader import load_schema
+from app.generation.plan import compile_plan
+from app.generation.schema.loader import load_schema
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 

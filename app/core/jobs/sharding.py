@@ -4,7 +4,7 @@ generation blocks, so that any number of workers writes exactly the bytes of one
 
 from __future__ import annotations
 
-from app.generation.engine import BLOCK_SIZE, block_ranges
+from app.generation.plan import BLOCK_SIZE, block_ranges
 
 
 def shard_ranges(record_count: int, shard_records: int, max_shards: int, *, idle: int = 0,

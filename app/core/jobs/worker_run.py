@@ -359,13 +359,13 @@ def record_outcome(session: Session, dataset: Any, status: DatasetStatus, *, err
 
 def compile_dataset(settings: Settings, dataset: Any, schema: Any) -> Any:
     """The generation plan of a dataset: its schema, its rule snapshot, its params and seed."""
-    from app.generation.engine import compile_plan
+    from app.generation.plan import compile_plan
 
     loaded = load_cached(BlobStore(settings.data_dir), schema.storage_key, schema.filename)
     params = dict(dataset.params)
     rules: list[Any] = []
     if dataset.rules:
-        from app.generation.constraint_rules import parse_rules
+        from app.generation.rules import parse_rules
 
         rules = parse_rules(loaded.field_tree(params.get("root")), dataset.rules)
     return compile_plan(loaded, rules, params, record_count=dataset.record_count)
@@ -386,8 +386,9 @@ def plan_for(settings: Settings, dataset: Any, schema: Any) -> Any:
 def warm_up() -> None:
     """What a fresh worker process would otherwise do in its first shard's time: import the
     engine and the schema loaders, and sample the default locale's vocabularies."""
-    from app.generation import engine, jsonschema_model, xsd_model  # noqa: F401
-    from app.generation.vocab import address_pool, person_pool
+    from app.generation import plan  # noqa: F401
+    from app.generation.schema import json_schema, xsd  # noqa: F401
+    from app.generation.values.vocab import address_pool, person_pool
 
     person_pool("en_US")
     address_pool("en_US")

@@ -16,7 +16,7 @@ from app.core.repositories import ConstraintSetRepository, DatasetRepository, Sc
 from app.core.services import audit
 from app.core.services.schemas import loaded_schema
 from app.core.settings import Settings
-from app.generation.categories import CATEGORIES
+from app.generation.values.categories import CATEGORIES
 
 
 async def _validated_rules(session: AsyncSession, principal: Principal, settings: Settings, schema_id: int,
@@ -25,7 +25,7 @@ async def _validated_rules(session: AsyncSession, principal: Principal, settings
         _, loaded = await loaded_schema(session, principal, settings, schema_id)
     except NotFound:
         raise Invalid(f"Schema {schema_id} does not exist in this tenant.") from None
-    from app.generation.constraint_rules import parse_rules
+    from app.generation.rules import parse_rules
 
     tree = await asyncio.to_thread(loaded.field_tree, root)
     parse_rules(tree, rules)

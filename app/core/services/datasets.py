@@ -100,7 +100,7 @@ async def checked_params(settings: Settings, schema: SchemaDoc, constraint_set: 
     """A dataset's params as stored (also what a preview generates with): unknown keys and bad values
     are 422, the constraint set's root is applied, the record root resolved and a missing seed drawn.
     `deferred` is checked and left in for the caller."""
-    from app.generation.engine import parse_params
+    from app.generation.plan import parse_params
 
     raw_params = dict(params)
     if constraint_set is not None and constraint_set.root is not None:

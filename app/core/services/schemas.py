@@ -21,8 +21,8 @@ from app.core.schema_cache import load_cached_async, remember
 from app.core.services import audit, events
 from app.core.settings import Settings
 from app.core.storage import BlobStore
-from app.generation.schema_loader import MAX_SCHEMA_BYTES, LoadedSchema, load_schema
-from app.generation.schema_repr import schema_repr
+from app.generation.schema.loader import MAX_SCHEMA_BYTES, LoadedSchema, load_schema
+from app.generation.schema.repr import schema_repr
 
 
 def describe(doc: SchemaDoc, project_ids: list[int]) -> dict[str, Any]:

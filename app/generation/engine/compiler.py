@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from decimal import Decimal
 from typing import Any, NoReturn
@@ -23,9 +23,7 @@ import numpy as np
 import orjson
 
 from app.core.errors import Invalid
-from app.generation.categories import CATEGORIES, infer_category
-from app.generation.fieldmodel import SCALAR_KINDS, ChoiceMode, FieldTree, Kind, Node, required_names
-from app.generation.generators import (
+from app.generation.engine.generators import (
     OPTIONAL_PRESENCE,
     AnyGen,
     ArrayGen,
@@ -37,12 +35,13 @@ from app.generation.generators import (
     distinct_generators,
     hash_key,
 )
-from app.generation.leafspec import LeafSpec
-from app.generation.matcher import accepts
-from app.generation.numbers import NumberGenerator
-from app.generation.regex_gen import RegexGenerator
-from app.generation.strings import StringGenerator
-from app.generation.temporal import TemporalGenerator
+from app.generation.engine.matcher import accepts
+from app.generation.model import SCALAR_KINDS, ChoiceMode, FieldTree, Kind, LeafSpec, Node, required_names
+from app.generation.values.categories import CATEGORIES, infer_category
+from app.generation.values.numbers import NumberGenerator
+from app.generation.values.regex import RegexGenerator
+from app.generation.values.strings import StringGenerator
+from app.generation.values.temporal import TemporalGenerator
 
 MAX_REF_DEPTH = 3
 MAX_COMPILED_NODES = 100_000
@@ -155,8 +154,9 @@ class _TooLarge(Exception):
 
 class Compiler:
     def __init__(self, tree: FieldTree, rules: Sequence[Any], *, xsd: bool, null_rate: float | None,
-                 record_count: int) -> None:
+                 record_count: int, assertion_render: Callable[[ObjectGen], Any] | None = None) -> None:
         self.tree = tree
+        self.assertion_render = assertion_render  # the XML renderer xs:assert checks read (see ObjectGen)
         self.rules = {(_rule_get(r, "path") or ""): r for r in rules}
         self.xsd = xsd
         self.null_rate = DEFAULT_NULL_RATE if null_rate is None else null_rate
@@ -283,7 +283,8 @@ class Compiler:
             _fail(node, f"minProperties {node.min_properties} cannot be met: too few properties can be generated")
         gen = ObjectGen(node, key, name, slots, self._null_rate(node, self.rules.get(node.path)),
                         group=(node.name == "" and name == ""), definitions=self.tree.definitions,
-                        assertion_check=node.xml.assertion_check if node.xml is not None else None)
+                        assertion_check=node.xml.assertion_check if node.xml is not None else None,
+                        assertion_render=self.assertion_render)
         for neg in node.negations:
             names = required_names(neg)
             if names is None:

@@ -16,7 +16,7 @@ how records are chunked or sharded.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,10 +24,10 @@ import numpy as np
 import orjson
 
 from app.core.errors import Invalid
-from app.generation.columns import Arr, Choice, Column, Leaf, Obj
-from app.generation.fieldmodel import Kind, Node
-from app.generation.leafspec import LeafContext, LeafSpec
-from app.generation.matcher import accepts
+from app.generation.engine.columns import Arr, Choice, Column, Leaf, Obj, take
+from app.generation.engine.matcher import accepts
+from app.generation.model import Kind, LeafContext, LeafSpec, Node
+from app.generation.values import vocab
 
 # an optional field (not required) is present in this share of records
 OPTIONAL_PRESENCE = 0.8
@@ -212,7 +212,9 @@ class ObjectGen(Gen):
     negations: list[Node] = field(default_factory=list)  # any other `not`: offending rows re-drawn
     # xs:assert: the element's RecordValidator (XmlInfo.assertion_check); failing rows re-drawn
     assertion_check: Any = None
-    _assertion_writer: Any = field(default=None, repr=False)
+    # renders this element's rows as XML for the check (given by the plan, which owns the writers)
+    assertion_render: Callable[[ObjectGen], Callable[[Obj], list[str]]] | None = None
+    _assertion_records: Callable[[Obj], list[str]] | None = field(default=None, repr=False)
 
     def generate(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Obj:
         col = self._draw(bc, rows, shared)
@@ -224,13 +226,13 @@ class ObjectGen(Gen):
 
     def _assertion_failures(self, col: Obj) -> tuple[np.ndarray, str | None]:
         """Rows whose element xmlschema finds invalid (its xs:assert false), and the first reason."""
-        if self._assertion_writer is None:
-            from app.generation.writers.xml import XmlWriter
-
-            self._assertion_writer = XmlWriter(self, xsd=True, root_name=self.name)
+        if self._assertion_records is None:
+            if self.assertion_render is None:
+                raise RuntimeError("an xs:assert element was compiled without an XML renderer")
+            self._assertion_records = self.assertion_render(self)
         bad = np.zeros(col.n, dtype=bool)
         first: str | None = None
-        for i, err in self.assertion_check.xml_errors(self._assertion_writer.records(col)):
+        for i, err in self.assertion_check.xml_errors(self._assertion_records(col)):
             bad[i] = True
             first = first or err
         return bad, first
@@ -481,7 +483,6 @@ class ArrayGen(Gen):
         return arr
 
     def _dedupe(self, bc: BlockContext, rows: Rows, arr: Arr) -> Arr:
-        from app.generation.columns import take
 
         for r in range(_REDRAWS + 1):
             items = self.item_py(arr.item)
@@ -542,7 +543,6 @@ def distinct_generators(gen: Gen | None) -> Iterator[Gen]:
 
 def _splice_arrays(arr: Arr, rows: np.ndarray, sub: Arr) -> Arr:
     """Replace the arrays at `rows` with `sub` (rebuilding the item column in row order)."""
-    from app.generation.columns import take
 
     lengths = arr.lengths.copy()
     lengths[rows] = sub.lengths
@@ -714,7 +714,6 @@ def _negated(gen: Any, col: Column) -> np.ndarray:
 
 def _avoid(gen: Any, bc: BlockContext, rows: Rows, shared: Shared | None, col: Column) -> Column:
     """JSON Schema `not`: re-draw (salted) the rows whose value matches a negated subschema."""
-    from app.generation.columns import take
 
     bad = _negated(gen, col)
     for r in range(2 * _REDRAWS):
@@ -743,7 +742,6 @@ def _plain(v: Any) -> Any:
 
 
 def _replace_obj_rows(col: Obj, idx: np.ndarray, sub: Obj) -> Obj:
-    from app.generation.columns import take
 
     keep = np.ones(col.n, dtype=bool)
     keep[idx] = False
@@ -757,7 +755,6 @@ def _replace_obj_rows(col: Obj, idx: np.ndarray, sub: Obj) -> Obj:
 
 
 def _replace_rows(col: Choice, idx: np.ndarray, sub: Choice) -> Choice:
-    from app.generation.columns import take
 
     keep = np.ones(col.n, dtype=bool)
     keep[idx] = False
@@ -782,8 +779,6 @@ class AnyGen(Gen):
     null_rate: float = 0.0
 
     def generate(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Leaf:
-        from app.generation import vocab
-
         rng = bc.rng(self.key)
         words = vocab.simple_pool(bc.locale, "word")
         values = words[rng.integers(0, len(words), size=rows.n)].tolist()

@@ -14,7 +14,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
-from app.generation.fieldmodel import ChoiceMode, Kind, Node
+from app.generation.model import ChoiceMode, Kind, Node
 
 _NUMERIC = (int, float, Decimal)
 

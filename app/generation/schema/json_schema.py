@@ -26,9 +26,9 @@ import referencing.jsonschema
 from jsonschema_specifications import REGISTRY as METASCHEMA_REGISTRY
 
 from app.core.errors import Invalid
-from app.generation.ecma_regex import translate_ecma_pattern
-from app.generation.fieldmodel import ChoiceMode, Conditional, FieldTree, Kind, Node, required_names
-from app.generation.record_validation import JsonSchemaRecordValidator, RecordValidator
+from app.generation.guard import JsonSchemaRecordValidator, RecordValidator
+from app.generation.model import ChoiceMode, Conditional, FieldTree, Kind, Node, required_names
+from app.generation.schema.ecma_regex import translate_ecma_pattern
 
 MAX_JSON_DEPTH = 128  # JSON nesting levels of the schema document
 MAX_TREE_DEPTH = 64  # schema levels inlined before a $ref is cut into a REF node

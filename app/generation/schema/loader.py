@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Literal
 
 from app.core.errors import Invalid, PayloadTooLarge
-from app.generation.fieldmodel import FieldTree, Kind
-from app.generation.record_validation import RecordValidator
+from app.generation.guard import RecordValidator
+from app.generation.model import FieldTree, Kind
 
 MAX_SCHEMA_BYTES = 10 * 1024 * 1024
 MAX_ZIP_MEMBERS = 200
@@ -123,11 +123,11 @@ def load_schema(content: bytes, filename: str | None = None) -> LoadedSchema:
     if not stripped:
         raise Invalid("The schema file is empty.")
     if stripped.startswith("<"):
-        from app.generation.xsd_model import load_xsd_text
+        from app.generation.schema.xsd import load_xsd_text
 
         document = load_xsd_text(text)
         return _loaded("xsd", document, safe_name)
-    from app.generation.jsonschema_model import load_json_schema
+    from app.generation.schema.json_schema import load_json_schema
 
     document = load_json_schema(text)
     return _loaded("json_schema", document, safe_name)
@@ -145,7 +145,7 @@ def _loaded(kind: Literal["json_schema", "xsd"], document: object, filename: str
 
 
 def _load_zip(content: bytes, filename: str | None) -> LoadedSchema:
-    from app.generation.xsd_model import load_xsd_directory, scan_members
+    from app.generation.schema.xsd import load_xsd_directory, scan_members
 
     try:
         archive = zipfile.ZipFile(io.BytesIO(content))

@@ -5,8 +5,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from app.generation.fieldmodel import Kind, Node
-from app.generation.schema_loader import LoadedSchema
+from app.generation.model import Kind, Node
+from app.generation.schema.loader import LoadedSchema
 
 
 def _json_value(value: Any) -> Any:

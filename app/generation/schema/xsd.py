@@ -31,9 +31,9 @@ from xmlschema.exceptions import XMLResourceBlocked
 from xmlschema.validators import XsdAnyElement, XsdElement, XsdGroup
 
 from app.core.errors import Invalid
-from app.generation.fieldmodel import ChoiceMode, FieldTree, Kind, Node, XmlInfo
-from app.generation.record_validation import RecordValidator, XsdRecordValidator
-from app.generation.schema_loader import decode_utf8
+from app.generation.guard import RecordValidator, XsdRecordValidator
+from app.generation.model import ChoiceMode, FieldTree, Kind, Node, XmlInfo
+from app.generation.schema.loader import decode_utf8
 
 XSD_NS = "http://www.w3.org/2001/XMLSchema"
 _VC_MIN_VERSION = "http://www.w3.org/2007/XMLSchema-versioning minVersion"

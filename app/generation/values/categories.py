@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from app.generation.fieldmodel import Kind
+from app.generation.model import Kind
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,8 +16,8 @@ from decimal import Decimal
 
 import numpy as np
 
-from app.generation import vocab
-from app.generation.textcodes import small_int_texts
+from app.generation.values import vocab
+from app.generation.values.textcodes import small_int_texts
 
 HEX = np.array(list("0123456789abcdef"), dtype=object)
 

@@ -14,9 +14,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from app.generation import category_values as cv
-from app.generation import vocab
-from app.generation.leafspec import LeafContext
+from app.generation.model import LeafContext
+from app.generation.values import category_values as cv
+from app.generation.values import vocab
 
 FormatFn = Callable[[LeafContext, int, int, int | None], list[str]]
 

@@ -20,11 +20,10 @@ import numpy as np
 import orjson
 
 from app.core.errors import Invalid
-from app.generation import textcodes
-from app.generation.category_values import NUMERIC_WINDOWS
-from app.generation.fieldmodel import Kind
-from app.generation.leafspec import LeafContext, LeafSpec, LeafValues
-from app.generation.permutation import FeistelPermutation
+from app.generation.model import Kind, LeafContext, LeafSpec, LeafValues
+from app.generation.values import textcodes
+from app.generation.values.category_values import NUMERIC_WINDOWS
+from app.generation.values.permutation import FeistelPermutation
 
 _INT64_SAFE = 2**62
 _FLOAT_EXACT = 2**53

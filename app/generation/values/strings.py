@@ -25,11 +25,11 @@ import numpy as np
 from jsonschema import Draft202012Validator
 
 from app.core.errors import Invalid
-from app.generation import category_values as cv
-from app.generation import formats, vocab
-from app.generation.leafspec import LeafContext, LeafSpec, LeafValues
-from app.generation.permutation import FeistelPermutation
-from app.generation.regex_gen import Intervals, RegexGenerator, UnsupportedPattern, codes_to_strings
+from app.generation.model import LeafContext, LeafSpec, LeafValues
+from app.generation.values import category_values as cv
+from app.generation.values import formats, vocab
+from app.generation.values.permutation import FeistelPermutation
+from app.generation.values.regex import Intervals, RegexGenerator, UnsupportedPattern, codes_to_strings
 
 Strategy = Callable[[LeafContext, int], list[str]]
 _ROUNDS = 4

@@ -16,11 +16,10 @@ from functools import lru_cache
 import numpy as np
 
 from app.core.errors import Invalid
-from app.generation.category_values import TEMPORAL_WINDOWS
-from app.generation.fieldmodel import Kind
-from app.generation.leafspec import LeafContext, LeafSpec, LeafValues
-from app.generation.permutation import FeistelPermutation
-from app.generation.textcodes import TextTable
+from app.generation.model import Kind, LeafContext, LeafSpec, LeafValues
+from app.generation.values.category_values import TEMPORAL_WINDOWS
+from app.generation.values.permutation import FeistelPermutation
+from app.generation.values.textcodes import TextTable
 
 _EPOCH = date(1970, 1, 1)
 _MIN_DAY = (date(1, 1, 1) - _EPOCH).days

@@ -14,7 +14,7 @@ from functools import cache
 
 import numpy as np
 
-from app.generation.regex_gen import _concat, codes_to_strings
+from app.generation.values.regex import _concat, codes_to_strings
 
 _ZERO = ord("0")
 Piece = tuple[np.ndarray, np.ndarray]  # (codes (n, w) uint32, lengths (n,))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from app.generation.columns import Column
+from app.generation.engine.columns import Column
 
 
 class Writer(Protocol):

@@ -10,8 +10,8 @@ exact; `formula_guard=True` turns it on for spreadsheet users.
 
 from __future__ import annotations
 
-from app.generation.columns import Column
-from app.generation.generators import Gen
+from app.generation.engine.columns import Column
+from app.generation.engine.generators import Gen
 from app.generation.writers.flatten import cells, flatten
 from app.generation.writers.interleave import CSV_QUOTE, EMPTY_NONE, RAW, column_text, interleave
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from app.generation.columns import Arr, Choice, Column, Leaf, Obj
-from app.generation.generators import AnyGen, ArrayGen, ChoiceGen, Gen, LeafGen, ObjectGen
+from app.generation.engine.columns import Arr, Choice, Column, Leaf, Obj
+from app.generation.engine.generators import AnyGen, ArrayGen, ChoiceGen, Gen, LeafGen, ObjectGen
 from app.generation.writers.json import encode
 
 

@@ -17,8 +17,8 @@ from itertools import pairwise
 import numpy as np
 import orjson
 
-from app.generation.columns import Arr, Choice, Column, Leaf, Obj
-from app.generation.generators import AnyGen, ArrayGen, ChoiceGen, Gen, LeafGen, ObjectGen
+from app.generation.engine.columns import Arr, Choice, Column, Leaf, Obj
+from app.generation.engine.generators import AnyGen, ArrayGen, ChoiceGen, Gen, LeafGen, ObjectGen
 from app.generation.writers.interleave import JSON_STR, NULL_NONE, RAW, column_text, interleave, join_groups
 
 

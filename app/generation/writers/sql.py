@@ -21,10 +21,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.generation.columns import Arr, Column, take
-from app.generation.fieldmodel import Kind
-from app.generation.generators import ArrayGen, Gen, LeafGen
-from app.generation.textcodes import int_texts
+from app.generation.engine.columns import Arr, Column, take
+from app.generation.engine.generators import ArrayGen, Gen, LeafGen
+from app.generation.model import Kind
+from app.generation.values.textcodes import int_texts
 from app.generation.writers.flatten import ChildTable, FlatColumn, cells, flatten, locate
 
 DIALECTS = ("postgresql", "mysql", "sqlite")

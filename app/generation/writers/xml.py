@@ -26,8 +26,8 @@ import re
 
 import numpy as np
 
-from app.generation.columns import Arr, Choice, Column, Leaf, Obj
-from app.generation.generators import ArrayGen, ChoiceGen, Gen, ObjectGen, distinct_generators
+from app.generation.engine.columns import Arr, Choice, Column, Leaf, Obj
+from app.generation.engine.generators import ArrayGen, ChoiceGen, Gen, ObjectGen, distinct_generators
 
 XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
 XML_NS = "http://www.w3.org/XML/1998/namespace"
