@@ -1,4 +1,4 @@
-import { Drawer, Modal, createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { Drawer, Modal, Notification, createTheme, type CSSVariablesResolver } from '@mantine/core';
 
 // System font stack only: nothing is fetched from outside the app.
 export const theme = createTheme({
@@ -11,6 +11,7 @@ export const theme = createTheme({
     // the close buttons are icons: give every one a name
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
     Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } }),
   },
 });
 

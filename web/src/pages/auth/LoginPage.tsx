@@ -67,7 +67,7 @@ export function LoginPage() {
             <Button type="submit" loading={state.fetching} fullWidth>Log in</Button>
             <Text size="xs" c="dimmed">
               Invited? Open the link from your invitation to set a password. Need an API instead? See the{' '}
-              <Anchor href="/api/reference" size="xs">REST reference</Anchor>.
+              <Anchor href="/api/reference" size="xs" underline="always">REST reference</Anchor>.
             </Text>
           </Stack>
         </form>
