@@ -4,13 +4,16 @@ Global actions need a minimum tenant role; project actions need a minimum *effec
 project role, which folds the tenant role in (Admins own every project of their tenant,
 a Manager owns the projects they created). Visibility is "has any effective project role";
 an invisible project is reported as NotFound by the access layer, never as Forbidden.
+Services ask through the `require_*` helpers, which also hold the rules that are not one row
+of the table (granting roles, changes to oneself, the last active Admin, crossing tenants).
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from enum import StrEnum
 
-from app.core.errors import Forbidden
+from app.core.errors import Conflict, Forbidden
 from app.core.models import ProjectRole, Role
 from app.core.principal import Principal
 
@@ -154,6 +157,64 @@ def can_grant(principal: Principal, role: Role) -> bool:
     if role is Role.SuperUser:
         return principal.is_superuser
     return principal.role.rank >= role.rank
+
+
+def require_grant(principal: Principal, role: Role) -> None:
+    if not can_grant(principal, role):
+        raise Forbidden(f"Your role ({principal.role.value}) may not grant the role {role.value}.")
+
+
+def require_tenant_target(principal: Principal, tenant_id: int | None, what: str) -> bool:
+    """Whether a creation names another tenant than the caller's (True), which only a SuperUser
+    may do; for others the field is simply not applicable (Forbidden)."""
+    if tenant_id is None or tenant_id == principal.tenant_id:
+        return False
+    if not principal.is_superuser:
+        raise Forbidden(f"Only a SuperUser may {what} in another tenant.")
+    return True
+
+
+def require_tenant_read(principal: Principal, tenant_id: int) -> None:
+    """Everyone reads their own tenant; other tenants are a SuperUser's."""
+    if tenant_id != principal.tenant_id:
+        require(principal, Action.TENANT_READ_ANY)
+
+
+def require_not_own_tenant_deactivation(principal: Principal, tenant_id: int, is_active: bool | None) -> None:
+    if is_active is False and tenant_id == principal.tenant_id:
+        raise Conflict("You may not deactivate your own tenant.")
+
+
+def require_user_read(principal: Principal, user_id: int) -> None:
+    """Everyone reads themselves; other users need USER_READ_OTHER. Callers resolve the user
+    first, so a user outside the tenant is NotFound before it is Forbidden."""
+    if user_id != principal.user_id:
+        require(principal, Action.USER_READ_OTHER)
+
+
+def require_user_update(
+    principal: Principal, *, user_id: int, current: Role, new_role: Role | None, deactivate: bool
+) -> None:
+    """Nobody changes their own role or deactivates themselves; changing users is USER_UPDATE,
+    never of a user above one's own role, and a new role must be one the caller may grant."""
+    if user_id == principal.user_id and new_role is not None and new_role is not current:
+        raise Forbidden("You may not change your own role.")
+    if user_id == principal.user_id and deactivate:
+        raise Forbidden("You may not deactivate yourself.")
+    require(principal, Action.USER_UPDATE)
+    if current.rank > principal.role.rank:
+        raise Forbidden(f"Your role ({principal.role.value}) may not change a {current.value}.")
+    if new_role is not None and new_role is not current:
+        require_grant(principal, new_role)
+
+
+async def require_another_admin(
+    role: Role, is_active: bool, active_admins: Callable[[], Awaitable[int]], outcome: str
+) -> None:
+    """A tenant keeps an active Admin: its last one cannot be demoted, deactivated or deleted.
+    `active_admins` counts them, only asked when the user is an active Admin."""
+    if role is Role.Admin and is_active and await active_admins() <= 1:
+        raise Conflict(f"The last active Admin of a tenant cannot {outcome}.")
 
 
 def permission_table() -> list[dict[str, str]]:

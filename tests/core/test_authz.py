@@ -13,7 +13,7 @@ from app.core.authz import (
     require,
     require_project,
 )
-from app.core.errors import Forbidden
+from app.core.errors import Conflict, Forbidden
 from app.core.models import ProjectRole, Role
 from app.core.principal import Principal
 
@@ -115,3 +115,66 @@ def test_every_refusal_reads_as_a_sentence() -> None:
     for action in Action:
         words = authz.describe(action)
         assert words and "." not in words, (action, words)
+
+
+def test_require_grant_and_tenant_target() -> None:
+    authz.require_grant(who(Role.Manager), Role.Manager)
+    with pytest.raises(Forbidden, match=r"may not grant the role Admin"):
+        authz.require_grant(who(Role.Manager), Role.Admin)
+    # naming one's own tenant (or none) is not crossing; another tenant is a SuperUser's
+    assert not authz.require_tenant_target(who(Role.Admin), None, "create users")
+    assert not authz.require_tenant_target(who(Role.Admin), TENANT, "create users")
+    assert authz.require_tenant_target(who(Role.SuperUser), OTHER_TENANT, "create users")
+    with pytest.raises(Forbidden, match="Only a SuperUser may create projects in another tenant"):
+        authz.require_tenant_target(who(Role.Admin), OTHER_TENANT, "create projects")
+
+
+def test_reading_tenants_and_users() -> None:
+    authz.require_tenant_read(who(Role.Tester), TENANT)
+    authz.require_tenant_read(who(Role.SuperUser), OTHER_TENANT)
+    with pytest.raises(Forbidden):
+        authz.require_tenant_read(who(Role.Admin), OTHER_TENANT)
+    authz.require_user_read(who(Role.Tester, user_id=5), 5)
+    authz.require_user_read(who(Role.Manager, user_id=5), 6)
+    with pytest.raises(Forbidden, match=r"\(Tester\) may not view other users"):
+        authz.require_user_read(who(Role.Tester, user_id=5), 6)
+
+
+def test_require_user_update() -> None:
+    def update(p: Principal, *, user_id: int = 2, current: Role = Role.Tester, new_role: Role | None = None,
+               deactivate: bool = False) -> None:
+        authz.require_user_update(p, user_id=user_id, current=current, new_role=new_role, deactivate=deactivate)
+
+    admin = who(Role.Admin, user_id=1)
+    update(admin, new_role=Role.Admin)
+    update(admin, user_id=1, current=Role.Admin, new_role=Role.Admin)  # not a change
+    with pytest.raises(Forbidden, match="your own role"):
+        update(admin, user_id=1, current=Role.Admin, new_role=Role.Tester)
+    with pytest.raises(Forbidden, match="deactivate yourself"):
+        update(admin, user_id=1, current=Role.Admin, deactivate=True)
+    with pytest.raises(Forbidden, match=r"\(Manager\) may not change users"):
+        update(who(Role.Manager))
+    with pytest.raises(Forbidden, match="may not change a SuperUser"):
+        update(admin, current=Role.SuperUser)
+    with pytest.raises(Forbidden, match="may not grant the role SuperUser"):
+        update(admin, new_role=Role.SuperUser)
+
+
+async def test_a_tenant_keeps_an_active_admin() -> None:
+    asked: list[int] = []
+
+    async def admins(n: int) -> int:
+        asked.append(n)
+        return n
+
+    await authz.require_another_admin(Role.Admin, True, lambda: admins(2), "be demoted")
+    with pytest.raises(Conflict, match=r"The last active Admin of a tenant cannot be demoted\."):
+        await authz.require_another_admin(Role.Admin, True, lambda: admins(1), "be demoted")
+    # only an active Admin is counted at all
+    await authz.require_another_admin(Role.Manager, True, lambda: admins(0), "be demoted")
+    await authz.require_another_admin(Role.Admin, False, lambda: admins(0), "be demoted")
+    assert asked == [2, 1]
+    with pytest.raises(Conflict, match="You may not deactivate your own tenant"):
+        authz.require_not_own_tenant_deactivation(who(Role.SuperUser), TENANT, False)
+    authz.require_not_own_tenant_deactivation(who(Role.SuperUser), OTHER_TENANT, False)
+    authz.require_not_own_tenant_deactivation(who(Role.SuperUser), TENANT, None)

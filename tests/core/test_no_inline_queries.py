@@ -16,6 +16,11 @@ ALLOWED_TEXT = {"SELECT 1"}
 
 
 def _sql_calls(path: Path) -> list[str]:
+    label = path.relative_to(APP.parent) if path.is_relative_to(APP.parent) else path.name
+    return [f"{label}:{node.lineno}: {builder}(...)" for node, builder in _sql_nodes(path)]
+
+
+def _sql_nodes(path: Path) -> list[tuple[ast.Call, str]]:
     tree = ast.parse(path.read_text(), filename=str(path))
     names: dict[str, str] = {}  # local name -> builder imported from SQLAlchemy/SQLModel
     modules: set[str] = set()  # local names bound to SQLAlchemy/SQLModel modules
@@ -49,8 +54,7 @@ def _sql_calls(path: Path) -> list[str]:
         if builder == "text" and node.args and isinstance(node.args[0], ast.Constant) \
                 and node.args[0].value in ALLOWED_TEXT:
             continue
-        label = path.relative_to(APP.parent) if path.is_relative_to(APP.parent) else path.name
-        found.append(f"{label}:{node.lineno}: {builder}(...)")
+        found.append((node, builder))
     return found
 
 
@@ -83,3 +87,79 @@ def test_the_scan_catches_aliases(tmp_path: Path) -> None:
     sample.write_text(code)
     hits = _sql_calls(sample)
     assert [h.rsplit(": ", 1)[1] for h in hits] == ["select(...)", "delete(...)", "update(...)", "text(...)"]
+
+
+# -- inside the repositories: statements start from the scoped base -----------------------------
+
+REPOSITORIES = ALLOWED[0]
+# the tenancy rule itself: the base's scoped builders and the one project-visibility clause
+RULE_MODULES = {"base.py", "visibility.py"}
+# not principal-scoped, on purpose: before a principal exists (login, token resolution), keyed by
+# the signed-in user, or the system side acting for rows authorised when they were created
+SYSTEM = {"AuthRepository", "TwoFactorRepository", "JobRepository", "RetentionRepository", "DeliveryQueue"}
+SYSTEM_MODULES = {"jobs.py"}  # its module-level fenced writes run on a worker's connection
+# builders that start a statement from a table (exists/union only wrap statements already built)
+STARTERS = {"select", "delete", "update", "insert", "text"}
+
+
+def _scoped_classes(paths: list[Path]) -> set[str]:
+    """Classes derived, directly or not, from ScopedRepository."""
+    bases: dict[str, set[str]] = {}
+    for path in paths:
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.ClassDef):
+                bases[node.name] = {b.id for b in node.bases if isinstance(b, ast.Name)}
+    scoped = {"ScopedRepository"}
+    while True:
+        more = {name for name, parents in bases.items() if parents & scoped} - scoped
+        if not more:
+            return scoped
+        scoped |= more
+
+
+def _unscoped_statements(path: Path, scoped: set[str]) -> list[str]:
+    """Bare SQL builders where a scoped statement is due: in a ScopedRepository subclass, or in
+    a class or module that is neither scoped nor declared system-side."""
+    if path.name in RULE_MODULES:
+        return []
+    classes = [n for n in ast.parse(path.read_text()).body if isinstance(n, ast.ClassDef)]
+
+    def owner(line: int) -> str | None:
+        return next((c.name for c in classes if c.lineno <= line <= (c.end_lineno or c.lineno)), None)
+
+    found = []
+    for node, builder in sorted(_sql_nodes(path), key=lambda hit: hit[0].lineno):
+        cls = owner(node.lineno)
+        if cls in SYSTEM or (cls is None and path.name in SYSTEM_MODULES):
+            continue
+        if cls not in scoped or builder in STARTERS:
+            found.append(f"{path.name}:{node.lineno}: {builder}(...) in {cls or 'module code'}")
+    return found
+
+
+def _repository_files() -> list[Path]:
+    return sorted(p for p in REPOSITORIES.glob("*.py") if p.name != "__init__.py")
+
+
+def test_repositories_build_statements_from_the_scoped_base() -> None:
+    files = _repository_files()
+    scoped = _scoped_classes(files)
+    offenders = [hit for path in files for hit in _unscoped_statements(path, scoped)]
+    assert not offenders, ("use self.select/self.update/self.delete_where/self.unscoped of ScopedRepository "
+                           "(or declare a system-side class in SYSTEM):\n" + "\n".join(offenders))
+
+
+def test_the_repository_scan_catches_a_bare_statement(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "from sqlalchemy import exists, func\nfrom sqlmodel import select\n"
+        "class Base(ScopedRepository):\n    pass\n"
+        "class Good(Base):\n    def a(self):\n        return exists(self.select(User).where(func.true()))\n"
+        "class Leaky(Base):\n    def a(self):\n        return select(User)\n"
+        "class Stray:\n    def a(self):\n        return exists(User)\n"
+        "def helper():\n    return select(User.id)\n"
+    )
+    scoped = _scoped_classes([sample])
+    assert scoped == {"ScopedRepository", "Base", "Good", "Leaky"}
+    assert [h.split(": ", 1)[1] for h in _unscoped_statements(sample, scoped)] == [
+        "select(...) in Leaky", "exists(...) in Stray", "select(...) in module code"]

@@ -1,6 +1,6 @@
 """Generation statistics, aggregated in SQL over the datasets the caller may see.
 
-The scope is the `datasets` list's own rule (`DatasetRepository._visible_projects`, inherited),
+The scope is the `datasets` list's own rule (`DatasetRepository.visible`, inherited),
 so the charts can never count a dataset the list would hide. Each method is one aggregate
 statement written with SQLAlchemy expressions; the few functions SQLite and PostgreSQL spell
 differently (the UTC day of a timestamp, seconds between two) are chosen per dialect here, as
@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import ColumnElement, Date, Float, Text, case, cast, desc, func
-from sqlmodel import col, select
+from sqlmodel import col
 
 from app.core.models import Dataset, DatasetFile, DatasetStatus, Project, SchemaDoc
 from app.core.payloads import OUTPUT_FORMATS
@@ -42,7 +42,7 @@ class AnalyticsRepository(DatasetRepository):
         return func.round((func.julianday(end) - func.julianday(start)) * 86400.0, 3)
 
     def _scope(self, project_id: int | None, since: datetime | None) -> list[ColumnElement[bool]]:
-        clauses = [col(Dataset.project_id).in_(self._visible_projects())]
+        clauses = [self.visible()]
         if project_id is not None:
             clauses.append(col(Dataset.project_id) == project_id)
         if since is not None:
@@ -65,11 +65,12 @@ class AnalyticsRepository(DatasetRepository):
                     (DatasetStatus.completed, DatasetStatus.failed, DatasetStatus.running, DatasetStatus.queued)]
         # a semi-join: both planners pick from the file table's dataset_id index (few datasets in
         # the period) or a hash of the ids (many); a per-row correlated sum was 30 ms on PostgreSQL
-        in_period = select(Dataset.id).where(*scope)
-        file_bytes = (select(func.coalesce(func.sum(DatasetFile.size_bytes), 0))
+        in_period = self.select(Dataset.id).where(*scope)
+        # restricted through `in_period`, which is scoped
+        file_bytes = (self.unscoped(func.coalesce(func.sum(DatasetFile.size_bytes), 0))
                       .where(col(DatasetFile.dataset_id).in_(in_period)).scalar_subquery())
-        stmt = select(func.count(), *statuses, func.coalesce(func.sum(Dataset.records_generated), 0), file_bytes,
-                      *formats).where(*scope)
+        stmt = self.select(func.count(), *statuses, func.coalesce(func.sum(Dataset.records_generated), 0), file_bytes,
+                           *formats, scope=Dataset).where(*scope)
         row = list((await self.session.exec(stmt)).one())
         keys = ("datasets", "completed", "failed", "running", "queued", "records", "bytes")
         out: dict[str, Any] = dict(zip(keys, row, strict=False))
@@ -78,8 +79,8 @@ class AnalyticsRepository(DatasetRepository):
 
     async def per_day(self, project_id: int | None, since: datetime) -> list[tuple[str, str, int, Any]]:
         day = self._day(Dataset.created_at)
-        stmt = (select(day, Dataset.status, func.count(), func.coalesce(func.sum(Dataset.records_generated), 0))
-                .where(*self._scope(project_id, since)).group_by(day, Dataset.status).order_by(day, Dataset.status))
+        stmt = (self.select(day, Dataset.status, func.count(), func.coalesce(func.sum(Dataset.records_generated), 0),
+                            scope=Dataset).where(*self._scope(project_id, since)).group_by(day, Dataset.status).order_by(day, Dataset.status))
         return [(str(d), *rest) for d, *rest in (await self.session.exec(stmt)).all()]
 
     async def top(self, by: type[Project] | type[SchemaDoc], project_id: int | None,
@@ -87,14 +88,14 @@ class AnalyticsRepository(DatasetRepository):
         """The TOP projects or schemas by records generated: (id, name, datasets, records)."""
         key = Dataset.project_id if by is Project else Dataset.schema_id
         records = func.coalesce(func.sum(Dataset.records_generated), 0)
-        stmt = (select(by.id, by.name, func.count(col(Dataset.id)), records)
+        stmt = (self.select(by.id, by.name, func.count(col(Dataset.id)), records, scope=Dataset)
                 .join(by, col(by.id) == key).where(*self._scope(project_id, since))
                 .group_by(by.id, by.name).order_by(desc(records), by.id).limit(TOP))
         return [tuple(r) for r in (await self.session.exec(stmt)).all()]  # type: ignore[misc]
 
     async def failure_reasons(self, project_id: int | None, since: datetime) -> list[tuple[str, int]]:
         reason = func.coalesce(Dataset.error, "")
-        stmt = (select(reason, func.count()).where(*self._scope(project_id, since),
+        stmt = (self.select(reason, func.count(), scope=Dataset).where(*self._scope(project_id, since),
                                                    col(Dataset.status) == DatasetStatus.failed.value)
                 .group_by(reason).order_by(desc(func.count()), reason).limit(TOP))
         return [tuple(r) for r in (await self.session.exec(stmt)).all()]  # type: ignore[misc]
@@ -103,8 +104,9 @@ class AnalyticsRepository(DatasetRepository):
         """Per UTC day of finishing: records of the datasets completed that day and their
         generation seconds (started -> finished)."""
         day = self._day(Dataset.finished_at)
-        stmt = (select(day, func.coalesce(func.sum(Dataset.records_generated), 0),
-                       func.coalesce(func.sum(self._seconds(Dataset.started_at, Dataset.finished_at)), 0.0))
+        stmt = (self.select(day, func.coalesce(func.sum(Dataset.records_generated), 0),
+                            func.coalesce(func.sum(self._seconds(Dataset.started_at, Dataset.finished_at)), 0.0),
+                            scope=Dataset)
                 .where(*self._scope(project_id, None), col(Dataset.status) == DatasetStatus.completed.value,
                        col(Dataset.started_at).is_not(None), col(Dataset.finished_at) >= since)
                 .group_by(day).order_by(day))
@@ -113,7 +115,7 @@ class AnalyticsRepository(DatasetRepository):
     async def storage(self, project_id: int | None) -> list[tuple[int, str, Any]]:
         """Bytes of dataset files per project, all time, largest first."""
         size = func.sum(DatasetFile.size_bytes)
-        stmt = (select(Project.id, Project.name, size).select_from(DatasetFile)
+        stmt = (self.select(Project.id, Project.name, size, scope=Dataset).select_from(DatasetFile)
                 .join(Dataset, col(Dataset.id) == DatasetFile.dataset_id)
                 .join(Project, col(Project.id) == Dataset.project_id)
                 .where(*self._scope(project_id, None)).group_by(Project.id, Project.name)

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import func
-from sqlmodel import col, select
+from sqlmodel import col
 
 from app.core.models import AuditLog
-from app.core.repositories.base import ScopedRepository, page
+from app.core.repositories.base import ScopedRepository
 
 
 class AuditRepository(ScopedRepository):
@@ -25,7 +24,7 @@ class AuditRepository(ScopedRepository):
         limit: int,
         offset: int,
     ) -> tuple[list[AuditLog], int]:
-        stmt = select(AuditLog).where(self.tenant_clause(AuditLog.tenant_id))
+        stmt = self.select(AuditLog)
         if action:
             # "project" matches project.create, project.delete, ...; an exact name matches itself
             stmt = stmt.where((AuditLog.action == action) | col(AuditLog.action).startswith(action + "."))
@@ -42,6 +41,4 @@ class AuditRepository(ScopedRepository):
             stmt = stmt.where(AuditLog.at <= end.astimezone(UTC))
         if tenant_id is not None:
             stmt = stmt.where(AuditLog.tenant_id == tenant_id)
-        total = (await self.session.exec(select(func.count()).select_from(stmt.subquery()))).one()
-        rows = (await self.session.exec(page(stmt.order_by(col(AuditLog.id).desc()), limit, offset))).all()
-        return list(rows), int(total)
+        return await self.paginate(stmt.order_by(col(AuditLog.id).desc()), limit, offset)

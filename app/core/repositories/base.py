@@ -1,13 +1,40 @@
-"""Base of the scoped repositories."""
+"""Base of the principal-scoped repositories: statements that start as the caller's rows.
+
+`self.select(Model)` is already filtered to the caller's tenant (a SuperUser's to every tenant;
+notifications and API tokens to the caller's own), `get_owned` answers NotFound for a row that
+is missing or someone else's alike, and `paginate` is the one count-and-page. A statement over a
+child or link table (no owner column of its own) names its owner with `scope=`; `unscoped` is
+the visible exception, for facts that must span what the caller may see (is a schema in use?).
+`tests/core/test_no_inline_queries.py` keeps bare SQL builders out of these classes.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
-from sqlalchemy import ColumnElement, true
+from sqlalchemy import ColumnElement, Delete, Select, Update, delete, func, true, update
+from sqlalchemy.orm import InstrumentedAttribute
+from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from app.core.errors import NotFound
+from app.core.models import ApiToken, Notification, Tenant
 from app.core.principal import Principal
+
+M = TypeVar("M", bound=SQLModel)
+
+# rows that belong to one user: the caller's own only, whatever their role
+USER_OWNED: tuple[type[SQLModel], ...] = (ApiToken, Notification)
+# how NotFound names a row (default: the class name)
+NAMES: dict[str, str] = {"SchemaDoc": "Schema", "ConstraintSet": "Constraint set", "ApiToken": "API token"}
+
+
+def _model_of(entity: Any) -> type[SQLModel] | None:
+    if isinstance(entity, type) and issubclass(entity, SQLModel):
+        return entity
+    if isinstance(entity, InstrumentedAttribute):
+        return entity.class_  # type: ignore[no-any-return]
+    return None
 
 
 class ScopedRepository:
@@ -19,8 +46,52 @@ class ScopedRepository:
         """`column == caller's tenant`, or no restriction for a SuperUser."""
         if self.principal.is_superuser:
             return true()
-        return column == self.principal.tenant_id
+        return column == self.principal.tenant_id  # type: ignore[no-any-return]
 
+    def owned(self, model: type[SQLModel]) -> ColumnElement[bool]:
+        """The caller's rows of `model`; a model without an owner column has no rule (TypeError)."""
+        if model in USER_OWNED:
+            return col(model.user_id) == self.principal.user_id  # type: ignore[attr-defined]
+        if model is Tenant:
+            return self.tenant_clause(Tenant.id)
+        tenant = getattr(model, "tenant_id", None)
+        if tenant is None:
+            raise TypeError(f"{model.__name__} has no owner column: name its owner with scope=")
+        return self.tenant_clause(tenant)
 
-def page(stmt: Any, limit: int, offset: int) -> Any:
-    return stmt.limit(limit).offset(offset)
+    def select(self, *entities: Any, scope: type[SQLModel] | None = None) -> Select[Any]:
+        """`select(*entities)` restricted to the caller's rows of `scope` (default: the first
+        entity's model). With `scope=`, the statement must join that model."""
+        model = scope or _model_of(entities[0])
+        if model is None:
+            raise TypeError("select() of an expression needs scope=")
+        return select(*entities).where(self.owned(model))  # type: ignore[no-any-return]
+
+    def unscoped(self, *entities: Any) -> Select[Any]:
+        """A statement deliberately not restricted to the caller: a link table keyed by a row the
+        caller already resolved, or a fact that spans rows the caller may not see."""
+        return select(*entities)  # type: ignore[no-any-return]
+
+    def update(self, model: type[SQLModel]) -> Update:
+        """UPDATE of the caller's rows of `model`."""
+        return update(model).where(self.owned(model))
+
+    def delete_where(self, model: type[SQLModel], *where: Any) -> Delete:
+        """DELETE of child rows keyed by a parent the caller already resolved (no owner column)."""
+        return delete(model).where(*where)
+
+    async def get_owned(self, model: type[M], row_id: int, *where: Any, message: str | None = None) -> M:
+        """The row if it exists AND is the caller's; otherwise NotFound, never Forbidden, so another
+        tenant's ids cannot be probed."""
+        stmt = self.select(model).where(col(model.id) == row_id, *where)  # type: ignore[attr-defined]
+        row = (await self.session.exec(stmt)).first()
+        if row is None:
+            name = NAMES.get(model.__name__, model.__name__)
+            raise NotFound(message or f"{name} {row_id} was not found.")
+        return row  # type: ignore[no-any-return]
+
+    async def paginate(self, statement: Select[Any], limit: int, offset: int) -> tuple[list[Any], int]:
+        """One page of an ordered statement and the total count of its rows."""
+        total = (await self.session.exec(select(func.count()).select_from(statement.order_by(None).subquery()))).one()
+        rows = (await self.session.exec(statement.limit(limit).offset(offset))).all()
+        return list(rows), int(total)

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, or_, update
+from sqlalchemy import or_, update
 from sqlmodel import Session, col, select
 
 from app.core import preferences
-from app.core.errors import NotFound
 from app.core.models import (
     DeliveryAttempt,
     DeliveryStatus,
@@ -23,52 +22,41 @@ from app.core.models import (
     User,
     WebhookDelivery,
 )
-from app.core.repositories.base import ScopedRepository, page
+from app.core.repositories.base import ScopedRepository
 
 PENDING = DeliveryStatus.pending.value
 
 
 class IntegrationRepository(ScopedRepository):
     async def get(self, integration_id: int) -> Integration:
-        row = await self.session.get(Integration, integration_id)
-        if row is None or not (self.principal.is_superuser or row.tenant_id == self.principal.tenant_id):
-            raise NotFound(f"Integration {integration_id} was not found.")
-        return row
+        return await self.get_owned(Integration, integration_id)
 
     async def list(self, *, limit: int, offset: int) -> tuple[list[Integration], int]:
-        stmt = select(Integration).where(self.tenant_clause(Integration.tenant_id))
-        total = (await self.session.exec(select(func.count()).select_from(stmt.subquery()))).one()
-        rows = (await self.session.exec(page(stmt.order_by(col(Integration.id)), limit, offset))).all()
-        return list(rows), int(total)
+        return await self.paginate(self.select(Integration).order_by(col(Integration.id)), limit, offset)
 
     async def deliveries(self, integration_id: int, *, limit: int, offset: int) -> tuple[list[WebhookDelivery], int]:
-        stmt = select(WebhookDelivery).where(WebhookDelivery.integration_id == integration_id,
-                                             self.tenant_clause(WebhookDelivery.tenant_id))
-        total = (await self.session.exec(select(func.count()).select_from(stmt.subquery()))).one()
-        rows = (await self.session.exec(page(stmt.order_by(col(WebhookDelivery.id).desc()), limit, offset))).all()
-        return list(rows), int(total)
+        stmt = self.select(WebhookDelivery).where(WebhookDelivery.integration_id == integration_id)
+        return await self.paginate(stmt.order_by(col(WebhookDelivery.id).desc()), limit, offset)
 
     async def delivery(self, integration_id: int, delivery_id: int) -> WebhookDelivery:
-        row = await self.session.get(WebhookDelivery, delivery_id)
-        if row is None or row.integration_id != integration_id or not (
-                self.principal.is_superuser or row.tenant_id == self.principal.tenant_id):
-            raise NotFound(f"Delivery {delivery_id} of integration {integration_id} was not found.")
-        return row
+        return await self.get_owned(
+            WebhookDelivery, delivery_id, col(WebhookDelivery.integration_id) == integration_id,
+            message=f"Delivery {delivery_id} of integration {integration_id} was not found.")
 
     async def attempts_of(self, delivery_ids: list[int]) -> dict[int, list[DeliveryAttempt]]:
         out: dict[int, list[DeliveryAttempt]] = {d: [] for d in delivery_ids}
         if not delivery_ids:
             return out
-        stmt = (select(DeliveryAttempt).join(WebhookDelivery, col(WebhookDelivery.id) == DeliveryAttempt.delivery_id)
-                .where(col(DeliveryAttempt.delivery_id).in_(delivery_ids), self.tenant_clause(WebhookDelivery.tenant_id))
+        stmt = (self.select(DeliveryAttempt, scope=WebhookDelivery)
+                .join(WebhookDelivery, col(WebhookDelivery.id) == DeliveryAttempt.delivery_id)
+                .where(col(DeliveryAttempt.delivery_id).in_(delivery_ids))
                 .order_by(col(DeliveryAttempt.delivery_id), col(DeliveryAttempt.attempt)))
         for row in (await self.session.exec(stmt)).all():
             out[row.delivery_id].append(row)
         return out
 
     async def exports_of(self, dataset_id: int) -> list[ObjectExport]:
-        stmt = select(ObjectExport).where(ObjectExport.dataset_id == dataset_id,
-                                          self.tenant_clause(ObjectExport.tenant_id))
+        stmt = self.select(ObjectExport).where(ObjectExport.dataset_id == dataset_id)
         return list((await self.session.exec(stmt.order_by(col(ObjectExport.id)))).all())
 
 

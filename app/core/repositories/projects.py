@@ -5,14 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, cast, delete, exists, func, literal, literal_column, or_, true
+from sqlalchemy import ColumnElement, cast, exists, func, literal, literal_column
 from sqlalchemy.dialects.postgresql import JSONB
-from sqlmodel import col, select
+from sqlmodel import col
 
 from app.core.authz import effective_project_role
 from app.core.errors import NotFound
-from app.core.models import Project, ProjectMember, ProjectRole, ProjectSchema, Role
-from app.core.repositories.base import ScopedRepository, page
+from app.core.models import Project, ProjectMember, ProjectRole, ProjectSchema
+from app.core.repositories.base import ScopedRepository
+from app.core.repositories.visibility import visible_project
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,66 +23,51 @@ class VisibleProject:
 
 
 class ProjectRepository(ScopedRepository):
-    def _visible_clause(self) -> ColumnElement[bool]:
-        p = self.principal
-        if p.is_superuser:
-            return true()
-        tenant = Project.tenant_id == p.tenant_id
-        if p.role is Role.Admin:
-            return tenant
-        member = col(Project.id).in_(select(ProjectMember.project_id).where(ProjectMember.user_id == p.user_id))
-        if p.role is Role.Manager:
-            return tenant & or_(Project.created_by == p.user_id, member)
-        return tenant & member
-
     def _has_tag(self, tag: str) -> ColumnElement[bool]:
         """JSON array membership in SQL: jsonb containment on PostgreSQL, json_each on SQLite."""
         if self.session.bind.dialect.name == "postgresql":
             return cast(Project.tags, JSONB).contains([tag])
-        member = select(literal(1)).select_from(func.json_each(Project.tags).table_valued("value"))
+        member = self.unscoped(literal(1)).select_from(func.json_each(Project.tags).table_valued("value"))
         return exists(member.where(literal_column("value") == tag))
 
     async def get(self, project_id: int) -> VisibleProject:
         """The project if the caller may see it, else NotFound (never Forbidden: no existence leak)."""
         project = await self.session.get(Project, project_id)
-        if project is None:
-            raise NotFound(f"Project {project_id} was not found.")
-        membership = await self.session.get(ProjectMember, (project_id, self.principal.user_id))
-        role = effective_project_role(
-            self.principal,
-            project_tenant_id=project.tenant_id,
-            created_by=project.created_by,
-            membership=ProjectRole(membership.role) if membership else None,
-        )
-        if role is None:
+        role = None
+        if project is not None:
+            # the rule of `visible_project`, in Python, since the caller's role is wanted too
+            membership = await self.session.get(ProjectMember, (project_id, self.principal.user_id))
+            role = effective_project_role(
+                self.principal,
+                project_tenant_id=project.tenant_id,
+                created_by=project.created_by,
+                membership=ProjectRole(membership.role) if membership else None,
+            )
+        if project is None or role is None:
             raise NotFound(f"Project {project_id} was not found.")
         return VisibleProject(project, role)
 
     async def list(
         self, *, tenant_id: int | None, tag: str | None, q: str | None, limit: int, offset: int
     ) -> tuple[list[Project], int]:
-        stmt = select(Project).where(self._visible_clause())
+        stmt = self.select(Project).where(visible_project(self.principal))
         if tenant_id is not None:
             stmt = stmt.where(Project.tenant_id == tenant_id)
         if q:
             # autoescape: '%' and '_' in the search text are literal, not wildcards
             stmt = stmt.where(func.lower(Project.name).contains(q.lower(), autoescape=True))
-        rows_stmt = stmt.order_by(col(Project.id))
         if tag:
             stmt = stmt.where(self._has_tag(tag))
-            rows_stmt = stmt.order_by(col(Project.id))
-        total = (await self.session.exec(select(func.count()).select_from(stmt.subquery()))).one()
-        rows = (await self.session.exec(page(rows_stmt, limit, offset))).all()
-        return list(rows), int(total)
+        return await self.paginate(stmt.order_by(col(Project.id)), limit, offset)
 
     async def visible_for_user(self, user_ids: Sequence[int]) -> dict[int, list[Project]]:
         """Projects each user belongs to (or created), restricted to what the caller may see."""
         stmt = (
-            select(ProjectMember.user_id, Project)
+            self.select(ProjectMember.user_id, Project, scope=Project)
             .join(Project, col(Project.id) == ProjectMember.project_id)
-            .where(col(ProjectMember.user_id).in_(user_ids), self._visible_clause())
+            .where(col(ProjectMember.user_id).in_(user_ids), visible_project(self.principal))
         )
-        created = select(Project).where(col(Project.created_by).in_(user_ids), self._visible_clause())
+        created = self.select(Project).where(col(Project.created_by).in_(user_ids), visible_project(self.principal))
         out: dict[int, dict[int, Project]] = {uid: {} for uid in user_ids}
         for uid, project in (await self.session.exec(stmt)).all():
             out[uid][project.id] = project  # type: ignore[index]
@@ -92,9 +78,9 @@ class ProjectRepository(ScopedRepository):
     async def members_of(self, project_ids: Sequence[int]) -> list[ProjectMember]:
         """Members of projects the caller already resolved as visible (ids come from `get`/`list`)."""
         stmt = (
-            select(ProjectMember)
+            self.select(ProjectMember, scope=Project)
             .join(Project, col(Project.id) == ProjectMember.project_id)
-            .where(col(ProjectMember.project_id).in_(project_ids), self.tenant_clause(Project.tenant_id))
+            .where(col(ProjectMember.project_id).in_(project_ids))
             .order_by(col(ProjectMember.project_id), col(ProjectMember.added_at), col(ProjectMember.user_id))
         )
         return list((await self.session.exec(stmt)).all())
@@ -103,7 +89,7 @@ class ProjectRepository(ScopedRepository):
         return await self.session.get(ProjectMember, (project_id, user_id))
 
     async def delete_memberships(self, project_id: int) -> None:
-        await self.session.exec(delete(ProjectMember).where(col(ProjectMember.project_id) == project_id))  # type: ignore[call-overload]
+        await self.session.exec(self.delete_where(ProjectMember, col(ProjectMember.project_id) == project_id))  # type: ignore[call-overload]
 
     async def delete_schema_links(self, project_id: int) -> None:
-        await self.session.exec(delete(ProjectSchema).where(col(ProjectSchema.project_id) == project_id))  # type: ignore[call-overload]
+        await self.session.exec(self.delete_where(ProjectSchema, col(ProjectSchema.project_id) == project_id))  # type: ignore[call-overload]

@@ -4,37 +4,31 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import delete, func
-from sqlmodel import col, select
+from sqlalchemy import func
+from sqlmodel import col
 
-from app.core.errors import NotFound
 from app.core.models import ConstraintSet, Dataset, ProjectSchema, SchemaDoc
-from app.core.repositories.base import ScopedRepository, page
+from app.core.repositories.base import ScopedRepository
 
 
 class SchemaRepository(ScopedRepository):
     async def get(self, schema_id: int) -> SchemaDoc:
-        row = await self.session.get(SchemaDoc, schema_id)
-        if row is None or not (self.principal.is_superuser or row.tenant_id == self.principal.tenant_id):
-            raise NotFound(f"Schema {schema_id} was not found.")
-        return row
+        return await self.get_owned(SchemaDoc, schema_id)
 
     async def list(self, *, project_id: int | None, q: str | None, limit: int, offset: int) -> tuple[list[SchemaDoc], int]:
-        stmt = select(SchemaDoc).where(self.tenant_clause(SchemaDoc.tenant_id))
+        stmt = self.select(SchemaDoc)
         if project_id is not None:
             stmt = stmt.where(col(SchemaDoc.id).in_(
-                select(ProjectSchema.schema_id).where(ProjectSchema.project_id == project_id)))
+                self.unscoped(ProjectSchema.schema_id).where(ProjectSchema.project_id == project_id)))
         if q:
             stmt = stmt.where(func.lower(SchemaDoc.name).contains(q.lower(), autoescape=True))
-        total = (await self.session.exec(select(func.count()).select_from(stmt.subquery()))).one()
-        rows = (await self.session.exec(page(stmt.order_by(col(SchemaDoc.id)), limit, offset))).all()
-        return list(rows), int(total)
+        return await self.paginate(stmt.order_by(col(SchemaDoc.id)), limit, offset)
 
     async def project_ids(self, schema_ids: Sequence[int]) -> dict[int, list[int]]:
         stmt = (
-            select(ProjectSchema.schema_id, ProjectSchema.project_id)
+            self.select(ProjectSchema.schema_id, ProjectSchema.project_id, scope=SchemaDoc)
             .join(SchemaDoc, col(SchemaDoc.id) == ProjectSchema.schema_id)
-            .where(col(ProjectSchema.schema_id).in_(schema_ids), self.tenant_clause(SchemaDoc.tenant_id))
+            .where(col(ProjectSchema.schema_id).in_(schema_ids))
             .order_by(col(ProjectSchema.project_id))
         )
         out: dict[int, list[int]] = {sid: [] for sid in schema_ids}
@@ -44,9 +38,9 @@ class SchemaRepository(ScopedRepository):
 
     async def of_projects(self, project_ids: Sequence[int]) -> dict[int, list[SchemaDoc]]:
         stmt = (
-            select(ProjectSchema.project_id, SchemaDoc)
+            self.select(ProjectSchema.project_id, SchemaDoc, scope=SchemaDoc)
             .join(SchemaDoc, col(SchemaDoc.id) == ProjectSchema.schema_id)
-            .where(col(ProjectSchema.project_id).in_(project_ids), self.tenant_clause(SchemaDoc.tenant_id))
+            .where(col(ProjectSchema.project_id).in_(project_ids))
             .order_by(col(SchemaDoc.id))
         )
         out: dict[int, list[SchemaDoc]] = {pid: [] for pid in project_ids}
@@ -58,28 +52,24 @@ class SchemaRepository(ScopedRepository):
         return await self.session.get(ProjectSchema, (project_id, schema_id))
 
     async def dataset_count(self, schema_id: int) -> int:
-        stmt = select(func.count()).where(Dataset.schema_id == schema_id, Dataset.status != "cancelled")
+        # in use anywhere, also in projects the caller cannot see
+        stmt = self.unscoped(func.count()).where(Dataset.schema_id == schema_id, Dataset.status != "cancelled")
         return int((await self.session.exec(stmt)).one())
 
     async def unlink_all(self, schema_id: int) -> None:
-        await self.session.exec(delete(ProjectSchema).where(col(ProjectSchema.schema_id) == schema_id))  # type: ignore[call-overload]
+        await self.session.exec(self.delete_where(ProjectSchema, col(ProjectSchema.schema_id) == schema_id))  # type: ignore[call-overload]
 
 
 class ConstraintSetRepository(ScopedRepository):
     async def get(self, constraint_id: int) -> ConstraintSet:
-        row = await self.session.get(ConstraintSet, constraint_id)
-        if row is None or not (self.principal.is_superuser or row.tenant_id == self.principal.tenant_id):
-            raise NotFound(f"Constraint set {constraint_id} was not found.")
-        return row
+        return await self.get_owned(ConstraintSet, constraint_id)
 
     async def list(self, *, schema_id: int | None, limit: int, offset: int) -> tuple[list[ConstraintSet], int]:
-        stmt = select(ConstraintSet).where(self.tenant_clause(ConstraintSet.tenant_id))
+        stmt = self.select(ConstraintSet)
         if schema_id is not None:
             stmt = stmt.where(ConstraintSet.schema_id == schema_id)
-        total = (await self.session.exec(select(func.count()).select_from(stmt.subquery()))).one()
-        rows = (await self.session.exec(page(stmt.order_by(col(ConstraintSet.id)), limit, offset))).all()
-        return list(rows), int(total)
+        return await self.paginate(stmt.order_by(col(ConstraintSet.id)), limit, offset)
 
     async def of_schema(self, schema_id: int) -> list[ConstraintSet]:
-        stmt = select(ConstraintSet).where(ConstraintSet.schema_id == schema_id, self.tenant_clause(ConstraintSet.tenant_id))
+        stmt = self.select(ConstraintSet).where(ConstraintSet.schema_id == schema_id)
         return list((await self.session.exec(stmt)).all())

@@ -3,28 +3,22 @@
 from __future__ import annotations
 
 from sqlalchemy import func
-from sqlmodel import col, select
+from sqlmodel import col
 
-from app.core.errors import NotFound
 from app.core.models import Tenant
-from app.core.repositories.base import ScopedRepository, page
+from app.core.repositories.base import ScopedRepository
 
 
 class TenantRepository(ScopedRepository):
     async def get(self, tenant_id: int) -> Tenant:
-        tenant = await self.session.get(Tenant, tenant_id)
-        if tenant is None or not (self.principal.is_superuser or tenant.id == self.principal.tenant_id):
-            raise NotFound(f"Tenant {tenant_id} was not found.")
-        return tenant
+        return await self.get_owned(Tenant, tenant_id)
 
     async def list(self, limit: int, offset: int) -> tuple[list[Tenant], int]:
-        stmt = select(Tenant).where(self.tenant_clause(Tenant.id))
-        total = (await self.session.exec(select(func.count()).select_from(stmt.subquery()))).one()
-        rows = (await self.session.exec(page(stmt.order_by(col(Tenant.id)), limit, offset))).all()
-        return list(rows), int(total)
+        return await self.paginate(self.select(Tenant).order_by(col(Tenant.id)), limit, offset)
 
     async def name_taken(self, name: str, *, except_id: int | None = None) -> bool:
-        stmt = select(Tenant.id).where(func.lower(Tenant.name) == name.lower())
+        # names are unique across tenants: the check spans tenants the caller cannot see
+        stmt = self.unscoped(Tenant.id).where(func.lower(Tenant.name) == name.lower())
         if except_id is not None:
             stmt = stmt.where(Tenant.id != except_id)
         return (await self.session.exec(stmt)).first() is not None

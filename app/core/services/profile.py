@@ -15,6 +15,7 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core import preferences
+from app.core.authz import require_another_admin
 from app.core.errors import Conflict, Forbidden, Invalid, PayloadTooLarge
 from app.core.models import Role, User, utcnow
 from app.core.payloads import (
@@ -176,8 +177,8 @@ async def delete_account(session: AsyncSession, principal: Principal, data: Acco
     user = await _me(session, principal)
     if not await verify_password_async(data.password, user.password_hash):
         raise Forbidden("The password is incorrect.")
-    if user.role == Role.Admin.value and await users.active_admin_count(user.tenant_id) <= 1:
-        raise Conflict("The last active Admin of a tenant cannot delete their account; make another user Admin first.")
+    await require_another_admin(Role(user.role), user.is_active, lambda: users.active_admin_count(user.tenant_id),
+                                "delete their account; make another user Admin first")
     for token in await users.own_tokens():
         token.revoked_at = utcnow()
     assert user.id is not None

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from app.core.authz import Action, require, require_project
+from app.core.authz import Action, require, require_project, require_tenant_target
 from app.core.clock import iso
-from app.core.errors import Forbidden, Invalid, NotFound
+from app.core.errors import Invalid, NotFound
 from app.core.models import Project, ProjectMember, utcnow
 from app.core.payloads import MemberAdd, MemberRemove, ProjectCreate, ProjectUpdate
 from app.core.principal import Principal
@@ -22,9 +22,7 @@ def _dedupe(tags: list[str]) -> list[str]:
 async def create(session: AsyncSession, principal: Principal, data: ProjectCreate) -> Project:
     require(principal, Action.PROJECT_CREATE)
     tenant_id = principal.tenant_id
-    if data.tenant_id is not None and data.tenant_id != principal.tenant_id:
-        if not principal.is_superuser:
-            raise Forbidden("Only a SuperUser may create projects in another tenant.")
+    if data.tenant_id is not None and require_tenant_target(principal, data.tenant_id, "create projects"):
         tenant_id = (await TenantRepository(session, principal).get(data.tenant_id)).id or data.tenant_id
     project = Project(
         tenant_id=tenant_id, name=data.name, description=data.description, tags=_dedupe(data.tags),

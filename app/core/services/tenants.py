@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from app.core.authz import Action, require
+from app.core.authz import Action, require, require_not_own_tenant_deactivation, require_tenant_read
 from app.core.errors import Conflict, Invalid
 from app.core.models import Role, Tenant, User, utcnow
 from app.core.payloads import TenantCreate, TenantUpdate
@@ -23,8 +23,7 @@ async def current(session: AsyncSession, principal: Principal) -> Tenant:
 
 
 async def get(session: AsyncSession, principal: Principal, tenant_id: int) -> Tenant:
-    if tenant_id != principal.tenant_id:
-        require(principal, Action.TENANT_READ_ANY)
+    require_tenant_read(principal, tenant_id)
     return await TenantRepository(session, principal).get(tenant_id)
 
 
@@ -60,8 +59,7 @@ async def update(session: AsyncSession, principal: Principal, tenant_id: int, da
         raise Invalid("Nothing to update: send at least one tenant setting.")
     if "name" in fields and await tenants.name_taken(fields["name"], except_id=tenant.id):
         raise Conflict(f"A tenant named '{fields['name']}' already exists.")
-    if fields.get("is_active") is False and tenant.id == principal.tenant_id:
-        raise Conflict("You may not deactivate your own tenant.")
+    require_not_own_tenant_deactivation(principal, tenant_id, fields.get("is_active"))
     for key, value in fields.items():
         setattr(tenant, key, value)
     tenant.updated_at = utcnow()

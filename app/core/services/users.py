@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from dataclasses import dataclass
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from app.core.authz import Action, can_grant, require
-from app.core.errors import Conflict, Forbidden, Invalid
+from app.core import authz
+from app.core.authz import Action, require
+from app.core.errors import Conflict, Invalid
 from app.core.models import Role, User, utcnow
 from app.core.payloads import UserCreate, UserInvite, UserUpdate
 from app.core.principal import Principal
@@ -25,17 +27,9 @@ class CreatedUser:
     invitation_url: str | None
 
 
-def _check_grant(principal: Principal, role: Role) -> None:
-    if not can_grant(principal, role):
-        raise Forbidden(f"Your role ({principal.role.value}) may not grant the role {role.value}.")
-
-
 async def _target_tenant(session: AsyncSession, principal: Principal, tenant_id: int | None) -> int:
-    if tenant_id is None or tenant_id == principal.tenant_id:
+    if tenant_id is None or not authz.require_tenant_target(principal, tenant_id, "create users"):
         return principal.tenant_id
-    if not principal.is_superuser:
-        # only a SuperUser crosses tenants; for others the field is simply not applicable
-        raise Forbidden("Only a SuperUser may create users in another tenant.")
     return (await TenantRepository(session, principal).get(tenant_id)).id or tenant_id
 
 
@@ -71,7 +65,7 @@ async def _new_user(
 
 async def create(session: AsyncSession, principal: Principal, settings: Settings, data: UserCreate) -> CreatedUser:
     require(principal, Action.USER_CREATE)
-    _check_grant(principal, data.role)
+    authz.require_grant(principal, data.role)
     tenant_id = await _target_tenant(session, principal, data.tenant_id)
     return await _new_user(
         session, principal, settings, tenant_id=tenant_id, username=data.username, email=data.email,
@@ -81,7 +75,7 @@ async def create(session: AsyncSession, principal: Principal, settings: Settings
 
 async def invite(session: AsyncSession, principal: Principal, settings: Settings, data: UserInvite) -> CreatedUser:
     require(principal, Action.USER_INVITE)
-    _check_grant(principal, data.role)
+    authz.require_grant(principal, data.role)
     return await _new_user(
         session, principal, settings, tenant_id=principal.tenant_id, username=data.username, email=data.email,
         role=data.role, display_name=data.display_name, password=None, action="user.invite",
@@ -89,11 +83,10 @@ async def invite(session: AsyncSession, principal: Principal, settings: Settings
 
 
 async def get(session: AsyncSession, principal: Principal, user_id: int) -> User:
-    if user_id != principal.user_id and not principal.at_least(Role.Manager):
-        # 404 first for users outside the tenant, then 403 for a visible one
-        await UserRepository(session, principal).get(user_id)
-        require(principal, Action.USER_READ_OTHER)
-    return await UserRepository(session, principal).get(user_id)
+    # 404 first for users outside the tenant, then 403 for a visible one
+    user = await UserRepository(session, principal).get(user_id)
+    authz.require_user_read(principal, user_id)
+    return user
 
 
 async def search(
@@ -112,24 +105,21 @@ async def update(session: AsyncSession, principal: Principal, user_id: int, data
     fields = data.model_dump(exclude_unset=True, exclude_none=True)
     if not fields:
         raise Invalid("Nothing to update: send at least one of role, is_active, display_name, email.")
-    if user.id == principal.user_id and "role" in fields and fields["role"] != user.role:
-        raise Forbidden("You may not change your own role.")
-    if user.id == principal.user_id and fields.get("is_active") is False:
-        raise Forbidden("You may not deactivate yourself.")
-    require(principal, Action.USER_UPDATE)
     current = Role(user.role)
-    if current.rank > principal.role.rank:
-        raise Forbidden(f"Your role ({principal.role.value}) may not change a {current.value}.")
+    authz.require_user_update(principal, user_id=user_id, current=current, new_role=data.role,
+                              deactivate=data.is_active is False)
+
+    def active_admins() -> Awaitable[int]:
+        return users.active_admin_count(user.tenant_id)
+
     changes: dict[str, object] = {}
     if data.role is not None and data.role is not current:
-        _check_grant(principal, data.role)
-        if current is Role.Admin and await users.active_admin_count(user.tenant_id) <= 1 and user.is_active:
-            raise Conflict("The last active Admin of a tenant cannot be demoted.")
+        await authz.require_another_admin(current, user.is_active, active_admins, "be demoted")
         changes["role"] = [current.value, data.role.value]
         user.role = data.role.value
     if data.is_active is not None and data.is_active != user.is_active:
-        if not data.is_active and current is Role.Admin and await users.active_admin_count(user.tenant_id) <= 1:
-            raise Conflict("The last active Admin of a tenant cannot be deactivated.")
+        if not data.is_active:
+            await authz.require_another_admin(current, user.is_active, active_admins, "be deactivated")
         if data.is_active and user.password_hash is None:
             raise Conflict("This user has not set a password yet; they activate by accepting their invitation.")
         changes["is_active"] = [user.is_active, data.is_active]
