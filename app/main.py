@@ -27,6 +27,7 @@ from app.core.jobs.dispatcher import Dispatcher
 from app.core.jobs.executors import make_executor
 from app.core.jobs.retention import RetentionPurger
 from app.core.migrate import upgrade
+from app.core.security.passwords import configure_hashing
 from app.core.services import profile
 from app.core.services.bootstrap import ensure_bootstrap
 from app.core.settings import Settings, get_settings
@@ -85,6 +86,7 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
                web_dir: Path = spa.STATIC_DIR) -> FastAPI:
     """`web_dir` holds the web interface's production build (index.html, assets/)."""
     settings = settings or get_settings()
+    configure_hashing(settings.password_hash_time_cost, settings.password_hash_memory_kib)
     schema = build_schema(settings)
 
     @asynccontextmanager

@@ -26,6 +26,8 @@ from tests.api_client import Api
 ADMIN_PASSWORD = "root-password-123"
 PG_HOST = os.environ.get("TDG_TEST_PG_HOST", "127.0.0.1")
 PG_PORT = int(os.environ.get("TDG_TEST_PG_PORT", "5432"))
+# argon2id at its cheapest (microseconds, not ~40 ms per hash): the suite logs in thousands of times
+CHEAP_PASSWORD_HASHING = {"password_hash_time_cost": 1, "password_hash_memory_kib": 8}
 BACKENDS = [b for b in os.environ.get("TDG_TEST_BACKENDS", "sqlite,postgresql").split(",") if b]
 
 
@@ -89,6 +91,7 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
     return Settings(
         env="test", database_url=database_url, data_dir=tmp_path / "data", admin_username="root",
         admin_password=ADMIN_PASSWORD, secret_key="test-secret-key-" + "x" * 32, workers=1, warm_pool=False,
+        **CHEAP_PASSWORD_HASHING,
     )
 
 

@@ -7,7 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -28,6 +28,10 @@ class Settings(BaseSettings):
     login_max_failures: int = Field(default=5, ge=1)
     login_window_seconds: int = Field(default=300, ge=1)
     login_lockout_seconds: int = Field(default=300, ge=1)
+    # argon2id cost of new password hashes; OWASP's floor by default, refused below it in
+    # production (the test suite hashes at t=1, 8 KiB: hundreds of logins otherwise cost minutes)
+    password_hash_time_cost: int = Field(default=2, ge=1)
+    password_hash_memory_kib: int = Field(default=19456, ge=8)
     graphql_max_depth: int = 12
     graphql_max_aliases: int = 30
     graphql_max_tokens: int = 4000
@@ -73,6 +77,12 @@ class Settings(BaseSettings):
         if value in {"changeme", "secret", "changethis"}:
             raise ValueError("TDG_SECRET_KEY is a placeholder")
         return value
+
+    @model_validator(mode="after")
+    def _password_cost_floor(self) -> Settings:
+        if self.is_production and (self.password_hash_time_cost < 2 or self.password_hash_memory_kib < 19456):
+            raise ValueError("TDG_PASSWORD_HASH_TIME_COST/_MEMORY_KIB are below OWASP's floor (2, 19456) in production")
+        return self
 
     @property
     def site_url(self) -> str:

@@ -8,7 +8,7 @@ from app.core.migrate import upgrade
 from app.core.models import Role, User
 from app.core.payloads import UserCreate
 from app.core.repositories import AuthRepository
-from app.core.security.passwords import check_password_policy, hash_password_async
+from app.core.security.passwords import check_password_policy, configure_hashing, hash_password_async
 from app.core.services import audit
 from app.core.services.bootstrap import ensure_bootstrap
 from app.core.settings import Settings
@@ -18,6 +18,7 @@ from app.core.validation import parse
 async def create_user(settings: Settings, *, username: str, password: str, role: str, email: str | None,
                       tenant_name: str) -> int:
     upgrade(settings.database_url)
+    configure_hashing(settings.password_hash_time_cost, settings.password_hash_memory_kib)
     engine = make_async_engine(settings.database_url)
     try:
         async with make_sessionmaker(engine)() as session:

@@ -23,6 +23,7 @@ import redis
 
 from app.generation.plan import compile_plan
 from app.generation.schema.loader import load_schema
+from tests.conftest import CHEAP_PASSWORD_HASHING
 
 # the `tdg` of the interpreter running the tests: the checkout under test, wherever it is
 TDG = Path(sys.executable).parent / "tdg"
@@ -97,7 +98,8 @@ class Proc:
 def service_env(database_url: str, data_dir: Path, **extra: str) -> dict[str, str]:
     return {"TDG_DATABASE_URL": database_url, "TDG_DATA_DIR": str(data_dir), "TDG_ENV": "test",
             "TDG_SECRET_KEY": "test-secret-key-" + "x" * 32, "TDG_ADMIN_USERNAME": "root",
-            "TDG_ADMIN_PASSWORD": "root-password-123", **extra}
+            "TDG_ADMIN_PASSWORD": "root-password-123",
+            **{f"TDG_{k.upper()}": str(v) for k, v in CHEAP_PASSWORD_HASHING.items()}, **extra}
 
 
 def start_serve(env: dict[str, str], log: Path, port: int) -> Proc:

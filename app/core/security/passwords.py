@@ -13,11 +13,22 @@ from app.core.errors import Invalid
 MIN_PASSWORD_LENGTH = 8
 MAX_PASSWORD_LENGTH = 256
 
-# argon2id at OWASP's recommended floor (m=19 MiB, t=2, p=1): ~40 ms here, where the library's
-# default (64 MiB, t=3, p=4) costs ~0.4 s per login on a 2-core host. Older hashes still verify.
+# argon2id at OWASP's recommended floor (m=19 MiB, t=2, p=1) unless configured otherwise (the
+# settings `password_hash_time_cost`/`_memory_kib`): ~40 ms here, where the library's default
+# (64 MiB, t=3, p=4) costs ~0.4 s per login on a 2-core host. A hash keeps its own parameters, so
+# hashes made at another cost still verify.
 _hasher = PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1)
 # Verified when the username is unknown, so both paths cost the same (no timing oracle).
 _DUMMY_HASH = _hasher.hash("tdg-dummy-password-for-timing")
+
+
+def configure_hashing(time_cost: int, memory_kib: int) -> None:
+    """Hash new passwords at this cost (the process's settings; tests use the cheapest)."""
+    global _hasher, _DUMMY_HASH
+    if (_hasher.time_cost, _hasher.memory_cost) == (time_cost, memory_kib):
+        return
+    _hasher = PasswordHasher(time_cost=time_cost, memory_cost=memory_kib, parallelism=1)
+    _DUMMY_HASH = _hasher.hash("tdg-dummy-password-for-timing")
 
 
 def check_password_policy(password: str) -> None:
