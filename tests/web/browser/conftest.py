@@ -39,8 +39,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
     """A flow that went through still fails on the accessibility problems of the pages it visited."""
     yield
-    page = getattr(item, "funcargs", {}).get("page")
-    found = axe_violations(page) if isinstance(page, Page) else []
+    pages = [v for v in getattr(item, "funcargs", {}).values() if isinstance(v, Page)]
+    found = [v for page in pages for v in axe_violations(page)]
     if found:
         pytest.fail("\n\n".join(found), pytrace=False)
 
