@@ -10,11 +10,13 @@ import os
 import shutil
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
 import psycopg
 import pytest
+import time_machine
 from sqlalchemy import text
 
 from app.core.database import make_sync_engine
@@ -84,6 +86,16 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     url = request.getfixturevalue("pg_database")
     _truncate_pg(url)
     return url
+
+
+@pytest.fixture
+def clock() -> Iterator[time_machine.Traveller]:
+    """The process's wall clock, ticking on from now; `clock.shift(seconds)` moves it forward so
+    a test of expiry (tokens, lockouts, retries, retention) need not sleep. Every time.time() and
+    datetime.now() in the process follows it (the app's background threads too); monotonic
+    clocks, and so asyncio's timers, do not."""
+    with time_machine.travel(datetime.now(UTC), tick=True) as traveller:
+        yield traveller
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@ API tokens and invitations (DESIGN §3, §12)."""
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import json
 import uuid
@@ -13,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
+import time_machine
 from jose import jwt
 from sqlalchemy import text
 
@@ -286,7 +286,7 @@ async def _api_with(settings: Settings, **overrides: Any) -> AsyncIterator[Api]:
             yield api
 
 
-async def test_lockout_expires(settings: Settings) -> None:
+async def test_lockout_expires(settings: Settings, clock: time_machine.Traveller) -> None:
     async with _api_with(settings, login_max_failures=2, login_window_seconds=1, login_lockout_seconds=1) as api:
         _, admin = await api.create_tenant()
         tester = await api.create_user(admin, "Tester")
@@ -295,19 +295,19 @@ async def test_lockout_expires(settings: Settings) -> None:
             assert r.status_code == 401
         r = await api.client.post(BASE + "/users/token", data={"username": tester.username, "password": USER_PASSWORD})
         assert r.status_code == 429 and r.headers["Retry-After"] in {"1", "2"}
-        await asyncio.sleep(2.1)
+        clock.shift(2.1)
         # lock and window are over: one more failure does not lock again, the right password works
         r = await api.client.post(BASE + "/users/token", data={"username": tester.username, "password": "bad-pass"})
         assert r.status_code == 401
         await api.login(tester.username, USER_PASSWORD)
 
 
-async def test_expired_api_token_and_invitation(api: Api, settings: Settings) -> None:
+async def test_expired_api_token_and_invitation(api: Api, settings: Settings, clock: time_machine.Traveller) -> None:
     _, admin = await api.create_tenant()
     soon = datetime.now(UTC) + timedelta(seconds=1.5)
     created = await api.call("POST", "/settings/tokens", admin, 201, json={"name": "short", "expires_at": soon.isoformat()})
     assert (await _status_of_token(api.client, created["token"]))[0] == 200
-    await asyncio.sleep(max(0.0, (soon - datetime.now(UTC)).total_seconds()) + 0.2)
+    clock.shift(max(0.0, (soon - datetime.now(UTC)).total_seconds()) + 0.2)
     assert await _status_of_token(api.client, created["token"]) == (401, "The API token has expired.")
 
     invited = await api.call("POST", "/users/create", admin, 201, json={"username": unique("late")})

@@ -9,13 +9,13 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
 
 from app.cli import listen_url, serve_settings
 from app.core.settings import Settings
+from tests.support.waiting import eventually_sync
 
 TDG = Path(sys.executable).parent / "tdg"
 PASSWORD = "serve-test-password-1"
@@ -28,16 +28,14 @@ def _free_port() -> int:
 
 
 def _wait_healthy(base: str, proc: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    def healthy() -> bool:
         assert proc.poll() is None, f"tdg serve exited with {proc.returncode}"
         try:
-            if httpx.get(base + "/healthz", timeout=1.0).status_code == 200:
-                return
+            return httpx.get(base + "/healthz", timeout=1.0).status_code == 200
         except httpx.TransportError:
-            pass
-        time.sleep(0.2)
-    raise AssertionError(f"tdg serve did not answer /healthz within {timeout} s")
+            return False
+
+    eventually_sync(healthy, timeout=timeout, interval=0.2, what="tdg serve answering /healthz")
 
 
 def test_tdg_serve_end_to_end(tmp_path: Path) -> None:

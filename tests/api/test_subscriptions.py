@@ -9,7 +9,6 @@ import asyncio
 import json
 import socket
 import threading
-import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -25,6 +24,7 @@ from app.main import create_app
 from tests.api_client import Actor, Api
 from tests.conftest import ADMIN_PASSWORD
 from tests.datasets.flow import ORDER_JSON, create_dataset, upload_schema
+from tests.support.waiting import eventually_sync
 
 FOLLOW = """subscription Follow($dataset_id: Int, $project_id: Int) {
   dataset_updates(dataset_id: $dataset_id, project_id: $project_id) {
@@ -48,10 +48,12 @@ def server(settings: Settings) -> Iterator[str]:
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
+
+    def started() -> bool:
+        assert thread.is_alive(), "uvicorn stopped"
+        return bool(server.started)
+
+    eventually_sync(started, timeout=30, what="uvicorn starting")
     yield f"127.0.0.1:{sock.getsockname()[1]}"
     server.should_exit = True
     thread.join(timeout=30)

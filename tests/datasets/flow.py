@@ -3,8 +3,6 @@ them over HTTP exactly as the spec's automated workflow does (poll `status`, sto
 
 from __future__ import annotations
 
-import asyncio
-import time
 from typing import Any
 
 import httpx
@@ -14,6 +12,7 @@ from app.core.database import make_sync_engine
 from app.core.models import DatasetShard
 from tests.api_client import Actor, Api
 from tests.paths import BENCH
+from tests.support.waiting import eventually
 
 ORDER_JSON = (BENCH / "customer_order.schema.json").read_bytes()
 ORDER_XSD = (BENCH / "customer_order.xsd").read_bytes()
@@ -36,13 +35,9 @@ async def create_dataset(api: Api, actor: Actor, project_id: int, schema_id: int
 async def wait_for(api: Api, actor: Actor, dataset_id: int, *, until: tuple[str, ...] = FINAL,
                    timeout: float = 90.0) -> dict[str, Any]:
     """Poll GET /datasets/{id} until its status is one of `until` (a final state always stops)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        body = await api.call("GET", f"/datasets/{dataset_id}", actor, 200)
-        if body["status"] in until or body["status"] in FINAL:
-            return body
-        assert time.monotonic() < deadline, f"dataset {dataset_id} still {body['status']} after {timeout}s: {body}"
-        await asyncio.sleep(0.1)
+    return await eventually(lambda: api.call("GET", f"/datasets/{dataset_id}", actor, 200),
+                            lambda body: body["status"] in until or body["status"] in FINAL,
+                            timeout=timeout, what=f"dataset {dataset_id} reaching {until}")
 
 
 async def download(api: Api, actor: Actor, dataset_id: int, fmt: str, file_index: int | None = None,

@@ -11,7 +11,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -24,6 +23,7 @@ import redis
 from app.generation.plan import compile_plan
 from app.generation.schema.loader import load_schema
 from tests.conftest import CHEAP_PASSWORD_HASHING
+from tests.support.waiting import eventually_sync
 
 # the `tdg` of the interpreter running the tests: the checkout under test, wherever it is
 TDG = Path(sys.executable).parent / "tdg"
@@ -71,11 +71,11 @@ class Proc:
         return self.log.read_text(errors="replace")
 
     def wait_for_output(self, needle: str, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        while needle not in self.output():
+        def seen() -> bool:
             assert self.popen.poll() is None, f"{self.popen.args} exited early:\n{self.output()[-3000:]}"
-            assert time.monotonic() < deadline, f"no {needle!r} within {timeout}s:\n{self.output()[-3000:]}"
-            time.sleep(0.1)
+            return needle in self.output()
+
+        eventually_sync(seen, timeout=timeout, what=f"{needle!r} in the output of {self.popen.args}")
 
     def kill9(self) -> None:
         """SIGKILL the whole process group: the process and every pool child, no clean-up."""
@@ -104,16 +104,19 @@ def service_env(database_url: str, data_dir: Path, **extra: str) -> dict[str, st
 
 def start_serve(env: dict[str, str], log: Path, port: int) -> Proc:
     proc = Proc(["serve", "--port", str(port), "--log-level", "warning"], env, log)
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/v1/users/me", timeout=2).status_code == 401:
-                return proc
-        except httpx.HTTPError:
-            pass
+
+    def answering() -> bool:
         assert proc.popen.poll() is None, f"tdg serve exited:\n{proc.output()[-3000:]}"
-        assert time.monotonic() < deadline, f"tdg serve did not come up:\n{proc.output()[-3000:]}"
-        time.sleep(0.2)
+        try:
+            return httpx.get(f"http://127.0.0.1:{port}/api/v1/users/me", timeout=2).status_code == 401
+        except httpx.HTTPError:
+            return False
+
+    try:
+        eventually_sync(answering, timeout=60, interval=0.2, what="tdg serve answering")
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n{proc.output()[-3000:]}") from None
+    return proc
 
 
 def start_worker(env: dict[str, str], log: Path, name: str) -> Proc:

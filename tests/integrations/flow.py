@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import Callable
 from typing import Any
 
 from tests.api_client import Actor, Api
+from tests.support.waiting import eventually
 
 
 async def create_webhook(api: Api, admin: Actor, url: str, **extra: Any) -> dict[str, Any]:
@@ -22,13 +21,8 @@ async def deliveries(api: Api, actor: Actor, integration_id: int) -> list[dict[s
 async def wait_for_deliveries(api: Api, actor: Actor, integration_id: int,
                               done: Callable[[list[dict[str, Any]]], bool], timeout: float = 15.0
                               ) -> list[dict[str, Any]]:
-    deadline = time.monotonic() + timeout
-    while True:
-        rows = await deliveries(api, actor, integration_id)
-        if done(rows):
-            return rows
-        assert time.monotonic() < deadline, f"deliveries did not settle in {timeout}s: {rows}"
-        await asyncio.sleep(0.05)
+    return await eventually(lambda: deliveries(api, actor, integration_id), done, timeout=timeout,
+                            what="deliveries settling")
 
 
 def settled(count: int) -> Callable[[list[dict[str, Any]]], bool]:

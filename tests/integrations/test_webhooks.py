@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 import httpx
 import orjson
 import pytest
+import time_machine
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 from app.core.settings import Settings
@@ -189,9 +190,10 @@ async def _running(settings: Settings) -> AsyncIterator[Api]:
         yield Api(c)
 
 
-async def test_restart_between_attempts_still_delivers(settings: Settings, receiver: Receiver) -> None:
+async def test_restart_between_attempts_still_delivers(settings: Settings, receiver: Receiver,
+                                                      clock: time_machine.Traveller) -> None:
     """The first process fails the first attempt and stops; a new process delivers the retry."""
-    slow = settings.model_copy(update={"webhook_retry_schedule": [1.5]})
+    slow = settings.model_copy(update={"webhook_retry_schedule": [60]})
     receiver.statuses = [500]
 
     async with _running(slow) as api:
@@ -201,7 +203,8 @@ async def test_restart_between_attempts_still_delivers(settings: Settings, recei
         await api.create_project(admin, "Across a restart")
         rows = await wait_for_deliveries(api, admin, hook["integration_id"], lambda rs: rs and rs[0]["attempts"] == 1)
         assert rows[0]["status"] == "pending" and len(receiver.requests) == 1
-    # the first process is gone; its retry is only in the database
+    # the first process is gone; its retry is only in the database, due a minute later
+    clock.shift(60)
     async with _running(slow) as api:
         admin = await api.login(admin.username, admin.password)
         rows = await wait_for_deliveries(api, admin, hook["integration_id"], settled(1))

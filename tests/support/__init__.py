@@ -1,0 +1,1 @@
+"""Helpers shared by the tests: polling for conditions that become true later."""
