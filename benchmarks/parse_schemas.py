@@ -73,7 +73,7 @@ def _upload(entry: dict[str, object]) -> bytes:
 
 def largest_corpus(kind: str) -> tuple[str, bytes]:
     """The corpus entry of `kind` with the most bytes among those the loader accepts."""
-    from app.core.errors import DomainError
+    from app.generation.errors import GenerationError
     from app.generation.schema.loader import load_schema
 
     manifest = json.loads((CORPUS / "manifest.json").read_text())
@@ -83,7 +83,7 @@ def largest_corpus(kind: str) -> tuple[str, bytes]:
         content = _upload(entry)
         try:
             load_schema(content)
-        except DomainError:
+        except GenerationError:
             continue
         return entry["id"], content
     raise SystemExit(f"no {kind} corpus entry loads")
@@ -101,7 +101,7 @@ def _peak_rss_mib() -> float:
 
 
 def _run(content: bytes, queue: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
-    from app.core.errors import DomainError
+    from app.generation.errors import GenerationError
     from app.generation.schema.loader import load_schema
     from app.generation.schema.repr import schema_repr
 
@@ -113,7 +113,7 @@ def _run(content: bytes, queue: multiprocessing.Queue) -> None:  # type: ignore[
         fields = loaded.field_count
         schema_repr(loaded)
         outcome = f"ok, {fields} leaf fields"
-    except DomainError as exc:
+    except GenerationError as exc:
         outcome = f"refused: {exc.detail[:90]}"
     elapsed = time.perf_counter() - started
     peak = _peak_rss_mib()

@@ -7,8 +7,9 @@ import asyncio
 import threading
 from collections import OrderedDict
 
+from app.core.generation import load_schema
 from app.core.storage import BlobStore
-from app.generation.schema.loader import LoadedSchema, load_schema
+from app.generation.schema.loader import LoadedSchema
 
 _MAX_ENTRIES = 32
 _cache: OrderedDict[str, LoadedSchema] = OrderedDict()

@@ -1,13 +1,5 @@
 """`tdg generate`: offline generation from a schema file, no server or database involved.
-
-    tdg generate SCHEMA_FILE -n N -f FORMAT -o OUT [--constraints FILE] [--seed S] [--root R]
-                 [--locale L] [--records-per-file K] [--sql-dialect D] [--table-name T]
-
-`-o -` writes to stdout. With `--records-per-file K`, file i holds records [i*K, (i+1)*K) and is
-named `OUT` with `-<i>` before its suffix (`out.csv` -> `out-0.csv`, `out-1.csv`, ...). The seed
-used is reported on stderr so any run can be repeated exactly. A progress bar is shown only
-when stderr is a terminal. The lead registers the command with `register(app)`.
-"""
+Design notes: docs/generation.md."""
 
 from __future__ import annotations
 
@@ -19,7 +11,7 @@ from typing import IO, Any
 
 import typer
 
-from app.core.errors import DomainError, Invalid
+from app.generation.errors import GenerationError, ParamsError
 from app.generation.model import FieldTree
 from app.generation.plan import FORMATS, Plan, compile_plan
 from app.generation.schema.loader import load_schema
@@ -30,7 +22,7 @@ def load_rules(tree: FieldTree, raw: Any) -> list[Any]:
     if isinstance(raw, dict) and "rules" in raw:
         raw = raw["rules"]
     if not isinstance(raw, list) or not all(isinstance(r, dict) and isinstance(r.get("path"), str) for r in raw):
-        raise Invalid("The constraints file must hold a list of rules, each an object with a `path`.")
+        raise ParamsError("The constraints file must hold a list of rules, each an object with a `path`.")
     try:
         from app.generation.rules import parse_rules
     except ImportError:  # the rule validator has not landed: the compiler reads plain mappings
@@ -54,7 +46,7 @@ def build_plan(schema_file: Path, count: int, *, constraints: Path | None = None
         try:
             raw = json.loads(constraints.read_bytes())
         except (OSError, ValueError) as exc:
-            raise Invalid(f"The constraints file cannot be read as JSON: {exc}") from None
+            raise ParamsError(f"The constraints file cannot be read as JSON: {exc}") from None
         rules = load_rules(loaded.field_tree(root), raw)
     return compile_plan(loaded, rules, params, record_count=count)
 
@@ -66,11 +58,11 @@ def generate(schema_file: Path, count: int, fmt: str, out: str, *, constraints: 
              stdout: IO[bytes] | None = None) -> tuple[Plan, list[Path]]:
     """Generate `count` records of `fmt` into `out` (a path, or "-" for stdout)."""
     if fmt not in FORMATS:
-        raise Invalid(f"Unknown format {fmt!r}; use one of {', '.join(FORMATS)}.")
+        raise ParamsError(f"Unknown format {fmt!r}; use one of {', '.join(FORMATS)}.")
     if count < 1:
-        raise Invalid("The record count must be at least 1.")
+        raise ParamsError("The record count must be at least 1.")
     if out == "-" and records_per_file:
-        raise Invalid("--records-per-file needs an output path, not stdout.")
+        raise ParamsError("--records-per-file needs an output path, not stdout.")
     plan = build_plan(schema_file, count, constraints=constraints, seed=seed, root=root, locale=locale,
                       records_per_file=records_per_file, sql_dialect=sql_dialect, table_name=table_name)
     if out == "-":
@@ -126,7 +118,7 @@ def register(app: typer.Typer) -> None:
                 plan, paths = generate(schema_file, count, fmt, out, constraints=constraints, seed=seed,
                                        root=root, locale=locale, records_per_file=records_per_file,
                                        sql_dialect=sql_dialect, table_name=table_name)
-        except DomainError as exc:
+        except GenerationError as exc:
             typer.echo(f"error: {exc.detail}", err=True)
             raise typer.Exit(2) from None
         typer.echo(f"seed {plan.params.seed}: {count} records"

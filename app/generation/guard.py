@@ -1,12 +1,6 @@
 """Check one generated record against the uploaded schema with the validator users actually run:
 jsonschema (the schema's own draft, FormatChecker, no remote retrieval) or xmlschema.
-
-Regular expressions of the schema (`pattern`, `patternProperties`, and `additionalProperties`
-next to `patternProperties`) are matched with a time budget (DESIGN §12): in RE2 (linear time)
-when the pattern compiles there with the same meaning as in Python's `re`, which jsonschema
-uses, else with the `regex` package (re-compatible) and its `timeout`. A match over budget fails
-the run naming the field and the pattern instead of hanging on catastrophic backtracking.
-"""
+Design notes: docs/generation.md."""
 
 from __future__ import annotations
 
@@ -23,7 +17,7 @@ import re2
 import regex
 from jsonschema.exceptions import ValidationError
 
-from app.core.errors import Invalid
+from app.generation.errors import Unsatisfiable
 
 # one match of one pattern against one value; legitimate patterns take microseconds
 PATTERN_BUDGET_S = 0.25
@@ -86,7 +80,7 @@ def budgeted_search(pattern: str) -> Callable[[str], bool]:
         compiled = regex.compile(pattern, flags=regex.VERSION0)
     except regex.error as exc:
         if compiled_re2 is None:
-            raise Invalid(f"The pattern {pattern!r} cannot be checked within a time budget: {exc}.") from None
+            raise Unsatisfiable(f"The pattern {pattern!r} cannot be checked within a time budget: {exc}.") from None
 
     def search(value: str) -> bool:
         if compiled_re2 is not None:
@@ -274,7 +268,7 @@ class JsonSchemaRecordValidator(RecordValidator):
         except PatternBudgetExceeded as exc:
             where = next(_paths_of(record, exc.value), None)
             field = _dotted(where) if where is not None else "a value"
-            raise Invalid(f"The validity guard gave up on {field}: matching the pattern {exc.pattern!r} "
+            raise Unsatisfiable(f"The validity guard gave up on {field}: matching the pattern {exc.pattern!r} "
                           f"took longer than its {PATTERN_BUDGET_S} s budget (the pattern backtracks "
                           f"catastrophically on {exc.value[:40]!r}).") from None
         if error is None:

@@ -1,24 +1,5 @@
 """The field model: the one tree every schema dialect (JSON Schema, XSD) is parsed into.
-
-The repr endpoint, the constraint-set validator and the generator all consume this tree, so a
-facet is interpreted in exactly one place (the parser) and honoured in exactly one place (the
-generator). Nothing here knows about HTTP, databases or files.
-
-Conventions
-- ``path`` is the dotted path of a node relative to the record root: ``address.postcode``.
-  Array items add no segment (the item node shares the array's path; the children of an
-  object item are ``line_items.sku``). XSD attributes use ``@name`` (``@id``), the simple
-  content of a complex type uses ``$`` — the same keys xmlschema's default converter uses, so
-  JSON output of an XSD record reads the way xmlschema decodes it.
-- A node with ``name == ""`` inside an OBJECT is an anonymous model group (an XSD
-  ``xs:choice``/``xs:sequence`` nested in a sequence, or a repeated group): its content is
-  spliced into the parent element, it is not a key of its own.
-- ``Kind.REF`` marks a recursion point: the subtree is ``FieldTree.definitions[node.ref]``.
-  Parsers inline every non-recursive reference and emit REF only where a cycle closes, so a
-  generator bounds recursion by counting REF expansions.
-- Bounds are kept exact: ``Decimal`` for numbers, ``int`` for integers, ISO strings for
-  dates/times. ``None`` means "no bound".
-"""
+Design notes: docs/generation.md."""
 
 from __future__ import annotations
 

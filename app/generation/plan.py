@@ -1,32 +1,5 @@
 """The generation API the dataset job runner calls: compile once, then write any record range.
-
-    plan = compile_plan(loaded_schema_or_field_tree, rules, params, record_count=N,
-                        validator=loaded.record_validator(root))        # Invalid when unsatisfiable
-    plan.write("csv", stream, start, stop, header=True, footer=True, progress=callback)
-    plan.write_many([("csv", s1), ("json", s2)], start, stop)   # each chunk generated once for both
-    plan.file_ranges()            # [(start, stop)] per output file (params.records_per_file)
-    plan.write_file("json", stream, file_index, progress=callback)
-    plan.shard_ranges(k)          # [(start, stop)] of whole blocks, for k workers
-    plan.records(start, stop)     # the records as Python objects (JSON form)
-
-Determinism: records are grouped in blocks of `BLOCK_SIZE`; block b is generated from
-`SeedSequence([seed, b, node key])` per node, in full, whatever range is asked, so any split into
-chunks, shards or files produces the same bytes. A writer's separators and keys depend only on
-record positions; a shard writes its range with `header=False, footer=False` except the first
-(header) and last (footer) of a file, and the concatenation equals a single run's file.
-
-Formats: "csv", "json", "ndjson", "xml", "sql". `params` keys (DESIGN §5): seed, locale, root,
-records_per_file, null_rate, sql_dialect, table_name, csv_delimiter (+ csv_formula_guard, off by
-default, and deferred, which the job layer reads); unknown keys are refused.
-
-Validity guard: every record of a run of at most `GUARD_ALL` records, else `GUARD_SAMPLE`
-evenly spaced records of each `write` call, are checked with the schema's RecordValidator (JSON
-form with jsonschema for JSON Schema, the XML element with xmlschema for XSD), the first chunk's
-at once and the rest in batches of `GUARD_BATCH`; an invalid record fails the call with Invalid
-naming the record and the field. `compile_plan` also checks the first record of its
-probe block, so a schema whose records the guard rejects fails before any bytes are written.
-Schema patterns are matched with a time budget (see record_validation.py).
-"""
+Design notes: docs/generation.md."""
 
 from __future__ import annotations
 
@@ -41,10 +14,11 @@ from typing import IO, Any
 import numpy as np
 import orjson
 
-from app.core.errors import Invalid
 from app.generation.engine.columns import Column, take
 from app.generation.engine.compiler import Compiler
-from app.generation.engine.generators import BlockContext, Gen, LeafGen, ObjectGen, Rows
+from app.generation.engine.generators import BlockContext, Gen, LeafGen, Rows
+from app.generation.engine.objects import ObjectGen
+from app.generation.errors import ParamsError, Unsatisfiable
 from app.generation.model import FieldTree
 from app.generation.values.vocab import normalise_locale
 from app.generation.writers.csv import CsvWriter
@@ -90,30 +64,30 @@ def parse_params(raw: Mapping[str, Any] | None) -> GenerationParams:
     raw = dict(raw or {})
     unknown = sorted(set(raw) - PARAM_KEYS)
     if unknown:
-        raise Invalid(f"Unknown params: {', '.join(unknown)}.")
+        raise ParamsError(f"Unknown params: {', '.join(unknown)}.")
     seed = raw.get("seed")
     if seed is None:
         seed = secrets.randbits(63)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise Invalid("params.seed must be an integer between 0 and 2^64-1.")
+        raise ParamsError("params.seed must be an integer between 0 and 2^64-1.")
     rpf = raw.get("records_per_file")
     if rpf is not None and (isinstance(rpf, bool) or not isinstance(rpf, int) or rpf < 1):
-        raise Invalid("params.records_per_file must be a positive integer.")
+        raise ParamsError("params.records_per_file must be a positive integer.")
     rate = raw.get("null_rate")
     if rate is not None and (isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 <= rate <= 1):
-        raise Invalid("params.null_rate must be a number between 0 and 1.")
+        raise ParamsError("params.null_rate must be a number between 0 and 1.")
     dialect = raw.get("sql_dialect") or "postgresql"
     if dialect not in DIALECTS:
-        raise Invalid(f"params.sql_dialect must be one of {', '.join(DIALECTS)}.")
+        raise ParamsError(f"params.sql_dialect must be one of {', '.join(DIALECTS)}.")
     delim = raw.get("csv_delimiter") or ","
     if not isinstance(delim, str) or len(delim) != 1 or delim in '"\r\n':
-        raise Invalid("params.csv_delimiter must be a single character other than a quote or line break.")
+        raise ParamsError("params.csv_delimiter must be a single character other than a quote or line break.")
     table = raw.get("table_name")
     if table is not None and (not isinstance(table, str) or not table.strip() or len(table) > 63):
-        raise Invalid("params.table_name must be a non-empty name of at most 63 characters.")
+        raise ParamsError("params.table_name must be a non-empty name of at most 63 characters.")
     root = raw.get("root")
     if root is not None and not isinstance(root, str):
-        raise Invalid("params.root must be a string.")
+        raise ParamsError("params.root must be a string.")
     return GenerationParams(
         seed=seed, locale=normalise_locale(raw.get("locale")), root=root, records_per_file=rpf,
         null_rate=None if rate is None else float(rate), sql_dialect=dialect, table_name=table,
@@ -207,7 +181,7 @@ class Plan:
         if fmt == "sql":
             table = self.params.table_name or self.table_name
             return SqlWriter(self.gen, dialect=self.params.sql_dialect, table_name=table)
-        raise Invalid(f"Unknown format {fmt!r}; use one of {', '.join(FORMATS)}.")
+        raise ParamsError(f"Unknown format {fmt!r}; use one of {', '.join(FORMATS)}.")
 
     def write(self, fmt: str, stream: IO[bytes], start: int = 0, stop: int | None = None, *,
               header: bool = True, footer: bool = True, progress: Progress | None = None,
@@ -317,17 +291,17 @@ class _Guard:
                 batch = getattr(validator, "xml_errors", None)
                 if batch is not None:  # one parse for the batch
                     for j, err in batch(pending):
-                        raise Invalid(f"Generated record {numbers[j]} is invalid at {err}")
+                        raise Unsatisfiable(f"Generated record {numbers[j]} is invalid at {err}")
                     return
                 for number, text in zip(numbers, pending, strict=True):
                     err = validator.xml_error(text)
                     if err:
-                        raise Invalid(f"Generated record {number} is invalid at {err}")
+                        raise Unsatisfiable(f"Generated record {number} is invalid at {err}")
                 return
             for number, rec in zip(numbers, pending, strict=True):
                 err = validator.json_error(orjson.loads(orjson.dumps(rec)))
                 if err:
-                    raise Invalid(f"Generated record {number} is invalid at {err}")
+                    raise Unsatisfiable(f"Generated record {number} is invalid at {err}")
 
 
 @contextmanager
@@ -350,12 +324,12 @@ def compile_plan(source: Any, rules: Sequence[Any] = (), params: Mapping[str, An
     """Compile a LoadedSchema (or a bare FieldTree) with rules and params into a Plan.
 
     With a LoadedSchema and no explicit `validator`, the schema's own RecordValidator guards the
-    output (pass `use_schema_validator=False` to skip it). Raises Invalid naming the field and the
+    output (pass `use_schema_validator=False` to skip it). Raises Unsatisfiable naming the field and the
     reason when the schema or a rule cannot be satisfied.
     """
     p = params if isinstance(params, GenerationParams) else parse_params(params)
     if isinstance(record_count, bool) or not isinstance(record_count, int) or record_count < 0:
-        raise Invalid("record_count must be a non-negative integer.")
+        raise ParamsError("record_count must be a non-negative integer.")
     if isinstance(source, FieldTree):
         tree, xsd = source, _looks_xsd(source)
     else:

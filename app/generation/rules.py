@@ -1,14 +1,5 @@
 """Constraint-set rules: parse raw rule objects and check each against the schema's field tree.
-
-A rule may only narrow what the schema allows (a rule can never make output invalid), so every
-conflict is an `Invalid` whose detail names the rule's path and the conflict.
-
-Choices made here:
-- Value rules (category, pattern, min/max, lengths, enum) on an ARRAY path apply to its items.
-- ``null_rate`` on a nullable field is the share of nulls; on an optional, non-nullable field it
-  is the share of records where the field is absent; a required, non-nullable field refuses it.
-- ``unique`` is accepted whatever the value space; the generator fails clearly when too small.
-"""
+Design notes: docs/generation.md."""
 
 from __future__ import annotations
 
@@ -18,7 +9,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from app.core.errors import Invalid
+from app.generation.errors import GenerationError, RuleError
 from app.generation.model import FieldTree, Kind, Node
 from app.generation.values.categories import CATEGORIES
 
@@ -43,8 +34,8 @@ class Rule:
     unique: bool = False
 
 
-def _fail(path: str, conflict: str) -> Invalid:
-    return Invalid(f"Rule for '{path}': {conflict.rstrip('.')}.")
+def _fail(path: str, conflict: str) -> RuleError:
+    return RuleError(f"Rule for '{path}': {conflict.rstrip('.')}.")
 
 
 def _is_int(value: Any) -> bool:
@@ -68,7 +59,7 @@ def _value_node(tree: FieldTree, node: Node) -> Node:
 
 
 def _comparable(kind: Kind, value: Any, path: str, key: str) -> Any:
-    """A rule bound or enum value as a comparable Python value for `kind`, or Invalid."""
+    """A rule bound or enum value as a comparable Python value for `kind`, or RuleError."""
     if kind is Kind.INTEGER:
         if not _is_int(value) and not (isinstance(value, float) and value.is_integer()):
             raise _fail(path, f"'{key}' must be an integer for an integer field")
@@ -142,11 +133,11 @@ def _enum_value_error(node: Node, value: Any, path: str) -> str | None:
     if kind in (Kind.INTEGER, Kind.NUMBER, *_TEMPORAL):
         try:
             comparable = _comparable(kind, value, path, "enum")
-        except Invalid:
+        except GenerationError:
             return f"enum value {shown} is not a valid {kind.value}"
         try:
             _check_range(node, path, comparable, comparable)
-        except Invalid:
+        except GenerationError:
             return f"enum value {shown} is outside the schema's range"
         if isinstance(comparable, Decimal):
             return _digits_error(node, comparable, shown)
@@ -172,10 +163,10 @@ def _digits_error(node: Node, value: Decimal, shown: str) -> str | None:
 
 def _parse_one(tree: FieldTree, raw: Any, index: int) -> Rule:
     if not isinstance(raw, dict):
-        raise Invalid(f"Rule {index} must be an object with a 'path'.")
+        raise RuleError(f"Rule {index} must be an object with a 'path'.")
     path = raw.get("path")
     if not isinstance(path, str):
-        raise Invalid(f"Rule {index} must have a string 'path'.")
+        raise RuleError(f"Rule {index} must have a string 'path'.")
     unknown = sorted(set(raw) - RULE_KEYS)
     if unknown:
         raise _fail(path, f"unknown key '{unknown[0]}' (allowed: {', '.join(sorted(RULE_KEYS))})")
@@ -249,9 +240,9 @@ def _check_lengths(node: Node, path: str, lo: Any, hi: Any) -> None:
 
 
 def parse_rules(tree: FieldTree, raw_rules: object) -> list[Rule]:
-    """Validate raw rule objects against `tree`; the first conflict raises Invalid naming its path."""
+    """Validate raw rule objects against `tree`; the first conflict raises RuleError naming its path."""
     if not isinstance(raw_rules, list):
-        raise Invalid("'rules' must be a list of rule objects.")
+        raise RuleError("'rules' must be a list of rule objects.")
     rules = [_parse_one(tree, raw, index) for index, raw in enumerate(raw_rules)]
     seen: set[str] = set()
     for rule in rules:

@@ -11,7 +11,7 @@ from typing import Any
 
 import orjson
 
-from app.core.errors import DomainError
+from app.generation.errors import GenerationError
 from app.generation.plan import FORMATS, compile_plan
 from app.generation.schema.loader import load_schema
 
@@ -43,7 +43,7 @@ def generate_entry(entry: dict[str, Any], records: int = 100, seed: int = 7) -> 
     content, name = schema_bytes(entry)
     try:
         loaded = load_schema(content, name)
-    except DomainError as exc:
+    except GenerationError as exc:
         return "rejected", exc.detail
     try:
         plan = compile_plan(loaded, [], {"seed": seed}, record_count=records)
@@ -52,7 +52,7 @@ def generate_entry(entry: dict[str, Any], records: int = 100, seed: int = 7) -> 
             out = io.BytesIO()
             plan.write(fmt, out, guard=fmt in ("json", "xml"))
             written[fmt] = out.getvalue()
-    except DomainError as exc:
+    except GenerationError as exc:
         return "failed", exc.detail
     problem = written_problem(plan.records(), written)
     return ("failed", problem) if problem else ("ok", None)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from app.core.errors import Invalid
+from app.generation.errors import GenerationError
 from app.generation.model import FieldTree
 from app.generation.rules import Rule, parse_rules
 from app.generation.schema.loader import load_schema
@@ -94,35 +94,35 @@ def test_conflicts_name_path_and_reason(order_tree: FieldTree, rules: Any, messa
     if message is None:
         assert parse_rules(order_tree, [rules]) == [Rule(path="id")]
         return
-    with pytest.raises(Invalid) as info:
+    with pytest.raises(GenerationError) as info:
         parse_rules(order_tree, rules)
     assert message in info.value.detail
 
 
 def test_exclusive_bounds_and_temporal_rules(misc_tree: FieldTree) -> None:
-    with pytest.raises(Invalid, match="max 0 is below the schema's minimum 0 \\(exclusive\\)"):
+    with pytest.raises(GenerationError, match="max 0 is below the schema's minimum 0 \\(exclusive\\)"):
         parse_rules(misc_tree, [{"path": "score", "max": 0}])
     assert parse_rules(misc_tree, [{"path": "score", "max": 0.5}])[0].max == 0.5
     rules = parse_rules(misc_tree, [{"path": "when", "min": "2020-01-01", "max": "2020-12-31"},
                                     {"path": "at", "min": "2020-01-01T00:00:00Z"}])
     assert rules[0].min == "2020-01-01"
-    with pytest.raises(Invalid, match="Rule for 'when': min 2021-01-01 is greater than max 2020-12-31"):
+    with pytest.raises(GenerationError, match="Rule for 'when': min 2021-01-01 is greater than max 2020-12-31"):
         parse_rules(misc_tree, [{"path": "when", "min": "2021-01-01", "max": "2020-12-31"}])
-    with pytest.raises(Invalid, match="'min' 'yesterday' is not an ISO date"):
+    with pytest.raises(GenerationError, match="'min' 'yesterday' is not an ISO date"):
         parse_rules(misc_tree, [{"path": "when", "min": "yesterday"}])
-    with pytest.raises(Invalid, match="'max' must be an ISO datetime string"):
+    with pytest.raises(GenerationError, match="'max' must be an ISO datetime string"):
         parse_rules(misc_tree, [{"path": "at", "max": 5}])
 
 
 def test_array_rules_apply_to_items(misc_tree: FieldTree) -> None:
     assert parse_rules(misc_tree, [{"path": "tags", "category": "city", "max_length": 4}])[0].max_length == 4
-    with pytest.raises(Invalid, match="Rule for 'tags': min_length 6 is above the schema's maxLength 5"):
+    with pytest.raises(GenerationError, match="Rule for 'tags': min_length 6 is above the schema's maxLength 5"):
         parse_rules(misc_tree, [{"path": "tags", "min_length": 6}])
 
 
 def test_enum_checked_against_pattern_anchoring(misc_tree: FieldTree) -> None:
     assert parse_rules(misc_tree, [{"path": "code", "enum": ["AB"]}])[0].enum == ["AB"]
-    with pytest.raises(Invalid, match="does not match the schema's pattern"):
+    with pytest.raises(GenerationError, match="does not match the schema's pattern"):
         parse_rules(misc_tree, [{"path": "code", "enum": ["ABC"]}])
 
 
@@ -131,13 +131,13 @@ def test_xsd_tree_rules(xsd_tree: FieldTree) -> None:
                                    {"path": "line_items.line_item.quantity", "enum": [1, 2, 3]},
                                    {"path": "notes", "null_rate": 0.2}])
     assert len(rules) == 3
-    with pytest.raises(Invalid, match="Rule for '@id': max 0 is below the schema's minimum 1"):
+    with pytest.raises(GenerationError, match="Rule for '@id': max 0 is below the schema's minimum 1"):
         parse_rules(xsd_tree, [{"path": "@id", "max": 0}])
-    with pytest.raises(Invalid, match="Rule for 'amount': enum value 0\\.001 has more than 2 fraction digits"):
+    with pytest.raises(GenerationError, match="Rule for 'amount': enum value 0\\.001 has more than 2 fraction digits"):
         parse_rules(xsd_tree, [{"path": "amount", "enum": [1.5, 0.001]}])
 
 
 def test_enum_respects_multiple_of(order_tree: FieldTree) -> None:
     assert parse_rules(order_tree, [{"path": "amount", "enum": [19.99, 5]}])[0].enum == [19.99, 5]
-    with pytest.raises(Invalid, match="Rule for 'amount': enum value 0\\.005 is not a multiple of 0\\.01"):
+    with pytest.raises(GenerationError, match="Rule for 'amount': enum value 0\\.005 is not a multiple of 0\\.01"):
         parse_rules(order_tree, [{"path": "amount", "enum": [0.005]}])

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from app.core.errors import Invalid
+from app.generation.errors import GenerationError
 from app.generation.schema.loader import load_schema
 from app.generation.schema.repr import schema_repr
 
@@ -82,7 +82,7 @@ def test_manifest_present() -> None:
 def test_corpus_entry(entry: dict[str, Any]) -> None:
     content = _upload(entry)
     if entry["id"] in REFUSED:
-        with pytest.raises(Invalid, match=REFUSED[entry["id"]]):
+        with pytest.raises(GenerationError, match=REFUSED[entry["id"]]):
             load_schema(content, Path(entry["path"]).name)
         return
     loaded = load_schema(content, Path(entry["path"]).name)

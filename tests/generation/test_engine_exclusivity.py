@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from app.core.errors import Invalid
+from app.generation.errors import GenerationError
 from app.generation.plan import compile_plan
 from app.generation.schema.loader import load_schema
 from tests.generation.validated import DRAFT, validated_records
@@ -50,7 +50,7 @@ def test_oneof_whose_options_are_all_the_same_schema_fails_naming_it() -> None:
     schema = {"$defs": {"u": {"type": "object", "properties": {"a": {"type": "string"}}}},
               "type": "object", "required": ["v"],
               "properties": {"v": {"oneOf": [{"$ref": "#/$defs/u"}, {"$ref": "#/$defs/u"}]}}}
-    with pytest.raises(Invalid, match=r"^v: 2 oneOf options are the same schema"):
+    with pytest.raises(GenerationError, match=r"^v: 2 oneOf options are the same schema"):
         _records(schema, n=5)
 
 
@@ -96,7 +96,7 @@ def test_optional_element_with_required_wildcard_content_is_left_out() -> None:
 
 
 def test_required_element_with_required_wildcard_content_fails_naming_it() -> None:
-    with pytest.raises(Invalid, match=r"^ext: required xs:any wildcard content cannot be generated"):
+    with pytest.raises(GenerationError, match=r"^ext: required xs:any wildcard content cannot be generated"):
         _xml_plan(f"""<xs:schema {_XS}>
           <xs:element name="r"><xs:complexType><xs:sequence>
             <xs:element name="ext"><xs:complexType><xs:sequence><xs:any/></xs:sequence></xs:complexType>
@@ -117,7 +117,7 @@ def test_qualified_union_typed_local_element_keeps_its_namespace() -> None:
 
 
 def test_closed_rivals_make_one_optional_key_required() -> None:
-    from app.generation.engine.compiler import _distinguished
+    from app.generation.engine.variants import distinguished
     from app.generation.model import Kind
 
     schema = {"$schema": DRAFT, "oneOf": [
@@ -127,7 +127,7 @@ def test_closed_rivals_make_one_optional_key_required() -> None:
         {"type": "object", "properties": {"c": {"type": "string"}}}]}
     root = load_schema(json.dumps(schema).encode(), "s.json").field_tree().root
     assert root.kind is Kind.CHOICE
-    narrowed = _distinguished(root.options)
+    narrowed = distinguished(root.options)
     # the first option has no key outside its closed rival: it is left as it is (re-drawn)
     assert narrowed[0] is root.options[0]
     assert [c.name for c in narrowed[1].children if c.required] == ["b"]
@@ -150,11 +150,11 @@ def test_oneof_told_apart_by_required_keys_leaves_rival_keys_out() -> None:
 
 
 def test_rival_keys_are_left_out_at_compile_time() -> None:
-    from app.generation.engine.compiler import _without_rival_keys
+    from app.generation.engine.variants import without_rival_keys
 
     schema = {"$schema": DRAFT, "type": "object", "properties": {"a": {}, "b": {}, "c": {}, "x": {}},
               "dependentRequired": {"x": ["b"]}, "oneOf": [{"required": ["a"]}, {"required": ["b"]}]}
     root = load_schema(json.dumps(schema).encode(), "s.json").field_tree().root
-    first, second = _without_rival_keys(root.options)
+    first, second = without_rival_keys(root.options)
     assert sorted(c.name for c in first.children) == ["a", "c"]  # b, and x that needs b, left out
     assert sorted(c.name for c in second.children) == ["b", "c", "x"]

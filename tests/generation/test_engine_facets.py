@@ -11,7 +11,7 @@ import orjson
 import pytest
 from jsonschema import Draft202012Validator
 
-from app.core.errors import Invalid
+from app.generation.errors import GenerationError
 from app.generation.model import ChoiceMode, FieldTree, Kind, Node
 from app.generation.plan import Plan, compile_plan
 
@@ -67,7 +67,7 @@ def test_total_and_fraction_digits() -> None:
 
 def test_empty_numeric_range_fails_at_compile_time() -> None:
     t = tree(Node(Kind.INTEGER, name="n", path="n", minimum=5, maximum=6, multiple_of=Decimal(10)))
-    with pytest.raises(Invalid, match="n: no integer that is a multiple of 10"):
+    with pytest.raises(GenerationError, match="n: no integer that is a multiple of 10"):
         compile_plan(t, [], {"seed": 1}, record_count=10)
 
 
@@ -85,10 +85,10 @@ def test_string_lengths_and_pattern_together() -> None:
 
 def test_contradictory_string_facets_fail_with_the_path() -> None:
     t = tree(Node(Kind.STRING, name="zip", path="zip", patterns=[r"^[0-9]{5}$"], max_length=3))
-    with pytest.raises(Invalid, match=r"^zip: the pattern needs at least 5 characters"):
+    with pytest.raises(GenerationError, match=r"^zip: the pattern needs at least 5 characters"):
         compile_plan(t, [], {"seed": 1}, record_count=10)
     t = tree(Node(Kind.STRING, name="s", path="s", patterns=[r"(a)\1"]))
-    with pytest.raises(Invalid, match="backreferences"):
+    with pytest.raises(GenerationError, match="backreferences"):
         compile_plan(t, [], {"seed": 1}, record_count=10)
 
 
@@ -149,7 +149,7 @@ def test_arrays_min_max_and_unique_items() -> None:
 def test_unique_items_impossible_fails() -> None:
     t = tree(Node(Kind.ARRAY, name="tags", path="tags", min_items=3, unique_items=True,
                   items=Node(Kind.BOOLEAN, name="tags", path="tags")))
-    with pytest.raises(Invalid, match="tags: could not draw 3 distinct items"):
+    with pytest.raises(GenerationError, match="tags: could not draw 3 distinct items"):
         compile_plan(t, [], {"seed": 1}, record_count=10)
 
 
@@ -195,7 +195,7 @@ def test_recursion_is_bounded() -> None:
 def test_recursion_without_a_way_out_fails() -> None:
     node = Node(Kind.OBJECT, name="node", children=[Node(Kind.REF, name="next", path="next", ref="node")])
     t = FieldTree(root=node, root_name="node", definitions={"node": node})
-    with pytest.raises(Invalid, match="recursion cannot terminate"):
+    with pytest.raises(GenerationError, match="recursion cannot terminate"):
         compile_plan(t, [], {"seed": 1}, record_count=10)
 
 
@@ -216,7 +216,7 @@ def test_unique_values_fit_or_fail() -> None:
     plan = compile_plan(t, rules, {"seed": 1}, record_count=100)
     values = [r["n"] for r in orjson.loads(_write(plan, "json"))]
     assert sorted(values) == list(range(1, 101))
-    with pytest.raises(Invalid, match="n: only 100 distinct values"):
+    with pytest.raises(GenerationError, match="n: only 100 distinct values"):
         compile_plan(t, rules, {"seed": 1}, record_count=101)
 
 
@@ -249,7 +249,7 @@ def test_rules_narrow_the_schema() -> None:
 
 
 def test_unknown_params_are_refused() -> None:
-    with pytest.raises(Invalid, match="Unknown params: colour"):
+    with pytest.raises(GenerationError, match="Unknown params: colour"):
         compile_plan(tree(), [], {"colour": 1}, record_count=1)
 
 

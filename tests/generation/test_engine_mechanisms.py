@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from app.core.errors import Invalid
+from app.generation.errors import GenerationError
 from app.generation.plan import compile_plan
 from app.generation.schema.loader import load_schema
 from tests.generation.validated import validated_records
@@ -39,7 +39,7 @@ def test_not_forbidding_required_members_fails_naming_the_field() -> None:
     schema = {"type": "object", "properties": {"o": {
         "type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
         "required": ["a", "b"], "not": {"required": ["a", "b"]}}}, "required": ["o"]}
-    with pytest.raises(Invalid, match=r"^o: 'not' forbids a, b together"):
+    with pytest.raises(GenerationError, match=r"^o: 'not' forbids a, b together"):
         _records(schema, n=5)
 
 
@@ -95,7 +95,7 @@ def test_min_properties_beyond_what_can_be_generated_fails_fast() -> None:
     schema = {"type": "object", "required": ["o"], "properties": {"o": {
         "type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False,
         "minProperties": 2}}}
-    with pytest.raises(Invalid, match=r"^o: minProperties 2 cannot be met"):
+    with pytest.raises(GenerationError, match=r"^o: minProperties 2 cannot be met"):
         _records(schema, n=5)
 
 
@@ -130,7 +130,7 @@ def test_abstract_only_xsd_is_refused_at_upload() -> None:
       <xs:element name="thing" abstract="true" type="xs:string"/>
       <xs:element name="other" abstract="true"><xs:complexType/></xs:element>
     </xs:schema>"""
-    with pytest.raises(Invalid, match=r"all abstract \(thing, other\).*no document can have a root"):
+    with pytest.raises(GenerationError, match=r"all abstract \(thing, other\).*no document can have a root"):
         load_schema(xsd, "a.xsd")
 
 
@@ -141,7 +141,7 @@ def test_abstract_root_chosen_explicitly_fails_with_a_clear_reason() -> None:
     </xs:schema>"""
     loaded = load_schema(xsd, "a.xsd")
     assert loaded.default_root == "real"
-    with pytest.raises(Invalid, match="root element is abstract"):
+    with pytest.raises(GenerationError, match="root element is abstract"):
         compile_plan(loaded, [], {"seed": 1, "root": "thing"}, record_count=5)
 
 
@@ -198,5 +198,5 @@ def test_xs_assert_is_met_by_redrawing_what_xmlschema_finds_false() -> None:
 
 def test_xs_assert_never_true_fails_fast_naming_it() -> None:
     loaded = load_schema(_ASSERT_XSD.replace("TEST", "@lo lt @lo").encode(), "c.xsd")
-    with pytest.raises(Invalid, match=r"span: could not draw content meeting its xs:assert .*assertion test is false"):
+    with pytest.raises(GenerationError, match=r"span: could not draw content meeting its xs:assert .*assertion test is false"):
         compile_plan(loaded, [], {"seed": 1}, record_count=5)

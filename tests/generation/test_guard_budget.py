@@ -12,7 +12,7 @@ import time
 import pytest
 from jsonschema import Draft7Validator, Draft202012Validator
 
-from app.core.errors import Invalid
+from app.generation.errors import GenerationError
 from app.generation.guard import (
     JsonSchemaRecordValidator,
     PatternBudgetExceeded,
@@ -84,7 +84,7 @@ def test_guard_names_field_and_pattern_over_budget(record: dict, field: str) -> 
     assert guard.json_error({"name": "abc", "tags": {"k": 1}, "ref": "x"}) is None
     assert guard.json_error({"tags": {"k-1": 1}}) == "tags: 'k-1' does not match any of the regexes: " + repr(HOSTILE)
     t0 = time.perf_counter()
-    with pytest.raises(Invalid) as info:
+    with pytest.raises(GenerationError) as info:
         guard.json_error(record)
     assert time.perf_counter() - t0 < GIVE_UP_WITHIN_S
     assert f"gave up on {field}:" in info.value.detail
@@ -108,7 +108,7 @@ def test_run_with_hostile_pattern_property_fails_instead_of_hanging() -> None:
               ' "patternProperties": {"^(\\\\w|\\\\w\\\\w)+$": {"type": "integer"}}}')
     loaded = load_schema(schema.encode(), "hostile.schema.json")
     t0 = time.perf_counter()
-    with pytest.raises(Invalid) as info:  # the compile-time probe record already trips it
+    with pytest.raises(GenerationError) as info:  # the compile-time probe record already trips it
         plan = compile_plan(loaded, [], {"seed": 1}, record_count=3)
         plan.write("ndjson", io.BytesIO())
     assert time.perf_counter() - t0 < GIVE_UP_WITHIN_S
@@ -161,7 +161,7 @@ def test_sampled_guard_of_a_large_run_names_a_record_that_really_is_invalid(sche
     loaded, strict = _stricter(schema, name, 95_000)
     plan = compile_plan(loaded, [], {"seed": 2}, record_count=100_000, validator=strict)
     done: list[int] = []
-    with pytest.raises(Invalid) as failure:
+    with pytest.raises(GenerationError) as failure:
         plan.write("ndjson", io.BytesIO(), progress=done.append)
     number = int(re.search(r"Generated record (\d+) is invalid", failure.value.detail).group(1))  # type: ignore[union-attr]
     assert 95_000 < number <= 100_000 and "id" in failure.value.detail
@@ -170,6 +170,6 @@ def test_sampled_guard_of_a_large_run_names_a_record_that_really_is_invalid(sche
     loaded, strict = _stricter(schema, name, 100)
     plan = compile_plan(loaded, [], {"seed": 2}, record_count=100_000, validator=strict)
     done.clear()
-    with pytest.raises(Invalid, match=r"Generated record \d+ is invalid"):
+    with pytest.raises(GenerationError, match=r"Generated record \d+ is invalid"):
         plan.write("ndjson", io.BytesIO(), progress=done.append)
     assert done == []

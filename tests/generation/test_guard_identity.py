@@ -1,4 +1,4 @@
-"""The XSD guard's fast path for identity constraints on one attribute (record_validation.py)
+"""The XSD guard's fast path for identity constraints on one attribute (app/generation/guard.py)
 gives exactly xmlschema's verdicts: duplicates, missing key fields and dangling keyrefs are
 still reported, with the same messages as the stock FieldValueSelector.get_value."""
 

@@ -8,8 +8,9 @@ import io
 import json
 from typing import Any
 
-from app.generation.engine.compiler import RECORD_VALUE_BUDGET, expected_values
-from app.generation.engine.generators import OPTIONAL_PRESENCE, ObjectGen
+from app.generation.engine.budget import RECORD_VALUE_BUDGET, expected_values
+from app.generation.engine.generators import OPTIONAL_PRESENCE
+from app.generation.engine.objects import ObjectGen
 from app.generation.plan import compile_plan
 from app.generation.schema.loader import load_schema
 

@@ -8,7 +8,7 @@ import zipfile
 
 import pytest
 
-from app.core.errors import Invalid
+from app.generation.errors import GenerationError
 from app.generation.model import Kind
 from app.generation.schema.loader import LoadedSchema, load_schema, sanitise_filename
 from app.generation.schema.repr import schema_repr
@@ -67,7 +67,7 @@ def test_draft_versions(declared: str, version: str) -> None:
 
 def test_missing_schema_defaults_to_2020_12_and_unknown_schema_is_invalid() -> None:
     assert load_schema(b'{"type": "object"}').version == "2020-12"
-    with pytest.raises(Invalid, match="Unsupported \\$schema"):
+    with pytest.raises(GenerationError, match="Unsupported \\$schema"):
         load_schema(b'{"$schema": "https://example.invalid/my-meta", "type": "object"}')
 
 
@@ -85,7 +85,7 @@ def test_definition_roots_and_unknown_root() -> None:
     assert tree.root.kind is Kind.OBJECT
     assert tree.root.child("name").kind is Kind.STRING
     assert loaded.field_tree("definitions/a~1b").root.child("x").kind is Kind.INTEGER
-    with pytest.raises(Invalid, match="Unknown root"):
+    with pytest.raises(GenerationError, match="Unknown root"):
         loaded.field_tree("$defs/Nope")
     assert loaded.record_validator("$defs/Person").json_error({"name": 5}) == "name: 5 is not of type 'string'"
     assert loaded.record_validator("$defs/Person").json_error({"name": "x"}) is None
@@ -162,19 +162,19 @@ def test_zip_import_resolved_by_namespace_inside_upload() -> None:
 
 def test_zip_ambiguous_main_is_invalid() -> None:
     content = _zip({"a.xsd": f"<xs:schema {XS}/>", "b.xsd": f"<xs:schema {XS}/>"})
-    with pytest.raises(Invalid, match=r"main\.xsd"):
+    with pytest.raises(GenerationError, match=r"main\.xsd"):
         load_schema(content)
 
 
 def test_zip_without_xsd_is_invalid() -> None:
-    with pytest.raises(Invalid, match=r"no \.xsd"):
+    with pytest.raises(GenerationError, match=r"no \.xsd"):
         load_schema(_zip({"readme.txt": "hi"}))
 
 
 def test_zip_include_of_missing_member_is_invalid() -> None:
     content = _zip({"main.xsd": f'<xs:schema {XS}><xs:include schemaLocation="missing.xsd"/>'
                                 '<xs:element name="a" type="xs:string"/></xs:schema>'})
-    with pytest.raises(Invalid, match="cannot be read inside the upload"):
+    with pytest.raises(GenerationError, match="cannot be read inside the upload"):
         load_schema(content)
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from app.core.errors import Invalid, PayloadTooLarge
+from app.generation.errors import GenerationError, SchemaTooLarge
 from app.generation.model import Kind
 from app.generation.schema.loader import MAX_SCHEMA_BYTES, load_schema
 
@@ -88,15 +88,15 @@ def secret(tmp_path: Path) -> tuple[Path, str]:
     return path, token
 
 
-def _refused(content: bytes, match: str) -> Invalid:
-    with pytest.raises(Invalid, match=match) as info:
+def _refused(content: bytes, match: str) -> GenerationError:
+    with pytest.raises(GenerationError, match=match) as info:
         load_schema(content)
     return info.value
 
 
 def test_payload_over_limit() -> None:
     content = b" " * (MAX_SCHEMA_BYTES + 1)
-    with pytest.raises(PayloadTooLarge, match="limit is 10485760 bytes"):
+    with pytest.raises(SchemaTooLarge, match="limit is 10485760 bytes"):
         load_schema(content)
 
 
@@ -179,7 +179,7 @@ def test_zip_bomb_refused() -> None:
         zf.writestr("main.xsd", VALID_XSD)
         zf.writestr("pad.xsd", b" " * (MAX_SCHEMA_BYTES + 10))
     assert len(buf.getvalue()) < 100_000
-    with pytest.raises(PayloadTooLarge, match="unpacks to more than"):
+    with pytest.raises(SchemaTooLarge, match="unpacks to more than"):
         load_schema(buf.getvalue())
 
 

@@ -136,7 +136,8 @@ def test_xsd_builtin_types_validate() -> None:
 
 def test_nil_check_visits_shared_generators_once() -> None:
     """Recursion points share generators (a DAG); a tree walk over 2^60 paths would never end."""
-    from app.generation.engine.generators import ChoiceGen, LeafGen
+    from app.generation.engine.choices import ChoiceGen
+    from app.generation.engine.generators import LeafGen
     from app.generation.model import Kind, Node
     from app.generation.writers.xml import _has_nullable
 

@@ -30,6 +30,7 @@ from app.core import preferences
 from app.core.clock import iso
 from app.core.database import make_sync_engine
 from app.core.errors import DomainError
+from app.core.generation import write, write_many
 from app.core.jobs.files import (
     WrittenFile,
     concatenate_atomically,
@@ -243,7 +244,7 @@ class _Generate(_ShardJob):
             # them; only a part that is a whole file keeps its hash (the others are hashed joined)
             written = write_many_atomically(
                 self.settings.data_dir, [f"{self.work_rel}/{file_name(fmt, index)}" for fmt in self.types],
-                lambda streams, a=a, b=b, header=header, footer=footer: plan.write_many(
+                lambda streams, a=a, b=b, header=header, footer=footer: write_many(plan,
                     list(zip(self.types, streams, strict=True)), a, b, header=header, footer=footer,
                     progress=self._progress, limit=lambda: self.stop),
                 hashing=header and footer,
@@ -359,15 +360,15 @@ def record_outcome(session: Session, dataset: Any, status: DatasetStatus, *, err
 
 def compile_dataset(settings: Settings, dataset: Any, schema: Any) -> Any:
     """The generation plan of a dataset: its schema, its rule snapshot, its params and seed."""
-    from app.generation.plan import compile_plan
+    from app.core.generation import compile_plan, field_tree
 
     loaded = load_cached(BlobStore(settings.data_dir), schema.storage_key, schema.filename)
     params = dict(dataset.params)
     rules: list[Any] = []
     if dataset.rules:
-        from app.generation.rules import parse_rules
+        from app.core.generation import parse_rules
 
-        rules = parse_rules(loaded.field_tree(params.get("root")), dataset.rules)
+        rules = parse_rules(field_tree(loaded, params.get("root")), dataset.rules)
     return compile_plan(loaded, rules, params, record_count=dataset.record_count)
 
 
@@ -409,7 +410,7 @@ def render_format(settings_payload: dict[str, Any], dataset_id: int, fmt: str) -
     rows: list[DatasetFile] = []
     for index, (start, stop) in enumerate(plan.file_ranges()):
         rel = rendered_file_path(dataset_id, fmt, index)
-        written = write_atomically(settings.data_dir, rel, lambda s, a=start, b=stop: plan.write(fmt, s, a, b))
+        written = write_atomically(settings.data_dir, rel, lambda s, a=start, b=stop: write(plan, fmt, s, a, b))
         rows.append(DatasetFile(dataset_id=dataset_id, format=fmt, file_index=index, records=stop - start,
                                 size_bytes=written.size_bytes, sha256=written.sha256, path=written.path))
     out = [{"format": r.format, "file_index": r.file_index, "records": r.records, "size_bytes": r.size_bytes,

@@ -25,9 +25,9 @@ async def _validated_rules(session: AsyncSession, principal: Principal, settings
         _, loaded = await loaded_schema(session, principal, settings, schema_id)
     except NotFound:
         raise Invalid(f"Schema {schema_id} does not exist in this tenant.") from None
-    from app.generation.rules import parse_rules
+    from app.core.generation import field_tree, parse_rules
 
-    tree = await asyncio.to_thread(loaded.field_tree, root)
+    tree = await asyncio.to_thread(field_tree, loaded, root)
     parse_rules(tree, rules)
 
 

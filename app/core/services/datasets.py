@@ -100,7 +100,7 @@ async def checked_params(settings: Settings, schema: SchemaDoc, constraint_set: 
     """A dataset's params as stored (also what a preview generates with): unknown keys and bad values
     are 422, the constraint set's root is applied, the record root resolved and a missing seed drawn.
     `deferred` is checked and left in for the caller."""
-    from app.generation.plan import parse_params
+    from app.core.generation import parse_params, resolve_root
 
     raw_params = dict(params)
     if constraint_set is not None and constraint_set.root is not None:
@@ -115,7 +115,7 @@ async def checked_params(settings: Settings, schema: SchemaDoc, constraint_set: 
     parsed = parse_params(raw_params)  # unknown keys and bad values -> 422
     if parsed.root is not None:
         loaded = await load_cached_async(BlobStore(settings.data_dir), schema.storage_key, schema.filename)
-        raw_params["root"] = loaded.resolve_root(parsed.root)
+        raw_params["root"] = resolve_root(loaded, parsed.root)
     raw_params["seed"] = parsed.seed if "seed" in raw_params else secrets.randbits(63)
     return raw_params
 

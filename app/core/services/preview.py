@@ -15,6 +15,7 @@ from pydantic import Field
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.errors import DomainError, Invalid
+from app.core.generation import write
 from app.core.jobs.files import MEDIA_TYPES
 from app.core.models import ConstraintSet, SchemaDoc
 from app.core.payloads import Id, Strict
@@ -101,7 +102,7 @@ def _render(settings: Settings, inputs: _Inputs, schema: SchemaDoc, fmt: str) ->
     try:
         plan = compile_dataset(settings, inputs, schema)
         stream = io.BytesIO()
-        plan.write(fmt, stream)
+        write(plan, fmt, stream)
     except DomainError:
         raise  # the engine's own reason (an unsatisfiable schema or rule): 422
     except Exception:

@@ -13,6 +13,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from app.core.authz import Action, require, require_owner_or, require_project
 from app.core.clock import iso
 from app.core.errors import BadRequest, Conflict, Invalid, PayloadTooLarge
+from app.core.generation import field_count, load_schema, schema_repr
 from app.core.models import ProjectSchema, SchemaDoc
 from app.core.payloads import SchemaLink, SchemaUpload
 from app.core.principal import Principal
@@ -21,8 +22,7 @@ from app.core.schema_cache import load_cached_async, remember
 from app.core.services import audit, events
 from app.core.settings import Settings
 from app.core.storage import BlobStore
-from app.generation.schema.loader import MAX_SCHEMA_BYTES, LoadedSchema, load_schema
-from app.generation.schema.repr import schema_repr
+from app.generation.schema.loader import MAX_SCHEMA_BYTES, LoadedSchema
 
 
 def describe(doc: SchemaDoc, project_ids: list[int]) -> dict[str, Any]:
@@ -65,7 +65,7 @@ async def upload(session: AsyncSession, principal: Principal, settings: Settings
     doc = SchemaDoc(
         tenant_id=tenant_id, name=data.name or loaded.filename or f"{loaded.type} schema", type=loaded.type,
         version=loaded.version, filename=loaded.filename, size_bytes=len(raw), sha256=key, storage_key=key,
-        roots=list(loaded.roots), default_root=loaded.default_root, field_count=loaded.field_count,
+        roots=list(loaded.roots), default_root=loaded.default_root, field_count=field_count(loaded),
         created_by=principal.user_id,
     )
     session.add(doc)

@@ -1,14 +1,5 @@
 """The columnar form of a block of records, as produced by the compiled generators.
-
-    Leaf    a scalar column: JSON-ready values (None = null) and their lexical text
-    Obj     an object column: child columns with presence masks (optional fields), a null mask
-    Arr     an array column (Arrow-style): per-row lengths and ONE item column of sum(lengths) rows
-    Choice  a branch index per row and one column per option, generated only for its rows
-
-Writers walk these columns together with the compiled generator tree (which knows names and XML
-roles); `to_python` turns a column into plain Python values (dicts, lists) for JSON output and
-the validity guard. Nothing here draws random numbers.
-"""
+Design notes: docs/generation.md."""
 
 from __future__ import annotations
 

@@ -1,52 +1,44 @@
 """Field model + constraint rules + params -> the generator tree (`generators.py`).
-
-Compilation resolves, once per dataset, everything generation needs: each scalar's facets merged
-with its rule (`LeafSpec`), the category (rule, else inferred from name/format), null rates,
-optional-field presence, choices and recursion. Recursion is bounded by a depth counter: past
-`MAX_REF_DEPTH` expansions of a `Kind.REF`, only terminating choices remain (optional fields
-absent, arrays at `minItems` 0, non-recursive options, null); when none exists compilation fails
-with the field's path. Unsatisfiable facets fail here too (`Invalid` naming the field).
-A record expected to hold more than `RECORD_VALUE_BUDGET` scalar values has its optional
-presence scaled down (`fit_record_budget`).
-"""
+Design notes: docs/generation.md."""
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from decimal import Decimal
 from typing import Any, NoReturn
 
-import numpy as np
 import orjson
 
-from app.core.errors import Invalid
+from app.generation.engine.arrays import ArrayGen
+from app.generation.engine.budget import fit_record_budget
+from app.generation.engine.choices import ChoiceGen
 from app.generation.engine.generators import (
     OPTIONAL_PRESENCE,
     AnyGen,
-    ArrayGen,
-    ChildSlot,
-    ChoiceGen,
     Gen,
     LeafGen,
-    ObjectGen,
-    distinct_generators,
     hash_key,
 )
 from app.generation.engine.matcher import accepts
+from app.generation.engine.objects import ChildSlot, ObjectGen
+from app.generation.engine.variants import (
+    array_variants,
+    condition_variants,
+    distinguished,
+    extra_properties,
+    may_overlap,
+    set_null_rate,
+)
+from app.generation.errors import Unsatisfiable
 from app.generation.model import SCALAR_KINDS, ChoiceMode, FieldTree, Kind, LeafSpec, Node, required_names
 from app.generation.values.categories import CATEGORIES, infer_category
 from app.generation.values.numbers import NumberGenerator
-from app.generation.values.regex import RegexGenerator
 from app.generation.values.strings import StringGenerator
 from app.generation.values.temporal import TemporalGenerator
 
 MAX_REF_DEPTH = 3
 MAX_COMPILED_NODES = 100_000
-# expected scalar values in one record: above it, optional fields are present less often
-RECORD_VALUE_BUDGET = 1_000
 DEFAULT_NULL_RATE = 0.1
 # arrays without maxItems get at most this many items beyond minItems
 ARRAY_SPREAD = 3
@@ -98,56 +90,6 @@ def _tighter(a: Any, b: Any, pick_max: bool) -> Any:
         return a if (str(a) >= str(b)) == pick_max else b
 
 
-def expected_values(gen: Gen | None, scale: float = 1.0, memo: dict[int, float] | None = None) -> float:
-    """The expected number of scalar values in one value of `gen` (optional fields counted at
-    their presence times `scale`, arrays at their mean length, choices at their options' mean);
-    generators shared between positions (recursion points) are counted at each position."""
-    if gen is None:
-        return 0.0
-    memo = {} if memo is None else memo
-    got = memo.get(id(gen))
-    if got is not None:
-        return got
-    if isinstance(gen, ObjectGen):
-        got = sum((1.0 if s.required else s.presence if s.ruled else s.presence * scale)
-                  * expected_values(s.gen, scale, memo) for s in gen.slots)
-    elif isinstance(gen, ArrayGen):
-        gens = [*gen.prefix, *([gen.item] if gen.item is not None else [])]
-        each = sum(expected_values(g, scale, memo) for g in gens) / max(1, len(gens))
-        got = (gen.min_items + gen.max_items) / 2 * each
-    elif isinstance(gen, ChoiceGen):
-        live = [o for o in gen.options if o is not None]
-        got = sum(expected_values(o, scale, memo) for o in live) / max(1, len(live))
-    else:
-        got = 1.0
-    memo[id(gen)] = got
-    return got
-
-
-def fit_record_budget(gen: Gen, budget: float = RECORD_VALUE_BUDGET) -> float:
-    """Scale the presence of optional fields down (one factor for the whole tree, found by
-    bisection) so an expected record holds at most `budget` scalar values; returns the factor.
-
-    A schema with thousands of optional nested elements (CycloneDX: ~4,400 values, 190 KB of
-    XML per record at the default presence) would otherwise give records no one writes by hand
-    and cost the guard seconds each; ordinary schemas are far below the budget and unchanged.
-    Presence set by a rule's null_rate is kept. The factor depends only on the compiled tree,
-    so output stays reproducible."""
-    if expected_values(gen) <= budget:
-        return 1.0
-    lo, hi = 0.0, 1.0
-    for _ in range(20):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if expected_values(gen, mid) <= budget else (lo, mid)
-    scale = math.floor(lo * 10_000) / 10_000  # rounded down: the budget holds
-    for g in distinct_generators(gen):
-        if isinstance(g, ObjectGen):
-            for slot in g.slots:
-                if not slot.required and not slot.ruled:
-                    slot.presence = slot.presence * scale
-    return scale
-
-
 class _TooLarge(Exception):
     """The expansion exceeded MAX_COMPILED_NODES at the current recursion depth."""
 
@@ -172,7 +114,7 @@ class Compiler:
     def compile(self) -> Gen:
         root = self.tree.root
         if root.xml is not None and root.xml.abstract:
-            raise Invalid(f"{self.tree.root_name}: the root element is abstract, so no document can use it "
+            raise Unsatisfiable(f"{self.tree.root_name}: the root element is abstract, so no document can use it "
                           f"directly (only a member of its substitution group); choose a concrete root.")
         # wide recursive schemas expand exponentially with depth: retry shallower before giving up;
         # then again with one generator per (recursion point, depth) shared by every position that
@@ -188,11 +130,11 @@ class Compiler:
                     continue
                 if gen is None:
                     if self.dead:
-                        raise Invalid(f"{self.dead[0]}.")
-                    raise Invalid(f"{self.tree.root_name}: the record's recursion cannot terminate.")
+                        raise Unsatisfiable(f"{self.dead[0]}.")
+                    raise Unsatisfiable(f"{self.tree.root_name}: the record's recursion cannot terminate.")
                 fit_record_budget(gen)
                 return gen
-        raise Invalid(f"The schema expands to more than {MAX_COMPILED_NODES} generated fields, even with "
+        raise Unsatisfiable(f"The schema expands to more than {MAX_COMPILED_NODES} generated fields, even with "
                       f"recursion limited to one level and shared between positions.")
 
     # -- nodes -----------------------------------------------------------------------------
@@ -214,7 +156,7 @@ class Compiler:
                 return self.shared[memo]
             inner = self.node(target, pos + "~", depth + 1, slot_name)
             if inner is not None and node.nullable:
-                _set_null_rate(inner, self._null_rate(node))
+                set_null_rate(inner, self._null_rate(node))
             if self.shared is not None:
                 self.shared[memo] = inner
             return inner
@@ -255,7 +197,7 @@ class Compiler:
 
     def object(self, node: Node, pos: str, depth: int, key: int, name: str) -> Gen | None:
         if node.conditionals:
-            variants = _condition_variants(node)
+            variants = condition_variants(node)
             if variants:
                 options = [self.object(v, f"{pos}?{i}", depth, hash_key(f"{pos}?{i}"), name)
                            for i, v in enumerate(variants)]
@@ -307,7 +249,7 @@ class Compiler:
         if need <= 0:
             return available
         taken = {s.name for s in slots}
-        for name, value in _extra_properties(node, need, taken):
+        for name, value in extra_properties(node, need, taken):
             child = replace(value, name=name, path=_join(node.path, name), required=False)
             g = self.node(child, f"{pos}/{name}", depth)
             if g is not None:
@@ -319,7 +261,7 @@ class Compiler:
         if node.conditionals or node.contains is not None:
             # arrays drawn from the plain shape and from each `then`/`else` length window, kept only
             # when they meet the whole schema (`contains`, conditions): re-drawn otherwise
-            variants = _array_variants(node)
+            variants = array_variants(node)
             options = [self.array(v, f"{pos}?{i}", depth, hash_key(f"{pos}?{i}"), name)
                        for i, v in enumerate(variants)]
             if all(o is None for o in options):
@@ -331,7 +273,7 @@ class Compiler:
         hi = min(hi, lo + 2 * ARRAY_SPREAD + 2) if node.max_items is None or hi - lo > 10 else hi
         hi = max(hi, lo)
         if node.max_items is not None and lo > node.max_items:
-            raise Invalid(f"{node.path}: minItems {lo} is greater than maxItems {node.max_items}.")
+            raise Unsatisfiable(f"{node.path}: minItems {lo} is greater than maxItems {node.max_items}.")
         prefix: list[Gen] = []
         for i, p in enumerate(node.prefix_items):
             g = self.node(p, f"{pos}[{i}]", depth)
@@ -355,7 +297,7 @@ class Compiler:
                         self._null_rate(node, rule))
 
     def choice(self, node: Node, pos: str, depth: int, key: int, name: str) -> Gen | None:
-        narrowed = _distinguished(node.options) if node.choice_mode == ChoiceMode.ONE_OF else node.options
+        narrowed = distinguished(node.options) if node.choice_mode == ChoiceMode.ONE_OF else node.options
         # a oneOf option standing twice (the model shares one node for the same schema) can never
         # be the only match: it is not drawn, though its values still count against the others
         twins = [node.choice_mode == ChoiceMode.ONE_OF and sum(o is x for x in node.options) > 1
@@ -367,7 +309,7 @@ class Compiler:
                    for i, o in enumerate(narrowed)]
         if all(o is None for o in options):
             return None
-        exclusive = node.choice_mode == ChoiceMode.ONE_OF and _may_overlap(node.options, self.tree.definitions)
+        exclusive = node.choice_mode == ChoiceMode.ONE_OF and may_overlap(node.options, self.tree.definitions)
         return ChoiceGen(node, key, name, options, self.tree.definitions, exclusive,
                          self._null_rate(node, self.rules.get(node.path)),
                          group=(node.name == "" and name == ""))
@@ -392,7 +334,7 @@ class Compiler:
                 self.dead.append(f"{node.path}: no enum/const value meets the field's other facets")
                 return None
         if not values:
-            raise Invalid(f"{node.path}: the enum allows no value.")
+            raise Unsatisfiable(f"{node.path}: the enum allows no value.")
         ready = [_json_ready(v) for v in values]
         kinds = {type(v) for v in values}
         kind = _JSON_KIND.get(node.kind, "any")
@@ -447,9 +389,6 @@ class Compiler:
         return LeafGen(node, key, name, spec, "string", StringGenerator(spec), null_rate=rate)
 
 
-_KEY_PATTERN = "[a-z][a-zA-Z0-9_]{2,11}"  # keys for additionalProperties when nothing constrains them
-
-
 # phrases of Node.unsupported that leave a field no generatable value: an unsatisfiable schema,
 # or content (a required xs:any wildcard) the generator cannot produce
 _DEAD_MARKS = ("no value is valid", "cannot be generated")
@@ -461,233 +400,9 @@ def _dead_reason(node: Node) -> str | None:
     return next((u for u in node.unsupported if any(m in u for m in _DEAD_MARKS)), None)
 
 
-def _extra_properties(node: Node, need: int, taken: set[str]) -> list[tuple[str, Node]]:
-    """`need` new (key, value schema) pairs, keys drawn from the patternProperties patterns (each
-    matching only its own pattern) or, where additional properties are allowed, from
-    propertyNames' pattern or a plain identifier pattern; all deterministic in the node's path."""
-    sources: list[tuple[str, bool, Node, str | None]] = [(p, False, v, p) for p, v in node.pattern_properties]
-    if node.additional_properties:
-        names = node.property_names
-        pattern, anchored = (names.patterns[0], names.pattern_anchored) if names is not None and names.patterns \
-            else (_KEY_PATTERN, True)
-        sources.append((pattern, anchored, node.additional or Node(Kind.ANY), None))
-    rng = np.random.default_rng(hash_key(node.path + "#keys") & ((1 << 63) - 1))
-    out: list[tuple[str, Node]] = []
-    seen = set(taken)
-    for pattern, anchored, value, own in sources:
-        try:
-            candidates = RegexGenerator(pattern, anchored=anchored).generate(rng, 8 * need + 8, 1, 40)
-        except ValueError:
-            continue
-        for key in candidates:
-            if len(out) >= need:
-                return out
-            if not key or key in seen or (node.property_names is not None and not accepts(
-                    node.property_names, key, {})):
-                continue
-            # a key matching another pattern would have to satisfy that schema too: avoid it
-            if own is not None and not re.search(own, key):
-                continue
-            if any(p != own and re.search(p, key) for p, _ in node.pattern_properties):
-                continue
-            seen.add(key)
-            out.append((key, value))
-    return out
-
-
 def _join(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
 
 
 def _fail(node: Node, why: str) -> NoReturn:
-    raise Invalid(f"{node.path}: {why}.")
-
-
-def _set_null_rate(gen: Gen, rate: float) -> None:
-    if hasattr(gen, "null_rate"):
-        gen.null_rate = rate  # type: ignore[attr-defined]
-
-
-def _merge_object(base: Node, extra: Node | None, fixed: dict[str, Node]) -> Node:
-    """`base` with `extra`'s properties laid over it (its required names required) and the
-    discriminator properties of an `if` pinned to their const/enum: one variant of an object
-    whose if/then/else picks a shape by a tag. Conditions are dropped: the variant is checked
-    against the original node after generation."""
-    children = {c.name: c for c in base.children}
-    order = [c.name for c in base.children]
-    if extra is not None and extra.kind == Kind.ANY:  # a `then` of only `not`s: no properties
-        extra = replace(extra, children=[], additional_properties=True)
-    if extra is not None:
-        for c in extra.children:
-            if c.name not in children:
-                order.append(c.name)
-            children[c.name] = c
-        for c in extra.children:
-            if c.required:
-                children[c.name] = replace(children[c.name], required=True)
-    for pname, pin in fixed.items():
-        if pname in children:
-            children[pname] = replace(children[pname], const=pin.const, has_const=pin.has_const,
-                                      enum=pin.enum, required=True)
-    additional = base.additional_properties and (extra is None or extra.additional_properties)
-    negations = [*base.negations, *(extra.negations if extra is not None else [])]
-    return replace(base, children=[children[n] for n in order], conditionals=[],
-                   additional_properties=additional, negations=negations)
-
-
-def _condition_variants(node: Node) -> list[Node]:
-    """One object variant per `if` whose properties are pinned by const/enum (a tagged union
-    written as if/then), plus the base object for records matching no `if`; [] otherwise."""
-    variants: list[Node] = []
-    for cond in node.conditionals:
-        pins = {c.name: c for c in cond.if_.children if c.has_const or c.enum is not None}
-        if cond.if_.kind != Kind.OBJECT or not pins or len(pins) != len(cond.if_.children):
-            return []
-        then = cond.then
-        if then is not None and then.kind == Kind.CHOICE and then.choice_mode == ChoiceMode.ANY_OF \
-                and all(o.kind in (Kind.OBJECT, Kind.ANY) for o in then.options):
-            thens: list[Node | None] = list(then.options)  # one variant per branch of the `then`
-        elif then is None or then.kind in (Kind.OBJECT, Kind.ANY):
-            thens = [then]
-        else:
-            return []
-        variants.extend(_merge_object(node, t, pins) for t in thens)
-    variants.append(_merge_object(node, None, {}))
-    return variants
-
-
-def _closed_names(node: Node) -> set[str] | None:
-    """The only property names an object option admits, or None when it admits others too."""
-    if node.kind is not Kind.OBJECT or node.additional_properties or node.pattern_properties \
-            or node.additional is not None or any(not c.name for c in node.children):
-        return None
-    return {c.name for c in node.children}
-
-
-def _distinguished(options: list[Node]) -> list[Node]:
-    """oneOf options narrowed so a value of one falls outside the others where that is cheap: an
-    object option gets one of its properties made required when, without it, its values could
-    also satisfy a closed sibling (`additionalProperties: false`) — the usual shape of
-    `oneOf: [{properties: {step}}, {properties: {parallel}}]`, where `{}` would match every option."""
-    closed = [_closed_names(o) for o in options]
-    if not any(c is not None for c in closed):
-        return _without_rival_keys(options)
-    out: list[Node] = []
-    for i, option in enumerate(options):
-        if option.kind is not Kind.OBJECT or any(not c.name for c in option.children):
-            out.append(option)
-            continue
-        required = {c.name for c in option.children if c.required}
-        rivals = [names for j, names in enumerate(closed) if j != i and names is not None
-                  and not required - names]  # nothing required yet keeps the value out of them
-        if not rivals:
-            out.append(option)
-            continue
-        # the optional property outside the most rivals; ties keep schema order
-        candidates = [c for c in option.children if not c.required]
-        best = max(candidates, key=lambda c: sum(c.name not in names for names in rivals), default=None)
-        if best is None or all(best.name in names for names in rivals):
-            out.append(option)
-            continue
-        children = [replace(c, required=True) if c is best else c for c in option.children]
-        out.append(replace(option, children=children))
-    return _without_rival_keys(out)
-
-
-def _without_rival_keys(options: list[Node]) -> list[Node]:
-    """oneOf object options that differ by their required keys (`oneOf: [{required: [uses]},
-    {required: [run]}]` over shared properties) leave out, in each option, one key that every
-    rival requires, so a value drawn from one option fails the others instead of being re-drawn."""
-    required = [{c.name for c in o.children if c.required}
-                if o.kind is Kind.OBJECT and all(c.name for c in o.children) else None for o in options]
-    out: list[Node] = []
-    for i, option in enumerate(options):
-        mine = required[i]
-        if mine is None:
-            out.append(option)
-            continue
-        names = [c.name for c in option.children]
-        drop: set[str] = set()
-        for j, theirs in enumerate(required):
-            if j == i or not theirs:
-                continue
-            extra = [k for k in names if k in theirs and k not in mine]
-            if not extra or any(k in drop for k in extra) or len(theirs - mine) > len(extra):
-                continue  # already kept out, or the rival requires a key this option never draws
-            drop.add(extra[0])
-        for _ in range(8):  # keys whose dependentRequired needs a dropped key go too
-            more = {k for k, needs in option.dependent_required.items() if drop.intersection(needs)} - drop
-            if not more:
-                break
-            drop |= more
-        if not drop or drop & mine or (option.min_properties and len(names) - len(drop) < option.min_properties):
-            out.append(option)
-            continue
-        out.append(replace(option, children=[c for c in option.children if c.name not in drop]))
-    return out
-
-
-def _array_variants(node: Node) -> list[Node]:
-    """The array without its conditions and `contains`, plus one copy per `then`/`else` branch
-    that narrows the item count (the usual `then: {maxItems: 1}`)."""
-    plain = replace(node, conditionals=[], contains=None, min_contains=None, max_contains=None)
-    variants: list[Node] = []
-    for cond in node.conditionals:
-        for branch in (cond.then, cond.else_):
-            if branch is None or branch.kind is not Kind.ARRAY:
-                continue
-            lo = max(x for x in (plain.min_items, branch.min_items, 0) if x is not None)
-            his = [x for x in (plain.max_items, branch.max_items) if x is not None]
-            hi = min(his) if his else None
-            if hi is not None and lo > hi:
-                continue
-            variants.append(replace(plain, min_items=lo or plain.min_items, max_items=hi,
-                                    unique_items=plain.unique_items or branch.unique_items))
-    contains = node.contains
-    values = None if contains is None else [contains.const] if contains.has_const else contains.enum
-    if values and node.items is not None and not node.prefix_items:
-        # `contains: {const: x}` (or an enum): one variant draws every item from those values
-        fit = [v for v in values if accepts(node.items, v, {})]
-        lo = max(plain.min_items or 0, 1 if node.min_contains is None else node.min_contains)
-        hi = plain.max_items if node.max_contains is None else min(
-            x for x in (plain.max_items, node.max_contains) if x is not None)
-        if fit and (hi is None or lo <= hi) and not (plain.unique_items and len(fit) < lo):
-            items = replace(node.items, enum=fit, has_const=False, const=None)
-            variants.append(replace(plain, items=items, min_items=lo, max_items=hi))
-    variants.append(plain)
-    return variants
-
-
-def _json_types(node: Node, definitions: dict[str, Node], depth: int = 0) -> set[str] | None:
-    """JSON types a node's values can have (None: unknown / any)."""
-    k = node.kind
-    if k == Kind.REF:
-        target = definitions.get(node.ref or "")
-        if target is None or depth > 20:
-            return None
-        inner = _json_types(target, definitions, depth + 1)
-        return None if inner is None else inner | ({"null"} if node.nullable else set())
-    if k == Kind.ANY:
-        return None
-    if k == Kind.CHOICE:
-        out: set[str] = set()
-        for o in node.options:
-            t = _json_types(o, definitions, depth + 1)
-            if t is None:
-                return None
-            out |= t
-        return out
-    base = {Kind.INTEGER: {"number"}, Kind.NUMBER: {"number"}, Kind.OBJECT: {"object"},
-            Kind.ARRAY: {"array"}, Kind.BOOLEAN: {"boolean"}, Kind.NULL: {"null"}}.get(k, {"string"})
-    return base | ({"null"} if node.nullable else set())
-
-
-def _may_overlap(options: list[Node], definitions: dict[str, Node]) -> bool:
-    types = [_json_types(o, definitions) for o in options]
-    if any(t is None for t in types):
-        return True
-    for i in range(len(types)):
-        for j in range(i + 1, len(types)):
-            if types[i] & types[j]:  # type: ignore[operator]
-                return True
-    return False
+    raise Unsatisfiable(f"{node.path}: {why}.")

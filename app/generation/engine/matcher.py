@@ -1,11 +1,6 @@
 """Does a plain Python value satisfy a field-model node? Used where generation must *test* a value
-against a sibling schema: `oneOf` (a value drawn from one option must match no other) and
-`if/then/else` (which rows meet the `if`).
-
-It follows the field model's semantics (types, enum/const, bounds, multipleOf, lengths, patterns,
-required/additional properties, items, nested choices). Formats are not checked: a value the
-matcher accepts on every other facet counts as a match, which only ever makes `oneOf` re-draw more.
-"""
+against a sibling schema.
+Design notes: docs/generation.md."""
 
 from __future__ import annotations
 

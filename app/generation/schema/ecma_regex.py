@@ -16,6 +16,42 @@ _INSIDE_CLASS = {"d": "0-9", "D": "\\D", "w": "A-Za-z0-9_", "W": "\\W", "s": _EC
 _ECMA_LETTER_ESCAPES = set("dDwWsSbBfnrtv0cxukpP")
 
 
+def _escape(pattern: str, i: int, in_class: bool) -> tuple[str, int]:
+    """The translation of the escape starting at pattern[i] (a backslash), and the index after it."""
+    n = len(pattern)
+    if i + 1 >= n:
+        raise ValueError("the pattern ends with a lone backslash")
+    d = pattern[i + 1]
+    i += 2
+    table = _INSIDE_CLASS if in_class else _OUTSIDE_CLASS
+    if d in table:
+        return table[d], i
+    if d in "pP":
+        raise ValueError("Unicode property escapes (\\p{...}) are not supported")
+    if d == "c" and i < n and pattern[i].isascii() and pattern[i].isalpha():
+        return f"\\x{ord(pattern[i]) % 32:02x}", i + 1
+    if d == "u" and i < n and pattern[i] == "{":
+        end = pattern.find("}", i)
+        if end < 0:
+            raise ValueError("unterminated \\u{...} escape")
+        return f"\\U{int(pattern[i + 1:end], 16):08x}", end + 1
+    if d == "k" and i < n and pattern[i] == "<":
+        end = pattern.find(">", i)
+        if end < 0:
+            raise ValueError("unterminated \\k<name> back-reference")
+        return f"(?P={pattern[i + 1:end]})", end + 1
+    if d == "0" and not (i < n and pattern[i].isdigit()):
+        return "\\x00", i
+    if d == "b" and in_class:
+        return "\\x08", i
+    if d in "AZ":
+        # not ECMA, but the validator users run (Python's re) reads them as anchors
+        return "\\" + d, i
+    if d.isascii() and d.isalpha() and d not in _ECMA_LETTER_ESCAPES:
+        return d, i  # ECMA identity escape (\a is "a", not BEL as in Python)
+    return "\\" + d, i
+
+
 @functools.lru_cache(maxsize=4096)
 def translate_ecma_pattern(pattern: str) -> str:
     """Translate an ECMA-262 regex to an equivalent Python `re` pattern (search semantics kept).
@@ -28,41 +64,8 @@ def translate_ecma_pattern(pattern: str) -> str:
     while i < n:
         c = pattern[i]
         if c == "\\":
-            if i + 1 >= n:
-                raise ValueError("the pattern ends with a lone backslash")
-            d = pattern[i + 1]
-            i += 2
-            table = _INSIDE_CLASS if in_class else _OUTSIDE_CLASS
-            if d in table:
-                out.append(table[d])
-            elif d in "pP":
-                raise ValueError("Unicode property escapes (\\p{...}) are not supported")
-            elif d == "c" and i < n and pattern[i].isascii() and pattern[i].isalpha():
-                out.append(f"\\x{ord(pattern[i]) % 32:02x}")
-                i += 1
-            elif d == "u" and i < n and pattern[i] == "{":
-                end = pattern.find("}", i)
-                if end < 0:
-                    raise ValueError("unterminated \\u{...} escape")
-                out.append(f"\\U{int(pattern[i + 1:end], 16):08x}")
-                i = end + 1
-            elif d == "k" and i < n and pattern[i] == "<":
-                end = pattern.find(">", i)
-                if end < 0:
-                    raise ValueError("unterminated \\k<name> back-reference")
-                out.append(f"(?P={pattern[i + 1:end]})")
-                i = end + 1
-            elif d == "0" and not (i < n and pattern[i].isdigit()):
-                out.append("\\x00")
-            elif d == "b" and in_class:
-                out.append("\\x08")
-            elif d in "AZ":
-                # not ECMA, but the validator users run (Python's re) reads them as anchors
-                out.append("\\" + d)
-            elif d.isascii() and d.isalpha() and d not in _ECMA_LETTER_ESCAPES:
-                out.append(d)  # ECMA identity escape (\a is "a", not BEL as in Python)
-            else:
-                out.append("\\" + d)
+            text, i = _escape(pattern, i, in_class)
+            out.append(text)
             continue
         if in_class:
             if c == "]":

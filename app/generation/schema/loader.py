@@ -1,15 +1,6 @@
-"""Turn uploaded schema bytes into a `LoadedSchema`: size and encoding checks, type detection
-from the content, safe zip extraction, then the dialect-specific loaders.
-
-Detection looks at the content only, never the file name:
-- bytes starting with the zip magic ``PK\\x03\\x04`` -> a zip of XSD files;
-- first non-blank character ``<`` -> XML, which must have ``xs:schema`` as its root;
-- anything else must be a JSON object that is a JSON Schema.
-
-Zip uploads: the main schema is the member named ``main.xsd`` (at any depth, the shallowest
-wins); otherwise the only ``.xsd`` member that no other member references through
-``schemaLocation``; otherwise the upload is rejected as ambiguous.
-"""
+"""Turn uploaded schema bytes into a `LoadedSchema`: size and encoding checks, type detection from the
+content, safe zip extraction, then the dialect-specific loaders.
+Design notes: docs/generation.md."""
 
 from __future__ import annotations
 
@@ -23,14 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from app.core.errors import Invalid, PayloadTooLarge
+from app.generation.errors import SchemaError, SchemaTooLarge
 from app.generation.guard import RecordValidator
 from app.generation.model import FieldTree, Kind
+from app.generation.schema.decode import decode_utf8
 
 MAX_SCHEMA_BYTES = 10 * 1024 * 1024
 MAX_ZIP_MEMBERS = 200
 _ZIP_MAGIC = b"PK\x03\x04"
-_BOM = b"\xef\xbb\xbf"
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 _SCHEMA_LOCATION = re.compile(rb"""schemaLocation\s*=\s*["']([^"']+)["']""")
 _TARGET_NAMESPACE = re.compile(rb"""targetNamespace\s*=\s*["']([^"']*)["']""")
@@ -52,12 +43,12 @@ class LoadedSchema:
     _validators: dict[str, RecordValidator] = field(default_factory=dict, repr=False)
 
     def resolve_root(self, root: str | None) -> str:
-        """The canonical root name for `root` (None -> default), or Invalid."""
+        """The canonical root name for `root` (None -> default), or SchemaError."""
         if root is None:
             return self.default_root
         canonical = self.document.canonical_root(root)  # type: ignore[attr-defined]
         if canonical is None:
-            raise Invalid(f"Unknown root {root!r}; the schema's roots are: {', '.join(self.roots[:20])}.")
+            raise SchemaError(f"Unknown root {root!r}; the schema's roots are: {', '.join(self.roots[:20])}.")
         return canonical
 
     def field_tree(self, root: str | None = None) -> FieldTree:
@@ -101,27 +92,17 @@ def sanitise_filename(filename: str | None) -> str | None:
     return base or None
 
 
-def decode_utf8(content: bytes, what: str = "The schema") -> str:
-    """Strict UTF-8 decoding (a leading BOM is dropped); Invalid names the first bad byte offset."""
-    if content.startswith(_BOM):
-        content = content[len(_BOM):]
-    try:
-        return content.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise Invalid(f"{what} is not valid UTF-8 (invalid byte at offset {exc.start}).") from None
-
-
 def load_schema(content: bytes, filename: str | None = None) -> LoadedSchema:
-    """Parse an uploaded schema; raises PayloadTooLarge above 10 MiB and Invalid for anything else wrong."""
+    """Parse an uploaded schema; raises SchemaTooLarge above 10 MiB and SchemaError for anything else wrong."""
     if len(content) > MAX_SCHEMA_BYTES:
-        raise PayloadTooLarge(f"The schema is {len(content)} bytes; the limit is {MAX_SCHEMA_BYTES} bytes.")
+        raise SchemaTooLarge(f"The schema is {len(content)} bytes; the limit is {MAX_SCHEMA_BYTES} bytes.")
     safe_name = sanitise_filename(filename)
     if content.startswith(_ZIP_MAGIC):
         return _load_zip(content, safe_name)
     text = decode_utf8(content)
     stripped = text.lstrip()
     if not stripped:
-        raise Invalid("The schema file is empty.")
+        raise SchemaError("The schema file is empty.")
     if stripped.startswith("<"):
         from app.generation.schema.xsd import load_xsd_text
 
@@ -151,9 +132,9 @@ def _load_zip(content: bytes, filename: str | None) -> LoadedSchema:
         archive = zipfile.ZipFile(io.BytesIO(content))
         infos = archive.infolist()
     except (zipfile.BadZipFile, OSError, ValueError):
-        raise Invalid("The upload looks like a zip archive but cannot be read.") from None
+        raise SchemaError("The upload looks like a zip archive but cannot be read.") from None
     if len(infos) > MAX_ZIP_MEMBERS:
-        raise Invalid(f"The zip archive has {len(infos)} members; at most {MAX_ZIP_MEMBERS} are allowed.")
+        raise SchemaError(f"The zip archive has {len(infos)} members; at most {MAX_ZIP_MEMBERS} are allowed.")
     members: list[tuple[zipfile.ZipInfo, str]] = []
     total = 0
     for info in infos:
@@ -167,18 +148,18 @@ def _load_zip(content: bytes, filename: str | None) -> LoadedSchema:
             or normalised.startswith("..")
             or "/../" in f"/{name.replace(chr(92), '/')}/"
         ):
-            raise Invalid(f"The zip member {name!r} has an absolute or parent-relative path.")
+            raise SchemaError(f"The zip member {name!r} has an absolute or parent-relative path.")
         if info.flag_bits & 0x1:
-            raise Invalid(f"The zip member {name!r} is encrypted.")
+            raise SchemaError(f"The zip member {name!r} is encrypted.")
         total += info.file_size
         if total > MAX_SCHEMA_BYTES:
-            raise PayloadTooLarge(
+            raise SchemaTooLarge(
                 f"The zip archive unpacks to more than {MAX_SCHEMA_BYTES} bytes; that is the limit."
             )
         members.append((info, normalised))
     xsd_members = [n for _, n in members if n.lower().endswith(".xsd")]
     if not xsd_members:
-        raise Invalid("The zip archive contains no .xsd file.")
+        raise SchemaError("The zip archive contains no .xsd file.")
 
     workdir = Path(tempfile.mkdtemp(prefix="tdg-xsd-"))
     try:
@@ -189,7 +170,7 @@ def _load_zip(content: bytes, filename: str | None) -> LoadedSchema:
                 blob = src.read(MAX_SCHEMA_BYTES + 1)
             total_read = sum(len(b) for b in data.values()) + len(blob)
             if len(blob) > info.file_size or total_read > MAX_SCHEMA_BYTES:
-                raise PayloadTooLarge(
+                raise SchemaTooLarge(
                     f"The zip archive unpacks to more than {MAX_SCHEMA_BYTES} bytes; that is the limit."
                 )
             data[normalised] = blob
@@ -224,7 +205,7 @@ def _main_member(xsd_members: list[str], data: dict[str, bytes]) -> str:
         return candidates[0]
     if not candidates and len(not_included) == 1:  # namespaces import each other in a circle
         return not_included[0]
-    raise Invalid(
+    raise SchemaError(
         "The zip archive has no main.xsd and not exactly one .xsd file that no other file includes "
         f"({len(candidates)} candidates); name the main schema main.xsd."
     )

@@ -1,10 +1,5 @@
 """Value categories a constraint rule can ask for (`{"path": "contact", "category": "email"}`).
-
-The registry is read by the constraint-set validator (does the category fit the field's kind?),
-by `GET /constraints/categories`, and by the generator (which column generator to use;
-the generators live in `category_values.py`). `infer_category` picks a category from a field's
-name and format when no rule names one, the way Mockaroo and json-schema-faker do.
-"""
+Design notes: docs/generation.md."""
 
 from __future__ import annotations
 

@@ -1,12 +1,5 @@
 """Column generators for the string categories of `categories.py`.
-
-Each generator fills a whole column from locale vocabularies (`vocab.py`) and the block's NumPy
-generator. Fields of one record that belong together share a row index into one pool: the
-`person` group (first/last name, full name, username, email) and the `address` group (street,
-city, state, postcode, country), so an e-mail is built from the record's own name and a postcode
-belongs to the record's state. Numeric and temporal categories are value windows instead (see
-`NUMERIC_WINDOWS` / `TEMPORAL_WINDOWS`), honoured by the number and date generators.
-"""
+Design notes: docs/generation.md."""
 
 from __future__ import annotations
 

@@ -1,11 +1,6 @@
-"""Column generators for string formats: JSON Schema `format` values and the `xsd:<builtin>`
-lexical spaces the XSD loader reports (anyURI, base64Binary, NCName, gYear, ...).
-
-Each generator returns a whole column and takes the field's length window, because several
-formats count length in their own unit (hexBinary and base64Binary lengths are octets).
-Formats that need something a single record cannot provide (xsd:ENTITY needs a DTD) are refused
-with a reason; `date`/`date-time`/`time` are handled by `temporal.py`.
-"""
+"""Column generators for string formats: JSON Schema `format` values and the `xsd:<builtin>` lexical
+spaces the XSD loader reports (anyURI, base64Binary, NCName, gYear, ...).
+Design notes: docs/generation.md."""
 
 from __future__ import annotations
 

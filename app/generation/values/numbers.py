@@ -1,14 +1,6 @@
 """Integer and decimal columns that satisfy bounds, multipleOf, totalDigits and fractionDigits by
 construction.
-
-A value is an integer count `k` of units `10**-scale`; every allowed value is `k = j * step` for
-an integer `j` in a closed range, so bounds (inclusive or exclusive) and multipleOf hold exactly.
-Text is written from `k` as an exact decimal. JSON Schema validators check multipleOf on floats
-(`int(x / m) == x / m`, see jsonschema's `_keywords.multipleOf`), which rejects about one exact
-decimal in seven (19.99 / 0.01 = 1998.9999999999998); those draws are re-drawn, so every value is
-both an exact decimal and passes the float check. Realistic windows (a price, an age, a year)
-narrow the draw when the field's name or category suggests one and the bounds allow it.
-"""
+Design notes: docs/generation.md."""
 
 from __future__ import annotations
 
@@ -19,7 +11,7 @@ from fractions import Fraction
 import numpy as np
 import orjson
 
-from app.core.errors import Invalid
+from app.generation.errors import Unsatisfiable
 from app.generation.model import Kind, LeafContext, LeafSpec, LeafValues
 from app.generation.values import textcodes
 from app.generation.values.category_values import NUMERIC_WINDOWS
@@ -50,7 +42,7 @@ class NumberGenerator:
         window = NUMERIC_WINDOWS.get(spec.category or "")
         m = spec.multiple_of
         if m is not None and m <= 0:
-            raise Invalid(f"{spec.path}: multipleOf must be greater than 0.")
+            raise Unsatisfiable(f"{spec.path}: multipleOf must be greater than 0.")
         if self.integer:
             scale = 0
         elif m is not None:
@@ -92,7 +84,7 @@ class NumberGenerator:
         if self.j_lo is not None and self.j_hi is not None and self.j_lo > self.j_hi:
             what = "integer" if self.integer else "number"
             mult = f" that is a multiple of {m}" if m is not None else ""
-            raise Invalid(f"{spec.path}: no {what}{mult} lies between {spec.minimum} and {spec.maximum}.")
+            raise Unsatisfiable(f"{spec.path}: no {what}{mult} lies between {spec.minimum} and {spec.maximum}.")
         # the realistic window, in j units, clipped to the allowed range
         wlo_d, whi_d = (window[0], window[1]) if window else (
             _DEFAULT_INT_WINDOW if self.integer else _DEFAULT_NUM_WINDOW)
@@ -177,7 +169,7 @@ class NumberGenerator:
             k[bad] = rng.integers(self.w_lo, self.w_hi + 1, size=bad.size) * self.step
             ok[bad] = self._passes_float_check(k[bad])
         if not ok.all():
-            raise Invalid(f"{self.spec.path}: no value between the bounds passes the validator's "
+            raise Unsatisfiable(f"{self.spec.path}: no value between the bounds passes the validator's "
                           f"floating-point multipleOf check.")
         return k
 
@@ -206,7 +198,7 @@ class NumberGenerator:
             start = self.w_lo if (self.j_lo is None or self.w_lo >= self.j_lo) else self.j_lo
             start = max(start, 1) if (self.j_lo is None or self.j_lo <= 1) else start
             if self.j_hi is not None and start + c.key_space - 1 > self.j_hi:
-                raise Invalid(f"{self.spec.path}: {c.key_space} unique values do not fit below {self.spec.maximum}.")
+                raise Unsatisfiable(f"{self.spec.path}: {c.key_space} unique values do not fit below {self.spec.maximum}.")
             return self._render(self._keyed(start, keys))
         # draw from the realistic window when it is large enough, else from the whole range
         lo, hi = self.w_lo, self.w_hi
@@ -215,7 +207,7 @@ class NumberGenerator:
             hi = self.j_hi if self.j_hi is not None else lo + c.key_space * 4
         space = hi - lo + 1
         if space < c.key_space:
-            raise Invalid(f"{self.spec.path}: only {space} distinct values satisfy the facets, "
+            raise Unsatisfiable(f"{self.spec.path}: only {space} distinct values satisfy the facets, "
                           f"but {c.key_space} unique values are needed.")
         space = min(space, 2**62 - 1)
         perm = FeistelPermutation(space, c.seed ^ c.field_key)

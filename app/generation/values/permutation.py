@@ -1,10 +1,4 @@
-"""Keyed permutations of [0, n) for `unique` values.
-
-A unique column maps each row's global key (record index, or record index x max items for array
-items) through a bijection of the value space, so values never repeat across blocks, chunks or
-shards without any shared state. The bijection is a balanced Feistel network over the smallest
-even bit width covering n, with cycle walking to stay inside [0, n).
-"""
+"""Keyed permutations of [0, n) for `unique` values. (design notes: docs/generation.md)"""
 
 from __future__ import annotations
 

@@ -1,25 +1,5 @@
 """Regex-to-string generation from the pattern's syntax tree (Python `re` syntax).
-
-A pattern is parsed once with `re._parser` into a small tree (literal, character set, sequence,
-alternation, repeat) that generates a whole column at a time: every node returns a code-point
-matrix (one row per value, zero padding after each row's length) plus the row lengths, so a
-column of 4,096 strings costs a handful of NumPy operations, never a backtracking search.
-Character sets are interval lists picked by weighted offset, so `[^"]` or `[\u4e00-\u9fa5]`
-cost the same as `[0-9]`. Broad sets (`.`, negated classes, `\\S`) draw printable ASCII so
-values stay readable and legal in every output format; characters illegal in XML 1.0 and
-surrogates are never produced.
-
-An `alphabet` (interval list) narrows every character set further, e.g. to the characters a
-URI may hold when the field also has `format: uri`: `.+` then draws no backtick or bare `%`.
-A set with nothing left in the alphabet keeps its own characters (the caller's format check
-rejects what it draws, and fails the field when nothing passes).
-
-Unsupported (see `unsupported_reason`): backreferences, lookahead/lookbehind, conditional
-groups. Word boundaries and mid-pattern anchors generate nothing and are verified afterwards.
-
-`RegexGenerator.generate(rng, n, min_len, max_len)` honours length bounds together with the
-pattern; `RegexGenerator.nth(k)` enumerates the (capped) language for `unique` values.
-"""
+Design notes: docs/generation.md."""
 
 from __future__ import annotations
 
@@ -32,361 +12,42 @@ from typing import Any
 
 import numpy as np
 
+from app.generation.values.charsets import (
+    CATEGORY_SETS,
+    Intervals,
+    intersect_intervals,
+    negate_intervals,
+    normalise_intervals,
+    preferred_intervals,
+)
+from app.generation.values.regex_nodes import (
+    FILLER,
+    RxAlt,
+    RxGen,
+    RxLit,
+    RxRep,
+    RxSeq,
+    RxSet,
+    capped,
+    generate_exact_lengths,
+)
+
 # how far an unbounded repeat (`*`, `+`, `{2,}`) may grow beyond its minimum
 UNBOUNDED_EXTRA = 8
 # a bounded repeat spread wider than this is drawn from [min, min + BOUNDED_SPREAD] only
 BOUNDED_SPREAD = 32
-MAX_CODEPOINT = 0x10FFFF
-
-Intervals = list[tuple[int, int]]  # sorted, disjoint, inclusive
-
-
-def _normalise(iv: Intervals) -> Intervals:
-    out: Intervals = []
-    for lo, hi in sorted(iv):
-        if out and lo <= out[-1][1] + 1:
-            out[-1] = (out[-1][0], max(out[-1][1], hi))
-        else:
-            out.append((lo, hi))
-    return out
-
-
-def _negate(iv: Intervals) -> Intervals:
-    out: Intervals = []
-    prev = 0
-    for lo, hi in _normalise(iv):
-        if lo > prev:
-            out.append((prev, lo - 1))
-        prev = hi + 1
-    if prev <= MAX_CODEPOINT:
-        out.append((prev, MAX_CODEPOINT))
-    return out
-
-
-def _intersect(a: Intervals, b: Intervals) -> Intervals:
-    out: Intervals = []
-    for lo1, hi1 in a:
-        for lo2, hi2 in b:
-            lo, hi = max(lo1, lo2), min(hi1, hi2)
-            if lo <= hi:
-                out.append((lo, hi))
-    return _normalise(out)
-
-
-def _size(iv: Intervals) -> int:
-    return sum(hi - lo + 1 for lo, hi in iv)
-
-
-PRINTABLE_ASCII: Intervals = [(0x20, 0x7E)]
-# XML 1.0 Char minus controls (tab/newline/CR are legal XML but are normalised away in attributes)
-_LEGAL: Intervals = [(0x20, 0xD7FF), (0xE000, 0xFFFD), (0x10000, MAX_CODEPOINT)]
-_CATEGORY: dict[object, Intervals] = {
-    sre_c.CATEGORY_DIGIT: [(0x30, 0x39)],
-    sre_c.CATEGORY_SPACE: [(0x09, 0x0D), (0x20, 0x20)],
-    sre_c.CATEGORY_WORD: [(0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A)],
-}
-_CATEGORY[sre_c.CATEGORY_NOT_DIGIT] = _negate(_CATEGORY[sre_c.CATEGORY_DIGIT])
-_CATEGORY[sre_c.CATEGORY_NOT_SPACE] = _negate(_CATEGORY[sre_c.CATEGORY_SPACE])
-_CATEGORY[sre_c.CATEGORY_NOT_WORD] = _negate(_CATEGORY[sre_c.CATEGORY_WORD])
-
-
-def _preferred(iv: Intervals) -> Intervals:
-    """The characters actually drawn for a set: legal ones, printable ASCII when the set is broad."""
-    legal = _intersect(iv, _LEGAL)
-    if not legal:
-        # only controls left (e.g. `[\t\n]`): tab/newline are legal XML text, keep them
-        legal = _intersect(iv, [(0x09, 0x0A), (0x0D, 0x0D)])
-    ascii_part = _intersect(legal, PRINTABLE_ASCII)
-    if ascii_part and (_size(legal) > 200 or ascii_part == legal):
-        return ascii_part
-    return legal
+CATEGORY_SETS[sre_c.CATEGORY_NOT_DIGIT] = negate_intervals(CATEGORY_SETS[sre_c.CATEGORY_DIGIT])
+CATEGORY_SETS[sre_c.CATEGORY_NOT_SPACE] = negate_intervals(CATEGORY_SETS[sre_c.CATEGORY_SPACE])
+CATEGORY_SETS[sre_c.CATEGORY_NOT_WORD] = negate_intervals(CATEGORY_SETS[sre_c.CATEGORY_WORD])
 
 
 class UnsupportedPattern(ValueError):
     """The pattern uses a construct generation cannot honour."""
 
 
-# ---------------------------------------------------------------------------------------------
-# the generation tree
-
-
-class _Gen:
-    min_len: int
-    max_len: int  # after capping repeats
-
-    def gen(self, rng: np.random.Generator, n: int, mode: int) -> tuple[np.ndarray, np.ndarray]:
-        """(codes (n, w) uint32, lengths (n,)); mode 0 random, -1 shortest, +1 longest."""
-        raise NotImplementedError
-
-    def count(self) -> int:
-        raise NotImplementedError
-
-    def nth(self, k: int) -> str:
-        raise NotImplementedError
-
-
-@dataclass
-class _Set(_Gen):
-    starts: np.ndarray
-    sizes: np.ndarray
-    cum: np.ndarray
-    total: int
-
-    def __init__(self, iv: Intervals) -> None:
-        self.starts = np.array([lo for lo, _ in iv], dtype=np.int64)
-        self.sizes = np.array([hi - lo + 1 for lo, hi in iv], dtype=np.int64)
-        self.cum = np.cumsum(self.sizes)
-        self.total = int(self.cum[-1])
-        self.min_len = self.max_len = 1
-
-    def pick(self, rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
-        r = rng.integers(0, self.total, size=shape)
-        if len(self.starts) == 1:
-            return (r + self.starts[0]).astype(np.uint32)
-        k = np.searchsorted(self.cum, r, side="right")
-        return (self.starts[k] + r - (self.cum[k] - self.sizes[k])).astype(np.uint32)
-
-    def gen(self, rng: np.random.Generator, n: int, mode: int) -> tuple[np.ndarray, np.ndarray]:
-        return self.pick(rng, (n, 1)), np.ones(n, dtype=np.int64)
-
-    def count(self) -> int:
-        return self.total
-
-    def nth(self, k: int) -> str:
-        i = int(np.searchsorted(self.cum, k, side="right"))
-        return chr(int(self.starts[i]) + k - int(self.cum[i] - self.sizes[i]))
-
-
-_FILLER = _Set([(0x61, 0x7A)])
-
-
-class _Lit(_Gen):
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.codes = np.array([ord(c) for c in text], dtype=np.uint32)
-        self.min_len = self.max_len = len(text)
-
-    def gen(self, rng: np.random.Generator, n: int, mode: int) -> tuple[np.ndarray, np.ndarray]:
-        return np.broadcast_to(self.codes, (n, len(self.codes))), np.full(n, len(self.codes), dtype=np.int64)
-
-    def count(self) -> int:
-        return 1
-
-    def nth(self, k: int) -> str:
-        return self.text
-
-
-def _concat(parts: list[tuple[np.ndarray, np.ndarray]], n: int) -> tuple[np.ndarray, np.ndarray]:
-    parts = [p for p in parts if p[0].shape[1]]
-    if not parts:
-        return np.zeros((n, 0), dtype=np.uint32), np.zeros(n, dtype=np.int64)
-    width = sum(p[0].shape[1] for p in parts)
-    out = np.zeros((n, width), dtype=np.uint32)
-    lengths = np.zeros(n, dtype=np.int64)
-    col = 0
-    fixed = True  # all previous parts had a constant length: plain slice assignment
-    rows = np.arange(n)[:, None]
-    for codes, lens in parts:
-        w = codes.shape[1]
-        if fixed:
-            out[:, col:col + w] = codes
-            col += w
-        else:
-            idx = lengths[:, None] + np.arange(w)[None, :]
-            # padding zeros land after the row's content, so they never clobber earlier parts
-            out[rows, idx] = codes
-        lengths = lengths + lens
-        if fixed and not (lens == w).all():
-            fixed = False
-    return out, lengths
-
-
-class _Seq(_Gen):
-    def __init__(self, items: list[_Gen]) -> None:
-        self.items = items
-        self.min_len = sum(i.min_len for i in items)
-        self.max_len = sum(i.max_len for i in items)
-
-    def gen(self, rng: np.random.Generator, n: int, mode: int) -> tuple[np.ndarray, np.ndarray]:
-        return _concat([i.gen(rng, n, mode) for i in self.items], n)
-
-    def count(self) -> int:
-        c = 1
-        for i in self.items:
-            c *= i.count()
-        return c
-
-    def nth(self, k: int) -> str:
-        out = []
-        for i in reversed(self.items):
-            c = i.count()
-            k, r = divmod(k, c)
-            out.append(i.nth(r))
-        return "".join(reversed(out))
-
-
-class _Alt(_Gen):
-    def __init__(self, branches: list[_Gen]) -> None:
-        self.branches = branches
-        self.min_len = min(b.min_len for b in branches)
-        self.max_len = max(b.max_len for b in branches)
-
-    def gen(self, rng: np.random.Generator, n: int, mode: int) -> tuple[np.ndarray, np.ndarray]:
-        if mode < 0:
-            choice = np.full(n, int(np.argmin([b.min_len for b in self.branches])))
-        elif mode > 0:
-            choice = np.full(n, int(np.argmax([b.max_len for b in self.branches])))
-        else:
-            choice = rng.integers(0, len(self.branches), size=n)
-        width = max(b.max_len for b in self.branches)
-        out = np.zeros((n, width), dtype=np.uint32)
-        lengths = np.zeros(n, dtype=np.int64)
-        for b, branch in enumerate(self.branches):
-            rows = np.flatnonzero(choice == b)
-            if rows.size:
-                codes, lens = branch.gen(rng, rows.size, mode)
-                out[rows, :codes.shape[1]] = codes
-                lengths[rows] = lens
-        return out, lengths
-
-    def count(self) -> int:
-        return sum(b.count() for b in self.branches)
-
-    def nth(self, k: int) -> str:
-        for b in self.branches:
-            c = b.count()
-            if k < c:
-                return b.nth(k)
-            k -= c
-        raise IndexError(k)
-
-
-class _Rep(_Gen):
-    full_hi: int | None = None  # the pattern's own upper bound (None: unbounded)
-
-    def __init__(self, sub: _Gen, lo: int, hi: int) -> None:
-        self.sub, self.lo, self.hi = sub, lo, hi
-        self.full_hi = hi
-        self.min_len = sub.min_len * lo
-        self.max_len = sub.max_len * hi
-
-    def _counts(self, rng: np.random.Generator, n: int, mode: int) -> np.ndarray:
-        if mode < 0:
-            return np.full(n, self.lo)
-        if mode > 0:
-            return np.full(n, self.hi)
-        return rng.integers(self.lo, self.hi + 1, size=n)
-
-    def gen(self, rng: np.random.Generator, n: int, mode: int) -> tuple[np.ndarray, np.ndarray]:
-        counts = self._counts(rng, n, mode)
-        if isinstance(self.sub, _Set):
-            codes = self.sub.pick(rng, (n, self.hi))
-            codes[np.arange(self.hi)[None, :] >= counts[:, None]] = 0
-            return codes, counts.astype(np.int64)
-        parts = []
-        for j in range(self.hi):
-            codes, lens = self.sub.gen(rng, n, mode)
-            keep = counts > j
-            if not keep.all():
-                codes = np.where(keep[:, None], codes, 0).astype(np.uint32)
-                lens = np.where(keep, lens, 0)
-            parts.append((codes, lens))
-        return _concat(parts, n)
-
-    def count(self) -> int:
-        c = self.sub.count()
-        return sum(c**L for L in range(self.lo, self.hi + 1))
-
-    def nth(self, k: int) -> str:
-        c = self.sub.count()
-        for L in range(self.lo, self.hi + 1):
-            block = c**L
-            if k < block:
-                out = []
-                for _ in range(L):
-                    k, r = divmod(k, c)
-                    out.append(self.sub.nth(r))
-                return "".join(out)
-            k -= block
-        raise IndexError(k)
-
-
-def _capped(gen: _Gen, slack: int) -> _Gen:
-    """A copy of the tree where no repeat alone can add more than `slack` characters beyond the
-    pattern's minimum: rejection sampling against a maxLength then rarely misses."""
-    if isinstance(gen, _Seq):
-        return _Seq([_capped(i, slack) for i in gen.items])
-    if isinstance(gen, _Alt):
-        return _Alt([_capped(b, slack) for b in gen.branches])
-    if isinstance(gen, _Rep):
-        sub = _capped(gen.sub, slack)
-        width = max(sub.max_len, 1)
-        hi = max(gen.lo, min(gen.hi, gen.lo + slack // width))
-        rep = _Rep(sub, gen.lo, hi)
-        rep.full_hi = min(gen.full_hi, hi) if gen.full_hi is not None else hi
-        return rep
-    return gen
-
-
-def _fit_parts(gen: _Gen) -> list[_Gen] | None:
-    """The items of a pattern whose length can be steered exactly: literals, single-character
-    sets and repeats of a single-character set in sequence; None for anything else."""
-    items = gen.items if isinstance(gen, _Seq) else [gen]
-    for it in items:
-        if not (isinstance(it, (_Lit, _Set)) or (isinstance(it, _Rep) and isinstance(it.sub, _Set))):
-            return None
-    return items
-
-
-def generate_exact_lengths(gen: _Gen, rng: np.random.Generator, target: np.ndarray) -> np.ndarray | None:
-    """Code points of strings of exactly `target[i]` characters each (None when not steerable).
-    The slack above the fixed minimum is split over the repeats, each taking a random share
-    within what the repeats after it can still absorb, so every row lands on its target."""
-    items = _fit_parts(gen)
-    if items is None:
-        return None
-    n = len(target)
-    caps = []
-    for it in items:
-        if isinstance(it, _Rep):
-            top = it.full_hi if it.full_hi is not None else 1 << 30
-            caps.append(top - it.lo)
-        else:
-            caps.append(0)
-    base = sum(it.min_len for it in items)
-    remaining = target.astype(np.int64) - base
-    after = np.cumsum(caps[::-1])[::-1]  # capacity of each item and all the ones after it
-    if (remaining < 0).any() or (remaining > after[0]).any():
-        return None
-    parts = []
-    for i, it in enumerate(items):
-        if isinstance(it, _Lit):
-            parts.append((np.broadcast_to(it.codes, (n, len(it.codes))), np.full(n, len(it.codes))))
-            continue
-        if isinstance(it, _Set):
-            parts.append((it.pick(rng, (n, 1)), np.ones(n, dtype=np.int64)))
-            continue
-        later = after[i + 1] if i + 1 < len(items) else 0
-        low = np.maximum(0, remaining - later)
-        high = np.minimum(remaining, caps[i])
-        extra = rng.integers(low, high + 1)
-        remaining = remaining - extra
-        counts = it.lo + extra
-        width = int(counts.max()) if n else 0
-        codes = it.sub.pick(rng, (n, max(width, 1)))
-        codes[np.arange(codes.shape[1])[None, :] >= counts[:, None]] = 0
-        parts.append((codes, counts))
-    codes, _lens = _concat(parts, n)
-    return codes
-
-
-# ---------------------------------------------------------------------------------------------
-# parsing
-
-
 @dataclass
 class _Parsed:
-    gen: _Gen
+    gen: RxGen
     exact: bool  # generation provably matches (no boundaries / flags / mid anchors to verify)
     anchored_start: bool
     anchored_end: bool
@@ -403,29 +64,29 @@ def _set_from_in(items: list, ignore_case: bool) -> Intervals:
         elif op is sre_c.RANGE:
             iv.append((av[0], av[1]))
         elif op is sre_c.CATEGORY:
-            if av not in _CATEGORY:
+            if av not in CATEGORY_SETS:
                 raise UnsupportedPattern(f"character category {av} is not supported")
-            iv.extend(_CATEGORY[av])
+            iv.extend(CATEGORY_SETS[av])
         else:
             raise UnsupportedPattern(f"{op} inside a character class is not supported")
-    iv = _normalise(iv)
+    iv = normalise_intervals(iv)
     if negate:
-        iv = _negate(iv)
+        iv = negate_intervals(iv)
         if ignore_case:
             # a negated class under IGNORECASE excludes both cases; drop letters to stay safe
-            iv = _intersect(iv, _negate([(0x41, 0x5A), (0x61, 0x7A)]))
+            iv = intersect_intervals(iv, negate_intervals([(0x41, 0x5A), (0x61, 0x7A)]))
     return iv
 
 
-def _set_gen(iv: Intervals, alphabet: Intervals | None = None) -> _Set:
+def _set_gen(iv: Intervals, alphabet: Intervals | None = None) -> RxSet:
     if alphabet is not None:
         # only where the alphabet leaves something: an empty set would make the pattern
         # ungeneratable, while its own characters may still be acceptable (e.g. inside `%..`)
-        iv = _intersect(iv, alphabet) or iv
-    chosen = _preferred(iv)
+        iv = intersect_intervals(iv, alphabet) or iv
+    chosen = preferred_intervals(iv)
     if not chosen:
         raise UnsupportedPattern("a character class matches no character that can be written")
-    return _Set(chosen)
+    return RxSet(chosen)
 
 
 class _Builder:
@@ -434,34 +95,34 @@ class _Builder:
         self.alphabet = alphabet
         self.exact = not (flags & (re.IGNORECASE | re.MULTILINE | re.VERBOSE))
 
-    def seq(self, sub: list, top: bool = False) -> _Gen:
-        items: list[_Gen] = []
+    def seq(self, sub: list, top: bool = False) -> RxGen:
+        items: list[RxGen] = []
         last = len(sub) - 1
         for pos, (op, av) in enumerate(sub):
             g = self.item(op, av, first=top and pos == 0, last=top and pos == last)
             if g is not None:
                 items.append(g)
         # merge adjacent literals: fewer, wider matrix pieces
-        merged: list[_Gen] = []
+        merged: list[RxGen] = []
         for g in items:
-            if isinstance(g, _Lit) and merged and isinstance(merged[-1], _Lit):
-                merged[-1] = _Lit(merged[-1].text + g.text)
+            if isinstance(g, RxLit) and merged and isinstance(merged[-1], RxLit):
+                merged[-1] = RxLit(merged[-1].text + g.text)
             else:
                 merged.append(g)
-        return merged[0] if len(merged) == 1 else _Seq(merged)
+        return merged[0] if len(merged) == 1 else RxSeq(merged)
 
-    def item(self, op: object, av: Any, first: bool, last: bool) -> _Gen | None:
+    def item(self, op: object, av: Any, first: bool, last: bool) -> RxGen | None:
         ic = bool(self.flags & re.IGNORECASE)
         if op is sre_c.LITERAL:
-            return _Lit(chr(av))
+            return RxLit(chr(av))
         if op is sre_c.NOT_LITERAL:
-            return _set_gen(_negate([(av, av)]), self.alphabet)
+            return _set_gen(negate_intervals([(av, av)]), self.alphabet)
         if op is sre_c.ANY:
-            return _set_gen(_negate([(0x0A, 0x0A)]), self.alphabet)
+            return _set_gen(negate_intervals([(0x0A, 0x0A)]), self.alphabet)
         if op is sre_c.IN:
             return _set_gen(_set_from_in(av, ic), self.alphabet)
         if op is sre_c.BRANCH:
-            return _Alt([self.seq(list(b)) for b in av[1]])
+            return RxAlt([self.seq(list(b)) for b in av[1]])
         if op is sre_c.SUBPATTERN:
             _group, add_flags, del_flags, p = av
             if add_flags or del_flags:
@@ -482,7 +143,7 @@ class _Builder:
                 hi = lo + BOUNDED_SPREAD
             if sub.max_len == 0:
                 return sub
-            rep = _Rep(sub, lo, hi)
+            rep = RxRep(sub, lo, hi)
             rep.full_hi = full_hi
             return rep
         if op is sre_c.AT:
@@ -608,7 +269,7 @@ class RegexGenerator:
     """Generates columns of strings matching one pattern (full match when `anchored`)."""
 
     def __init__(self, pattern: str, *, anchored: bool, alphabet: Intervals | None = None) -> None:
-        parsed = _parse(pattern, tuple(_normalise(alphabet)) if alphabet is not None else None)
+        parsed = _parse(pattern, tuple(normalise_intervals(alphabet)) if alphabet is not None else None)
         self.pattern = pattern
         self.gen = parsed.gen
         self.exact = parsed.exact
@@ -672,7 +333,7 @@ class RegexGenerator:
                     return codes_to_strings(steered)
         gen = self.gen
         if hi is not None and gen.max_len > hi:
-            gen = _capped(gen, hi - gen.min_len)
+            gen = capped(gen, hi - gen.min_len)
         codes, lens = gen.gen(rng, n, 0)
         out = _to_strings(codes, lens)
         bad = (lens < lo) | ((lens > hi) if hi is not None else False)
@@ -694,7 +355,7 @@ class RegexGenerator:
                 for r in np.flatnonzero(bad):
                     s = out[r]
                     if len(s) < lo:
-                        extra = "".join(map(chr, _FILLER.pick(rng, (lo - len(s),))))
+                        extra = "".join(map(chr, FILLER.pick(rng, (lo - len(s),))))
                         out[r] = s + extra if self.pad_end else extra + s
                         bad[r] = hi is not None and len(out[r]) > hi
         # rows still outside the window are returned as drawn: the caller's length check rejects them

@@ -1,17 +1,5 @@
-r"""String columns: realistic values first, facet-driven values when realism would break a facet.
-
-A string field has an ordered list of strategies — the category's realistic generator (from a
-rule or inferred from the field's name/format), the format's generator, the first pattern's
-regex generator, plain words/codes within the length window — and a set of checks (lengths,
-every pattern, octet lengths). Each strategy fills the rows the previous ones left failing, a few
-draws each; a row that no strategy can fill fails the run naming the field. `compile_check`
-runs the whole chain once at compile time, so an unsatisfiable field fails fast.
-
-A pattern on a URI-like format (`format: uri-reference`, `pattern: ^https?://.+\.ya?ml$`) is
-drawn from the pattern with its broad classes narrowed to the format's characters, and every
-value is also checked against the format (jsonschema's checker), since the pattern alone
-does not make a URI (`http://a@b@c.yaml`).
-"""
+"""String columns: realistic values first, facet-driven values when realism would break a facet.
+Design notes: docs/generation.md."""
 
 from __future__ import annotations
 
@@ -24,12 +12,13 @@ from operator import is_not
 import numpy as np
 from jsonschema import Draft202012Validator
 
-from app.core.errors import Invalid
+from app.generation.errors import GenerationError, Unsatisfiable
 from app.generation.model import LeafContext, LeafSpec, LeafValues
 from app.generation.values import category_values as cv
 from app.generation.values import formats, vocab
+from app.generation.values.charsets import Intervals
 from app.generation.values.permutation import FeistelPermutation
-from app.generation.values.regex import Intervals, RegexGenerator, UnsupportedPattern, codes_to_strings
+from app.generation.values.regex import RegexGenerator, UnsupportedPattern, codes_to_strings
 
 Strategy = Callable[[LeafContext, int], list[str]]
 _ROUNDS = 4
@@ -110,12 +99,12 @@ class StringGenerator:
         self.spec = spec
         fmt = spec.format
         if fmt in formats.UNSUPPORTED_FORMATS:
-            raise Invalid(f"{spec.path}: {formats.UNSUPPORTED_FORMATS[fmt]}.")
+            raise Unsatisfiable(f"{spec.path}: {formats.UNSUPPORTED_FORMATS[fmt]}.")
         self.octets = fmt in formats.OCTET_LENGTH_FORMATS
         self.lo = spec.min_length or 0
         self.hi = spec.max_length
         if self.hi is not None and self.lo > self.hi:
-            raise Invalid(f"{spec.path}: minLength {self.lo} is greater than maxLength {self.hi}.")
+            raise Unsatisfiable(f"{spec.path}: minLength {self.lo} is greater than maxLength {self.hi}.")
         alphabet = FORMAT_ALPHABETS.get(fmt) if fmt and spec.patterns else None
         # the format is checked value by value only where a pattern may break it
         self.format_check = fmt if alphabet is not None and fmt in _FORMAT_CHECKER.checkers else None
@@ -124,12 +113,12 @@ class StringGenerator:
             try:
                 self.regexes.append(RegexGenerator(pattern, anchored=anchored, alphabet=alphabet))
             except UnsupportedPattern as exc:
-                raise Invalid(f"{spec.path}: pattern {pattern!r} cannot be generated: {exc}.") from None
+                raise Unsatisfiable(f"{spec.path}: pattern {pattern!r} cannot be generated: {exc}.") from None
         char_lo, char_hi = (0, None) if self.octets else (self.lo, self.hi)
         for rx in self.regexes:
             why = rx.feasible(char_lo, char_hi)
             if why:
-                raise Invalid(f"{spec.path}: {why}.")
+                raise Unsatisfiable(f"{spec.path}: {why}.")
         # (generator, regex indexes it matches by construction)
         self.strategies: list[tuple[Strategy, frozenset[int]]] = []
         category = spec.category
@@ -162,7 +151,7 @@ class StringGenerator:
                 if rx.fixed_ends and rx.true_max is not None:
                     gen_hi = rx.true_max if gen_hi is None else min(gen_hi, rx.true_max)
             if gen_hi is not None and gen_lo > gen_hi:
-                raise Invalid(f"{spec.path}: the patterns allow no common length.")
+                raise Unsatisfiable(f"{spec.path}: the patterns allow no common length.")
             self.strategies.append((lambda c, n: rx0.generate(c.rng, n, gen_lo, gen_hi),
                                     frozenset({0}) if rx0.exact else frozenset()))
         elif fmt not in formats.FORMAT_GENERATORS:
@@ -226,7 +215,7 @@ class StringGenerator:
         if out is None or bad.any():
             also = (f"; the pattern's values are also checked as a {self.format_check!r}, and "
                     f"{int(bad.sum())} of {n} were not valid ones" if self.format_check and out is not None else "")
-            raise Invalid(f"{self.spec.path}: could not generate a string satisfying every facet "
+            raise Unsatisfiable(f"{self.spec.path}: could not generate a string satisfying every facet "
                           f"(lengths {self.lo}..{self.hi}, {len(self.regexes)} pattern(s), "
                           f"format {self.spec.format}){also}.")
         return out
@@ -255,7 +244,7 @@ class StringGenerator:
             last = i == len(self.strategies) - 1
             try:
                 rate = float(self.ok(strategy(ctx, n), guaranteed).mean())
-            except Invalid:
+            except GenerationError:
                 if last and not kept:
                     raise
                 continue
@@ -279,12 +268,12 @@ class StringGenerator:
             rx = self.regexes[0]
             space = rx.count()
             if space < c.key_space:
-                raise Invalid(f"{self.spec.path}: the pattern allows only {space} distinct values, "
+                raise Unsatisfiable(f"{self.spec.path}: the pattern allows only {space} distinct values, "
                               f"but {c.key_space} unique values are needed.")
             perm = FeistelPermutation(min(space, 2**62 - 1), perm_key)
             vals = [rx.nth(int(k)) for k in perm(c.keys.astype(np.uint64)).tolist()]
             if not self.ok(vals).all():
-                raise Invalid(f"{self.spec.path}: unique values of this pattern cannot also meet the other facets.")
+                raise Unsatisfiable(f"{self.spec.path}: unique values of this pattern cannot also meet the other facets.")
             return LeafValues(vals)
         if self.spec.format == "uuid" or self.spec.category == "uuid":
             perm = FeistelPermutation(2**62 - 1, perm_key)
@@ -299,7 +288,7 @@ class StringGenerator:
         # a base-36 code of the permuted key, after a realistic prefix when room allows
         width = max(1, math.ceil(math.log(max(c.key_space, 2), 36)))
         if self.hi is not None and width > self.hi:
-            raise Invalid(f"{self.spec.path}: {c.key_space} unique values do not fit in {self.hi} characters.")
+            raise Unsatisfiable(f"{self.spec.path}: {c.key_space} unique values do not fit in {self.hi} characters.")
         perm = FeistelPermutation(36**width, perm_key)
         keys = perm(c.keys.astype(np.uint64)).tolist()
         codes = [_b36(k, width) for k in keys]
@@ -317,7 +306,7 @@ class StringGenerator:
             pad = self.lo - width
             out[i] = codes[i] + ("X" * pad if pad > 0 else "")
         if not self.ok(out).all():
-            raise Invalid(f"{self.spec.path}: unique values cannot meet this field's facets.")
+            raise Unsatisfiable(f"{self.spec.path}: unique values cannot meet this field's facets.")
         return LeafValues(out)
 
 

@@ -1,11 +1,4 @@
-"""Date, date-time and time columns: integer epochs drawn within the bounds, formatted in bulk:
-from tables of the realistic window's dates and of a day's minutes and seconds when the values
-lie inside it, else with `numpy.datetime_as_string`.
-
-Date-times and times carry a `Z` offset (RFC 3339 requires one for JSON Schema `date-time` and
-`time`); for XSD they carry one unless the schema's own bounds have none, because XSD compares
-zoned and unzoned values only partially. Years stay within 0001..9999.
-"""
+"""Date, date-time and time columns. (design notes: docs/generation.md)"""
 
 from __future__ import annotations
 
@@ -15,7 +8,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from app.core.errors import Invalid
+from app.generation.errors import Unsatisfiable
 from app.generation.model import Kind, LeafContext, LeafSpec, LeafValues
 from app.generation.values.category_values import TEMPORAL_WINDOWS
 from app.generation.values.permutation import FeistelPermutation
@@ -104,9 +97,9 @@ class TemporalGenerator:
                 zoned_bounds.append(z)
                 hi = min(hi, v - (1 if spec.exclusive_maximum else 0))
         except ValueError:
-            raise Invalid(f"{spec.path}: the bounds {spec.minimum!r}..{spec.maximum!r} are not ISO 8601.") from None
+            raise Unsatisfiable(f"{spec.path}: the bounds {spec.minimum!r}..{spec.maximum!r} are not ISO 8601.") from None
         if lo > hi:
-            raise Invalid(f"{spec.path}: the minimum {spec.minimum} is after the maximum {spec.maximum}.")
+            raise Unsatisfiable(f"{spec.path}: the minimum {spec.minimum} is after the maximum {spec.maximum}.")
         self.lo, self.hi = lo, hi
         # XSD compares zoned with unzoned values only partially: follow the bounds' style
         self.zone = "Z" if (not spec.xsd or not zoned_bounds or all(zoned_bounds)) else ""
@@ -176,7 +169,7 @@ class TemporalGenerator:
         if hi - lo + 1 < c.key_space:
             lo, hi = self.lo, self.hi
         if hi - lo + 1 < c.key_space:
-            raise Invalid(f"{self.spec.path}: only {hi - lo + 1} distinct values lie within the bounds, "
+            raise Unsatisfiable(f"{self.spec.path}: only {hi - lo + 1} distinct values lie within the bounds, "
                           f"but {c.key_space} unique values are needed.")
         perm = FeistelPermutation(min(hi - lo + 1, 2**62 - 1), c.seed ^ c.field_key)
         return self._render(lo + perm(c.keys.astype(np.uint64)))

@@ -1,12 +1,5 @@
 """Numbers and dates formatted in bulk, never with a per-value `repr`/`strftime`.
-
-Two ways: table gathers (`int_texts`, `decimal_texts`, `TextTable`): the texts of small integers,
-fractions or a date window are built once as object arrays, and a column is one NumPy gather
-plus one element-wise string concatenation per part (tens of nanoseconds a value); and
-code-point matrices (one row per value), the same representation the regex generator uses, for
-values the tables do not cover; `codes_to_strings` turns a matrix into Python strings with one
-NumPy view.
-"""
+Design notes: docs/generation.md."""
 
 from __future__ import annotations
 
@@ -14,7 +7,8 @@ from functools import cache
 
 import numpy as np
 
-from app.generation.values.regex import _concat, codes_to_strings
+from app.generation.values.regex import codes_to_strings
+from app.generation.values.regex_nodes import concat_codes
 
 _ZERO = ord("0")
 Piece = tuple[np.ndarray, np.ndarray]  # (codes (n, w) uint32, lengths (n,))
@@ -51,7 +45,7 @@ def integers(values: np.ndarray) -> Piece:
     if not neg.any():
         return out, digits
     sign = np.where(neg, ord("-"), 0).astype(np.uint32)[:, None]
-    return _concat([(sign, neg.astype(np.int64)), (out, digits)], n)
+    return concat_codes([(sign, neg.astype(np.int64)), (out, digits)], n)
 
 
 def decimals(k: np.ndarray, scale: int) -> Piece:
@@ -68,7 +62,7 @@ def decimals(k: np.ndarray, scale: int) -> Piece:
     zero_neg = neg & (ip == 0)
     if zero_neg.any():
         sign = np.where(zero_neg, ord("-"), 0).astype(np.uint32)[:, None]
-        int_codes, int_len = _concat([(sign, zero_neg.astype(np.int64)), (int_codes, int_len)], len(k))
+        int_codes, int_len = concat_codes([(sign, zero_neg.astype(np.int64)), (int_codes, int_len)], len(k))
     frac_codes, _ = fixed(fp, scale)
     trailing = np.zeros(len(k), dtype=np.int64)
     for j in range(scale - 1, -1, -1):  # count trailing zeros of the fraction
@@ -76,7 +70,7 @@ def decimals(k: np.ndarray, scale: int) -> Piece:
     frac_len = np.where(fp == 0, 0, scale - trailing)
     frac_codes = np.where(np.arange(scale)[None, :] < frac_len[:, None], frac_codes, 0).astype(np.uint32)
     dot = np.where(frac_len > 0, ord("."), 0).astype(np.uint32)[:, None]
-    return _concat([(int_codes, int_len), (dot, (frac_len > 0).astype(np.int64)), (frac_codes, frac_len)], len(k))
+    return concat_codes([(int_codes, int_len), (dot, (frac_len > 0).astype(np.int64)), (frac_codes, frac_len)], len(k))
 
 
 def civil(days: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -97,14 +91,14 @@ def dates(days: np.ndarray) -> Piece:
     y, m, d = civil(days)
     n = len(y)
     dash = literal("-", n)
-    return _concat([fixed(y, 4), dash, fixed(m, 2), dash, fixed(d, 2)], n)
+    return concat_codes([fixed(y, 4), dash, fixed(m, 2), dash, fixed(d, 2)], n)
 
 
 def times(seconds_of_day: np.ndarray) -> Piece:
     s = np.asarray(seconds_of_day, dtype=np.int64)
     n = len(s)
     colon = literal(":", n)
-    return _concat([fixed(s // 3600, 2), colon, fixed((s // 60) % 60, 2), colon, fixed(s % 60, 2)], n)
+    return concat_codes([fixed(s // 3600, 2), colon, fixed((s // 60) % 60, 2), colon, fixed(s % 60, 2)], n)
 
 
 def datetimes(seconds: np.ndarray, zone: str) -> Piece:
@@ -114,7 +108,7 @@ def datetimes(seconds: np.ndarray, zone: str) -> Piece:
     parts = [dates(days), literal("T", n), times(s - days * 86400)]
     if zone:
         parts.append(literal(zone, n))
-    return _concat(parts, n)
+    return concat_codes(parts, n)
 
 
 def strings(piece: Piece) -> list[str]:

@@ -1,11 +1,5 @@
 """Locale vocabularies: Faker's provider data turned into NumPy arrays once per locale.
-
-Generation never calls Faker per value. Each vocabulary ("city", "company", a person tuple, an
-address tuple, ...) is built on first use by a private Faker instance seeded with a constant
-(`seed_instance`, never the global `Faker.seed`), held as object arrays, and sampled by integer
-index from the block's NumPy generator. The Faker version is pinned, so the pools — and therefore
-the datasets — are reproducible.
-"""
+Design notes: docs/generation.md."""
 
 from __future__ import annotations
 
@@ -19,7 +13,7 @@ import numpy as np
 from faker import Faker
 from faker.config import AVAILABLE_LOCALES
 
-from app.core.errors import Invalid
+from app.generation.errors import ParamsError
 
 POOL_SIZE = 2000
 _POOL_SEED = 20_240_601
@@ -27,7 +21,7 @@ _lock = threading.Lock()
 
 
 def normalise_locale(locale: str | None) -> str:
-    """`en-US` / `en_us` -> `en_US`; unknown locales -> Invalid."""
+    """`en-US` / `en_us` -> `en_US`; unknown locales -> ParamsError."""
     if not locale:
         return "en_US"
     raw = locale.replace("-", "_")
@@ -39,7 +33,7 @@ def normalise_locale(locale: str | None) -> str:
         for loc in AVAILABLE_LOCALES:
             if loc.split("_")[0] == cand:
                 return loc
-    raise Invalid(f"locale {locale!r} is not supported; use a Faker locale such as en_US, de_DE, fr_FR or ja_JP.")
+    raise ParamsError(f"locale {locale!r} is not supported; use a Faker locale such as en_US, de_DE, fr_FR or ja_JP.")
 
 
 @lru_cache(maxsize=16)

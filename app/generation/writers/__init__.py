@@ -1,10 +1,5 @@
 """Output writers: each turns a chunk of columns into bytes of one format (DESIGN §7).
-
-A writer has `header() -> bytes`, `chunk(col, first, file_start) -> bytes` and `footer() -> bytes`.
-`first` is the global index of the chunk's first record and `file_start` the index of the first
-record of the file being written, so separators and keys depend only on record positions: files
-written by shards and concatenated are byte-identical to a single run.
-"""
+Design notes: docs/generation.md."""
 
 from __future__ import annotations
 

@@ -1,12 +1,5 @@
 """CSV writer (RFC 4180): a header row of dotted column names, one CRLF-terminated row per record.
-
-Nested objects are flattened (`address.city`), arrays and non-scalar choices are JSON-encoded in
-their cell, absent and null values are empty cells, booleans are `true`/`false`. A cell is
-quoted only when it holds the delimiter, a quote or a line break (decided per column per chunk
-with one scan, so the common case costs a single `str.join` per row). The formula-injection
-guard (a `'` before cells starting with = + - @ tab or CR) is OFF by default: test data must stay
-exact; `formula_guard=True` turns it on for spreadsheet users.
-"""
+Design notes: docs/generation.md."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
 """Flattening of the generator tree into named cells, shared by the CSV and SQL writers.
-
-Nested objects become dotted columns (`address.city`), anonymous XSD groups splice their fields
-into the parent, a choice of elements gets one column per element; arrays, non-group choices
-and unconstrained values are one JSON-encoded cell. A cell is None where the value is absent
-or null. `split_arrays=True` (SQL) reports arrays of objects as child tables instead.
-"""
+Design notes: docs/generation.md."""
 
 from __future__ import annotations
 
@@ -13,8 +8,11 @@ from typing import Any
 
 import numpy as np
 
+from app.generation.engine.arrays import ArrayGen
+from app.generation.engine.choices import ChoiceGen
 from app.generation.engine.columns import Arr, Choice, Column, Leaf, Obj
-from app.generation.engine.generators import AnyGen, ArrayGen, ChoiceGen, Gen, LeafGen, ObjectGen
+from app.generation.engine.generators import AnyGen, Gen, LeafGen
+from app.generation.engine.objects import ObjectGen
 from app.generation.writers.json import encode
 
 

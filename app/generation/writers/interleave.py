@@ -1,22 +1,5 @@
 """One chunk of records as UTF-8 bytes from per-column text: the writers' final assembly step.
-
-`interleave(pieces, columns, n)` is, for each row r, `pieces[0] + columns[0][r] + pieces[1] +
-... + columns[k-1][r] + pieces[k]`, all rows concatenated and UTF-8 encoded. The C extension
-`_interleave` (built by `pip install`, see setup.py) does it in one pass with a memcpy per
-piece; where it could not be built (no C compiler) the same bytes come from `_interleave_py`:
-a slice-assigned list of the pieces, one `str.join`, one `str.encode`.
-
-`join_groups(pieces, columns, n_items, offsets)` is one str per row r: `[` + the items
-offsets[r] to offsets[r+1]-1, each interleaved with the pieces as above, joined by `,` + `]` (the
-JSON text of an array of objects).
-
-`modes` (bytes, one per column) say how a value is written: RAW a str as it is; EMPTY_NONE None
-as nothing; CSV_QUOTE also each value that holds the one-character ASCII `delimiter`, a double
-quote, CR or LF as a quoted field with its quotes doubled (RFC 4180); JSON_STR a str as a JSON
-string (orjson's escaping), None as null; NULL_NONE a str as it is, None as null. `optional`
-(one entry per column: None, or (prefix, present) with n presence bytes) writes row r's value,
-after the prefix, only where present[r] is not 0 (an optional JSON member and its key).
-"""
+Design notes: docs/generation.md."""
 
 from __future__ import annotations
 

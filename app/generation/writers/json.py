@@ -1,14 +1,5 @@
 """JSON (one array per file) and NDJSON (one record per line) writers.
-
-Records are encoded column by column: each scalar column becomes JSON text in bulk (strings are
-quoted directly unless the column holds a character that needs escaping, numbers reuse their
-exact decimal text), objects and arrays are joined from their children's text. Shapes the fast
-path does not cover (positional `prefixItems`, repeated anonymous groups) are serialised from
-their Python form with orjson. Output is UTF-8 without escaping of non-ASCII characters.
-
-For XSD schemas the records follow xmlschema's default converter convention (attributes `@name`,
-simple content `$`, repeated elements as lists).
-"""
+Design notes: docs/generation.md."""
 
 from __future__ import annotations
 
@@ -17,8 +8,11 @@ from itertools import pairwise
 import numpy as np
 import orjson
 
+from app.generation.engine.arrays import ArrayGen
+from app.generation.engine.choices import ChoiceGen
 from app.generation.engine.columns import Arr, Choice, Column, Leaf, Obj
-from app.generation.engine.generators import AnyGen, ArrayGen, ChoiceGen, Gen, LeafGen, ObjectGen
+from app.generation.engine.generators import AnyGen, Gen, LeafGen
+from app.generation.engine.objects import ObjectGen
 from app.generation.writers.interleave import JSON_STR, NULL_NONE, RAW, column_text, interleave, join_groups
 
 

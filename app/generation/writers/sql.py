@@ -1,18 +1,4 @@
-"""SQL writer for PostgreSQL, MySQL and SQLite.
-
-Layout: the record table (`table_name`, default the root's name) has a `_row_id` primary key
-(the record's 1-based index in the dataset) and one column per flattened scalar (dotted names,
-quoted identifiers); arrays of objects become child tables `<parent>__<array path>` with their own
-`_row_id` (derived from the parent's key and the item position, so every shard computes the same
-ids), a `_parent_id` foreign key and an `_index` (item position). Other arrays and unions are JSON
-text. The file is `BEGIN;`, `CREATE TABLE`s, batched multi-row `INSERT`s (records grouped by
-`index // BATCH`, children right after their parents' batch), `COMMIT;`.
-
-Quoting: identifiers in double quotes (backticks for MySQL) with the quote doubled; strings in
-single quotes with `'` doubled, and for MySQL backslashes doubled too (its default sql_mode
-treats backslash as an escape). Numbers are their exact decimal text; booleans TRUE/FALSE (1/0
-for SQLite).
-"""
+"""SQL writer for PostgreSQL, MySQL and SQLite. (design notes: docs/generation.md)"""
 
 from __future__ import annotations
 
@@ -21,8 +7,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from app.generation.engine.arrays import ArrayGen
 from app.generation.engine.columns import Arr, Column, take
-from app.generation.engine.generators import ArrayGen, Gen, LeafGen
+from app.generation.engine.generators import Gen, LeafGen
 from app.generation.model import Kind
 from app.generation.values.textcodes import int_texts
 from app.generation.writers.flatten import ChildTable, FlatColumn, cells, flatten, locate

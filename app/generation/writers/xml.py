@@ -1,24 +1,4 @@
-"""XML writer.
-
-Document: `<?xml version="1.0" encoding="UTF-8"?>`, then one container element `<records>` (no
-namespace) holding one element per record, one per line.
-
-- XSD schemas: every record is an instance of the chosen root element and validates against the
-  XSD on its own. Attributes (`@name`), simple content (`$`), repeated elements, anonymous
-  sequence/choice groups, XSD list types (space-separated) and namespaces (a default `xmlns` per
-  element whose namespace differs from its parent's) follow the schema; null values of nillable
-  elements are written as `xsi:nil="true"`. Names are written by their local part (the schema
-  model keys components of other namespaces by prefixed name, e.g. `@xml:lang`): an element gets
-  its namespace from `xmlns`, an attribute from a generated `aN` prefix declared on its element,
-  except the XML namespace, whose `xml` prefix is predeclared and may not be declared again.
-- JSON Schema: a generic mapping. The record is `<record>`; each property is a child element
-  named after its key (characters not allowed in XML names become `_`, a leading digit gets a
-  `_` prefix); array items are `<item>` children of the array's element; null is
-  `xsi:nil="true"`; booleans and numbers are their JSON text.
-
-Text and attribute values are escaped; characters illegal in XML 1.0 (controls other than tab,
-newline and carriage return, lone surrogates, U+FFFE/U+FFFF) are dropped.
-"""
+"""XML writer. (design notes: docs/generation.md)"""
 
 from __future__ import annotations
 
@@ -26,8 +6,11 @@ import re
 
 import numpy as np
 
+from app.generation.engine.arrays import ArrayGen
+from app.generation.engine.choices import ChoiceGen
 from app.generation.engine.columns import Arr, Choice, Column, Leaf, Obj
-from app.generation.engine.generators import ArrayGen, ChoiceGen, Gen, ObjectGen, distinct_generators
+from app.generation.engine.generators import Gen, distinct_generators
+from app.generation.engine.objects import ObjectGen
 
 XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
 XML_NS = "http://www.w3.org/XML/1998/namespace"

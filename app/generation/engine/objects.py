@@ -1,0 +1,268 @@
+"""`ObjectGen`: child columns with presence masks, dependencies, conditionals and xs:assert re-draws."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from app.generation.engine.columns import Column, Obj, take
+from app.generation.engine.generators import (
+    OPTIONAL_PRESENCE,
+    REDRAWS,
+    BlockContext,
+    Gen,
+    Rows,
+    Shared,
+    concat_cols,
+    is_group,
+    null_mask,
+    plain_json,
+    redraw_negated,
+)
+from app.generation.engine.matcher import accepts
+from app.generation.errors import Unsatisfiable
+from app.generation.model import Node
+
+# xs:assert re-draw rounds: a test a random draw meets 40% of the time fails a row after all
+# rounds with probability 0.6^32 (about 1e-7)
+_ASSERT_REDRAWS = 32
+
+
+@dataclass(eq=False)
+class ChildSlot:
+    gen: Gen | None  # None: never present (recursion cap)
+    name: str
+    required: bool
+    presence: float = OPTIONAL_PRESENCE
+    ruled: bool = False  # presence set by a rule's null_rate: the record budget leaves it alone
+
+
+@dataclass(eq=False)
+class ObjectGen(Gen):
+    node: Node
+    key: int
+    name: str
+    slots: list[ChildSlot] = field(default_factory=list)
+    null_rate: float = 0.0
+    group: bool = False  # anonymous model group spliced into the parent element
+    definitions: dict[str, Node] = field(default_factory=dict)
+    conditionals_off: bool = False
+    # `not: {required: [...]}`: slot indexes that must never all be present in one record
+    not_all: list[list[int]] = field(default_factory=list)
+    negations: list[Node] = field(default_factory=list)  # any other `not`: offending rows re-drawn
+    # xs:assert: the element's RecordValidator (XmlInfo.assertion_check); failing rows re-drawn
+    assertion_check: Any = None
+    # renders this element's rows as XML for the check (given by the plan, which owns the writers)
+    assertion_render: Callable[[ObjectGen], Callable[[Obj], list[str]]] | None = None
+    _assertion_records: Callable[[Obj], list[str]] | None = field(default=None, repr=False)
+
+    def sub_generators(self) -> list[Gen | None]:
+        return [s.gen for s in self.slots]
+
+    def generate(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Obj:
+        col = self._draw(bc, rows, shared)
+        if self.negations:
+            col = redraw_negated(self, bc, rows, shared, col)  # type: ignore[assignment]
+        if self.assertion_check is not None:
+            col = self._asserted(bc, rows, shared, col)
+        return col
+
+    def _assertion_failures(self, col: Obj) -> tuple[np.ndarray, str | None]:
+        """Rows whose element xmlschema finds invalid (its xs:assert false), and the first reason."""
+        if self._assertion_records is None:
+            if self.assertion_render is None:
+                raise RuntimeError("an xs:assert element was compiled without an XML renderer")
+            self._assertion_records = self.assertion_render(self)
+        bad = np.zeros(col.n, dtype=bool)
+        first: str | None = None
+        for i, err in self.assertion_check.xml_errors(self._assertion_records(col)):
+            bad[i] = True
+            first = first or err
+        return bad, first
+
+    def _asserted(self, bc: BlockContext, rows: Rows, shared: Shared | None, col: Obj) -> Obj:
+        """Rejection sampling for xs:assert: rows whose rendered element fails are re-drawn
+        (salted; later rounds minimal: optional content absent, arrays at their minimum, which
+        often makes a universally quantified test vacuously true, and every other one of them
+        with nillable elements nil)."""
+        bad, reason = self._assertion_failures(col)
+        for r in range(_ASSERT_REDRAWS):
+            if not bad.any():
+                return col
+            idx = np.flatnonzero(bad)
+            late = r >= _ASSERT_REDRAWS * 3 // 4
+            # late rounds alternate between minimal content and minimal content with every
+            # nillable element nil: either may be what the test needs
+            sbc = BlockContext(bc.seed, bc.block, bc.locale, bc.salt * 1000 + 700 + r,
+                               minimal=bc.minimal or late, nil_all=bc.nil_all or (late and r % 2 == 1))
+            sub = self._draw(sbc, rows.subset(idx), None if shared is None else shared.subset(idx))
+            col = _replace_obj_rows(col, idx, sub)
+            bad, reason = self._assertion_failures(col)
+        if bad.any():
+            raise Unsatisfiable(f"{self.node.path or self.name or '(root)'}: could not draw content meeting its "
+                          f"xs:assert after {_ASSERT_REDRAWS} re-draws ({int(bad.sum())} of {col.n} rows "
+                          f"still fail: {reason}).")
+        return col
+
+    def _draw(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Obj:
+        n = rows.n
+        rng = bc.rng(self.key)
+        # a spliced group shares its parent's groups: its fields are the parent's fields
+        own = shared if (self.group and shared is not None) else Shared(bc, self.key, n)
+        fields: list[Column | None] = []
+        present: list[np.ndarray | None] = []
+        for slot in self.slots:
+            if slot.gen is None:
+                fields.append(None)
+                present.append(np.zeros(n, dtype=bool))
+                continue
+            fields.append(slot.gen.generate(bc, rows, own))
+            present.append(None if slot.required else rng.random(n) < (0.0 if bc.minimal else slot.presence))
+        self._dependencies(present, n)
+        self._property_counts(present, n)
+        if self.not_all:
+            self._apart(rng, present, n)
+        col = Obj(n, fields, present, null_mask(rng, n, self.null_rate, bc))
+        if self.node.conditionals and not self.conditionals_off:
+            col = self._conditionals(bc, rows, shared, col)
+        return col
+
+    def _conditional_failures(self, col: Obj) -> np.ndarray:
+        values = self.py(col)
+        defs = self.definitions
+        bad = np.zeros(col.n, dtype=bool)
+        index = {s.name: i for i, s in enumerate(self.slots)}
+        for i, v in enumerate(values):
+            if v is None:
+                continue
+            plain = plain_json(v)
+            for cond in self.node.conditionals:
+                branch = cond.then if accepts(cond.if_, plain, defs) else cond.else_
+                if branch is None:
+                    continue
+                if not accepts(branch, plain, defs):
+                    # a property the branch requires may simply be absent here: add it
+                    fixed = False
+                    for child in branch.children:
+                        j = index.get(child.name)
+                        if child.required and child.name not in plain and j is not None and \
+                                col.present[j] is not None and col.fields[j] is not None:
+                            col.present[j][i] = True  # type: ignore[index]
+                            fixed = True
+                    if not fixed or not accepts(branch, plain_json(self.py(col.take(np.array([i])))[0]), defs):
+                        bad[i] = True
+        return bad
+
+    def _conditionals(self, bc: BlockContext, rows: Rows, shared: Shared | None, col: Obj) -> Obj:
+        bad = self._conditional_failures(col)
+        plain = ObjectGen(self.node, self.key, self.name, self.slots, self.null_rate, self.group,
+                          conditionals_off=True, not_all=self.not_all)
+        for r in range(REDRAWS):
+            if not bad.any():
+                return col
+            idx = np.flatnonzero(bad)
+            sub = plain.generate(bc.salted(r), rows.subset(idx), None if shared is None else shared.subset(idx))
+            col = _replace_obj_rows(col, idx, sub)
+            bad = self._conditional_failures(col)
+        if bad.any():
+            raise Unsatisfiable(f"{self.node.path or self.name}: could not draw values meeting its if/then/else "
+                          f"conditions.")
+        return col
+
+    def _dependencies(self, present: list[np.ndarray | None], n: int) -> None:
+        deps = self.node.dependent_required
+        if not deps:
+            return
+        index = {s.name: i for i, s in enumerate(self.slots)}
+        for _ in range(3):  # chains of dependencies settle in a few passes
+            for key, needed in deps.items():
+                i = index.get(key)
+                if i is None:
+                    continue
+                trigger = np.ones(n, dtype=bool) if present[i] is None else present[i]
+                for name in needed:
+                    j = index.get(name)
+                    if j is not None and present[j] is not None and self.slots[j].gen is not None:
+                        present[j] = present[j] | trigger
+
+    def _apart(self, rng: np.random.Generator, present: list[np.ndarray | None], n: int) -> None:
+        """Where every member of a `not: {required: [...]}` group is present, drop one optional
+        member (chosen per row); the compiler made sure each group has an optional member."""
+        for group in self.not_all:
+            together = np.ones(n, dtype=bool)
+            for i in group:
+                if present[i] is not None:
+                    together &= present[i]  # type: ignore[arg-type]
+            if not together.any():
+                continue
+            optional = [i for i in group if present[i] is not None]
+            pick = rng.integers(0, len(optional), size=n)
+            for k, i in enumerate(optional):
+                present[i] = present[i] & ~(together & (pick == k))  # type: ignore[operator]
+
+    def _property_counts(self, present: list[np.ndarray | None], n: int) -> None:
+        lo, hi = self.node.min_properties, self.node.max_properties
+        if lo is None and hi is None:
+            return
+        optional = [i for i, p in enumerate(present) if p is not None and self.slots[i].gen is not None]
+        count = sum((np.ones(n, dtype=np.int64) if p is None else p.astype(np.int64)) for p in present)
+        for i in optional:
+            if lo is not None:
+                add = (count < lo) & ~present[i]  # type: ignore[operator]
+                present[i] = present[i] | add  # type: ignore[operator]
+                count = count + add
+        for i in reversed(optional):
+            if hi is not None:
+                drop = (count > hi) & present[i]  # type: ignore[operator]
+                present[i] = present[i] & ~drop  # type: ignore[operator]
+                count = count - drop
+
+    def py(self, col: Column) -> list[Any]:
+        assert isinstance(col, Obj)
+        n = col.n
+        plain = all(s.name and not is_group(s.gen) for s in self.slots) and all(
+            p is None for p in col.present)
+        names = [s.name for s in self.slots]
+        if plain:
+            cols = [s.gen.py(f) for s, f in zip(self.slots, col.fields, strict=True)]  # type: ignore[union-attr]
+            out = [dict(zip(names, vals, strict=True)) for vals in zip(*cols, strict=True)] if cols else [
+                {} for _ in range(n)]
+        else:
+            out = [{} for _ in range(n)]
+            for slot, f, p in zip(self.slots, col.fields, col.present, strict=True):
+                if slot.gen is None or f is None:
+                    continue
+                vals = slot.gen.py(f)
+                rows = range(n) if p is None else np.flatnonzero(p).tolist()
+                if not slot.name or is_group(slot.gen):
+                    for i in rows:
+                        frag = vals[i]
+                        if isinstance(frag, dict):
+                            out[i].update(frag)
+                        elif isinstance(frag, list):  # a repeated group: its elements become lists
+                            for item in frag:
+                                for k, v in (item or {}).items():
+                                    out[i].setdefault(k, []).append(v)
+                else:
+                    for i in rows:
+                        out[i][slot.name] = vals[i]
+        if col.nulls is not None:
+            for i in np.flatnonzero(col.nulls).tolist():
+                out[i] = None
+        return out
+
+
+def _replace_obj_rows(col: Obj, idx: np.ndarray, sub: Obj) -> Obj:
+
+    keep = np.ones(col.n, dtype=bool)
+    keep[idx] = False
+    kept = np.flatnonzero(keep)
+    merged = concat_cols(take(col, kept), sub)
+    order = np.empty(col.n, dtype=np.int64)
+    order[np.concatenate([kept, idx])] = np.arange(col.n)
+    out = take(merged, order)  # type: ignore[arg-type]
+    assert isinstance(out, Obj)
+    return out

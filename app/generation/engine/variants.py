@@ -1,0 +1,243 @@
+"""Shapes the compiler derives from the field model: if/then/else and array variants, extra
+property keys, and which oneOf options may overlap (and so need exclusivity re-draws)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import numpy as np
+
+from app.generation.engine.generators import (
+    Gen,
+    hash_key,
+)
+from app.generation.engine.matcher import accepts
+from app.generation.model import ChoiceMode, Kind, Node
+from app.generation.values.regex import RegexGenerator
+
+_KEY_PATTERN = "[a-z][a-zA-Z0-9_]{2,11}"  # keys for additionalProperties when nothing constrains them
+
+
+def extra_properties(node: Node, need: int, taken: set[str]) -> list[tuple[str, Node]]:
+    """`need` new (key, value schema) pairs, keys drawn from the patternProperties patterns (each
+    matching only its own pattern) or, where additional properties are allowed, from
+    propertyNames' pattern or a plain identifier pattern; all deterministic in the node's path."""
+    sources: list[tuple[str, bool, Node, str | None]] = [(p, False, v, p) for p, v in node.pattern_properties]
+    if node.additional_properties:
+        names = node.property_names
+        pattern, anchored = (names.patterns[0], names.pattern_anchored) if names is not None and names.patterns \
+            else (_KEY_PATTERN, True)
+        sources.append((pattern, anchored, node.additional or Node(Kind.ANY), None))
+    rng = np.random.default_rng(hash_key(node.path + "#keys") & ((1 << 63) - 1))
+    out: list[tuple[str, Node]] = []
+    seen = set(taken)
+    for pattern, anchored, value, own in sources:
+        try:
+            candidates = RegexGenerator(pattern, anchored=anchored).generate(rng, 8 * need + 8, 1, 40)
+        except ValueError:
+            continue
+        for key in candidates:
+            if len(out) >= need:
+                return out
+            if not key or key in seen or (node.property_names is not None and not accepts(
+                    node.property_names, key, {})):
+                continue
+            # a key matching another pattern would have to satisfy that schema too: avoid it
+            if own is not None and not re.search(own, key):
+                continue
+            if any(p != own and re.search(p, key) for p, _ in node.pattern_properties):
+                continue
+            seen.add(key)
+            out.append((key, value))
+    return out
+
+
+def set_null_rate(gen: Gen, rate: float) -> None:
+    if hasattr(gen, "null_rate"):
+        gen.null_rate = rate  # type: ignore[attr-defined]
+
+
+def merge_object(base: Node, extra: Node | None, fixed: dict[str, Node]) -> Node:
+    """`base` with `extra`'s properties laid over it (its required names required) and the
+    discriminator properties of an `if` pinned to their const/enum: one variant of an object
+    whose if/then/else picks a shape by a tag. Conditions are dropped: the variant is checked
+    against the original node after generation."""
+    children = {c.name: c for c in base.children}
+    order = [c.name for c in base.children]
+    if extra is not None and extra.kind == Kind.ANY:  # a `then` of only `not`s: no properties
+        extra = replace(extra, children=[], additional_properties=True)
+    if extra is not None:
+        for c in extra.children:
+            if c.name not in children:
+                order.append(c.name)
+            children[c.name] = c
+        for c in extra.children:
+            if c.required:
+                children[c.name] = replace(children[c.name], required=True)
+    for pname, pin in fixed.items():
+        if pname in children:
+            children[pname] = replace(children[pname], const=pin.const, has_const=pin.has_const,
+                                      enum=pin.enum, required=True)
+    additional = base.additional_properties and (extra is None or extra.additional_properties)
+    negations = [*base.negations, *(extra.negations if extra is not None else [])]
+    return replace(base, children=[children[n] for n in order], conditionals=[],
+                   additional_properties=additional, negations=negations)
+
+
+def condition_variants(node: Node) -> list[Node]:
+    """One object variant per `if` whose properties are pinned by const/enum (a tagged union
+    written as if/then), plus the base object for records matching no `if`; [] otherwise."""
+    variants: list[Node] = []
+    for cond in node.conditionals:
+        pins = {c.name: c for c in cond.if_.children if c.has_const or c.enum is not None}
+        if cond.if_.kind != Kind.OBJECT or not pins or len(pins) != len(cond.if_.children):
+            return []
+        then = cond.then
+        if then is not None and then.kind == Kind.CHOICE and then.choice_mode == ChoiceMode.ANY_OF \
+                and all(o.kind in (Kind.OBJECT, Kind.ANY) for o in then.options):
+            thens: list[Node | None] = list(then.options)  # one variant per branch of the `then`
+        elif then is None or then.kind in (Kind.OBJECT, Kind.ANY):
+            thens = [then]
+        else:
+            return []
+        variants.extend(merge_object(node, t, pins) for t in thens)
+    variants.append(merge_object(node, None, {}))
+    return variants
+
+
+def _closed_names(node: Node) -> set[str] | None:
+    """The only property names an object option admits, or None when it admits others too."""
+    if node.kind is not Kind.OBJECT or node.additional_properties or node.pattern_properties \
+            or node.additional is not None or any(not c.name for c in node.children):
+        return None
+    return {c.name for c in node.children}
+
+
+def distinguished(options: list[Node]) -> list[Node]:
+    """oneOf options narrowed so a value of one falls outside the others where that is cheap: an
+    object option gets one of its properties made required when, without it, its values could
+    also satisfy a closed sibling (`additionalProperties: false`) — the usual shape of
+    `oneOf: [{properties: {step}}, {properties: {parallel}}]`, where `{}` would match every option."""
+    closed = [_closed_names(o) for o in options]
+    if not any(c is not None for c in closed):
+        return without_rival_keys(options)
+    out: list[Node] = []
+    for i, option in enumerate(options):
+        if option.kind is not Kind.OBJECT or any(not c.name for c in option.children):
+            out.append(option)
+            continue
+        required = {c.name for c in option.children if c.required}
+        rivals = [names for j, names in enumerate(closed) if j != i and names is not None
+                  and not required - names]  # nothing required yet keeps the value out of them
+        if not rivals:
+            out.append(option)
+            continue
+        # the optional property outside the most rivals; ties keep schema order
+        candidates = [c for c in option.children if not c.required]
+        best = max(candidates, key=lambda c: sum(c.name not in names for names in rivals), default=None)
+        if best is None or all(best.name in names for names in rivals):
+            out.append(option)
+            continue
+        children = [replace(c, required=True) if c is best else c for c in option.children]
+        out.append(replace(option, children=children))
+    return without_rival_keys(out)
+
+
+def without_rival_keys(options: list[Node]) -> list[Node]:
+    """oneOf object options that differ by their required keys (`oneOf: [{required: [uses]},
+    {required: [run]}]` over shared properties) leave out, in each option, one key that every
+    rival requires, so a value drawn from one option fails the others instead of being re-drawn."""
+    required = [{c.name for c in o.children if c.required}
+                if o.kind is Kind.OBJECT and all(c.name for c in o.children) else None for o in options]
+    out: list[Node] = []
+    for i, option in enumerate(options):
+        mine = required[i]
+        if mine is None:
+            out.append(option)
+            continue
+        names = [c.name for c in option.children]
+        drop: set[str] = set()
+        for j, theirs in enumerate(required):
+            if j == i or not theirs:
+                continue
+            extra = [k for k in names if k in theirs and k not in mine]
+            if not extra or any(k in drop for k in extra) or len(theirs - mine) > len(extra):
+                continue  # already kept out, or the rival requires a key this option never draws
+            drop.add(extra[0])
+        for _ in range(8):  # keys whose dependentRequired needs a dropped key go too
+            more = {k for k, needs in option.dependent_required.items() if drop.intersection(needs)} - drop
+            if not more:
+                break
+            drop |= more
+        if not drop or drop & mine or (option.min_properties and len(names) - len(drop) < option.min_properties):
+            out.append(option)
+            continue
+        out.append(replace(option, children=[c for c in option.children if c.name not in drop]))
+    return out
+
+
+def array_variants(node: Node) -> list[Node]:
+    """The array without its conditions and `contains`, plus one copy per `then`/`else` branch
+    that narrows the item count (the usual `then: {maxItems: 1}`)."""
+    plain = replace(node, conditionals=[], contains=None, min_contains=None, max_contains=None)
+    variants: list[Node] = []
+    for cond in node.conditionals:
+        for branch in (cond.then, cond.else_):
+            if branch is None or branch.kind is not Kind.ARRAY:
+                continue
+            lo = max(x for x in (plain.min_items, branch.min_items, 0) if x is not None)
+            his = [x for x in (plain.max_items, branch.max_items) if x is not None]
+            hi = min(his) if his else None
+            if hi is not None and lo > hi:
+                continue
+            variants.append(replace(plain, min_items=lo or plain.min_items, max_items=hi,
+                                    unique_items=plain.unique_items or branch.unique_items))
+    contains = node.contains
+    values = None if contains is None else [contains.const] if contains.has_const else contains.enum
+    if values and node.items is not None and not node.prefix_items:
+        # `contains: {const: x}` (or an enum): one variant draws every item from those values
+        fit = [v for v in values if accepts(node.items, v, {})]
+        lo = max(plain.min_items or 0, 1 if node.min_contains is None else node.min_contains)
+        hi = plain.max_items if node.max_contains is None else min(
+            x for x in (plain.max_items, node.max_contains) if x is not None)
+        if fit and (hi is None or lo <= hi) and not (plain.unique_items and len(fit) < lo):
+            items = replace(node.items, enum=fit, has_const=False, const=None)
+            variants.append(replace(plain, items=items, min_items=lo, max_items=hi))
+    variants.append(plain)
+    return variants
+
+
+def json_types(node: Node, definitions: dict[str, Node], depth: int = 0) -> set[str] | None:
+    """JSON types a node's values can have (None: unknown / any)."""
+    k = node.kind
+    if k == Kind.REF:
+        target = definitions.get(node.ref or "")
+        if target is None or depth > 20:
+            return None
+        inner = json_types(target, definitions, depth + 1)
+        return None if inner is None else inner | ({"null"} if node.nullable else set())
+    if k == Kind.ANY:
+        return None
+    if k == Kind.CHOICE:
+        out: set[str] = set()
+        for o in node.options:
+            t = json_types(o, definitions, depth + 1)
+            if t is None:
+                return None
+            out |= t
+        return out
+    base = {Kind.INTEGER: {"number"}, Kind.NUMBER: {"number"}, Kind.OBJECT: {"object"},
+            Kind.ARRAY: {"array"}, Kind.BOOLEAN: {"boolean"}, Kind.NULL: {"null"}}.get(k, {"string"})
+    return base | ({"null"} if node.nullable else set())
+
+
+def may_overlap(options: list[Node], definitions: dict[str, Node]) -> bool:
+    types = [json_types(o, definitions) for o in options]
+    if any(t is None for t in types):
+        return True
+    for i in range(len(types)):
+        for j in range(i + 1, len(types)):
+            if types[i] & types[j]:  # type: ignore[operator]
+                return True
+    return False
