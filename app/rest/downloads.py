@@ -11,11 +11,10 @@ from starlette.responses import FileResponse, Response
 from app.core.services import datasets, download_links
 from app.graphql.context import Context, open_context
 from app.rest.route import Route
+from app.rest.variables import build_variables
 
 
 def make_download_endpoint(route: Route):  # type: ignore[no-untyped-def]
-    from app.rest.facade import build_variables
-
     async def endpoint(request: Request, context: Context = Depends(open_context)) -> Response:
         link = request.query_params.get("link")
         if not link:

@@ -8,6 +8,8 @@ from typing import Any
 
 from graphql import (
     FieldNode,
+    FragmentDefinitionNode,
+    FragmentSpreadNode,
     GraphQLEnumType,
     GraphQLList,
     GraphQLNonNull,
@@ -19,6 +21,8 @@ from graphql import (
 )
 from pydantic import BaseModel
 
+from app.core.authz import MIN_PROJECT_ROLE, MIN_ROLE, describe
+from app.core.models import Role
 from app.rest.route import Route
 
 _SCALARS = {"Int": {"type": "integer"}, "Float": {"type": "number"}, "String": {"type": "string"},
@@ -37,13 +41,27 @@ _ERROR_TEXT = {
 }
 
 
-def _type_schema(gtype: Any, field: FieldNode | None) -> tuple[dict[str, Any], bool]:
+Fragments = dict[str, FragmentDefinitionNode]
+
+
+def _fields(selections: Any, fragments: Fragments) -> list[FieldNode]:
+    """The selected fields in order, fragment spreads expanded in place (as the engine does)."""
+    out: list[FieldNode] = []
+    for sel in selections:
+        if isinstance(sel, FragmentSpreadNode):
+            out += _fields(fragments[sel.name.value].selection_set.selections, fragments)
+        elif isinstance(sel, FieldNode):
+            out.append(sel)
+    return out
+
+
+def _type_schema(gtype: Any, field: FieldNode | None, fragments: Fragments) -> tuple[dict[str, Any], bool]:
     """JSON Schema of a GraphQL output type restricted to the selection; returns (schema, required)."""
     if isinstance(gtype, GraphQLNonNull):
-        inner, _ = _type_schema(gtype.of_type, field)
+        inner, _ = _type_schema(gtype.of_type, field, fragments)
         return inner, True
     if isinstance(gtype, GraphQLList):
-        inner, _ = _type_schema(gtype.of_type, field)
+        inner, _ = _type_schema(gtype.of_type, field, fragments)
         return {"type": "array", "items": inner}, False
     if isinstance(gtype, GraphQLEnumType):
         return {"type": "string", "enum": list(gtype.values)}, False
@@ -53,11 +71,9 @@ def _type_schema(gtype: Any, field: FieldNode | None) -> tuple[dict[str, Any], b
     props: dict[str, Any] = {}
     required: list[str] = []
     selections = field.selection_set.selections if field and field.selection_set else []
-    for sel in selections:
-        if not isinstance(sel, FieldNode):
-            continue
+    for sel in _fields(selections, fragments):
         name = sel.name.value
-        sub, req = _type_schema(gtype.fields[name].type, sel)
+        sub, req = _type_schema(gtype.fields[name].type, sel, fragments)
         if gtype.fields[name].description:
             sub["description"] = gtype.fields[name].description
         if not req:
@@ -72,16 +88,33 @@ def _type_schema(gtype: Any, field: FieldNode | None) -> tuple[dict[str, Any], b
 
 
 def response_schema(schema: GraphQLSchema, route: Route) -> dict[str, Any]:
-    assert route.operation and route.result
-    doc = parse(route.operation)
+    assert route.operation is not None
+    doc = parse(route.operation.document)
     operation = next(d for d in doc.definitions if isinstance(d, OperationDefinitionNode))
+    fragments = {d.name.value: d for d in doc.definitions if isinstance(d, FragmentDefinitionNode)}
     root = schema.mutation_type if operation.operation.value == "mutation" else schema.query_type
     assert root is not None
-    field = next(s for s in operation.selection_set.selections if isinstance(s, FieldNode) and s.name.value == route.result)
-    out, _ = _type_schema(root.fields[route.result].type, field)
+    field = next(s for s in _fields(operation.selection_set.selections, fragments)
+                 if s.name.value == route.operation.field)
+    out, _ = _type_schema(root.fields[route.operation.field].type, field, fragments)
     if route.paged:
         return out["properties"]["items"]
     return out
+
+
+def who_may_call(route: Route) -> str:
+    """The "who may call" sentence, derived from the row's authz action and app/core/authz.py's tables."""
+    if not route.auth:
+        return "Allowed for: anyone."
+    if route.action is None:
+        return "Allowed for: any authenticated user."
+    role = MIN_ROLE[route.action]
+    text = "SuperUser" if role is Role.SuperUser else f"{role.value} and up"
+    project_role = MIN_PROJECT_ROLE.get(route.action)
+    if project_role is not None:
+        text += (f" with a project role of at least '{project_role.value}' (Admins own every project of their "
+                 "tenant, a Manager the projects they created)")
+    return f"Allowed for: {text}, to {describe(route.action)} (authz action `{route.action.value}`)."
 
 
 def _model_schema(model: type[BaseModel], components: dict[str, Any]) -> dict[str, Any]:
@@ -116,7 +149,7 @@ def build_openapi(routes: tuple[Route, ...], schema: GraphQLSchema, *, version: 
             "operationId": route.operation_id,
             "summary": route.summary,
             "tags": [route.tag],
-            "description": f"Allowed for: {route.roles}.",
+            "description": who_may_call(route),
             "parameters": [
                 {"name": n, "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
                 for n in route.path_params

@@ -1,4 +1,6 @@
-"""What one row of the REST route table says."""
+"""What one row of the REST route table says. A row is checked when the table loads: its path,
+query, body and form supply exactly variables the stored operation declares, and every variable the
+operation requires (a typo in a path parameter stops the start, not a request)."""
 
 from __future__ import annotations
 
@@ -6,6 +8,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from pydantic import BaseModel
+
+from app.core.authz import Action
+from app.rest.operations import Operation
 
 ParamType = Literal["int", "str", "bool", "role", "date"]
 
@@ -24,8 +29,7 @@ class Route:
     path: str  # as documented, e.g. "/projects/{project_id}"; path parameters are integers
     summary: str
     tag: str
-    operation: str | None = None  # stored GraphQL operation (None only for the download door)
-    result: str | None = None  # root field of `data` whose value is the response body
+    operation: Operation | None = None  # stored GraphQL operation (None only for the download door)
     body: type[BaseModel] | None = None  # JSON body, validated and passed as variable `input`
     body_variables: bool = False  # the body's keys become the operation's variables (instead of `input`)
     form: type[BaseModel] | None = None  # form-encoded body; its fields become variables
@@ -35,9 +39,19 @@ class Route:
     status: int = 200
     paged: bool = False  # result is {items, total}: body = items, header X-Total-Count = total
     auth: bool = True
-    roles: str = "any authenticated user"  # for the docs; enforcement lives in app/core/authz.py
+    # the authz action the service checks (app/core/authz.py); the docs' "who may call" comes from it
+    action: Action | None = None
     errors: tuple[int, ...] = ()
     extra_variables: dict[str, object] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.operation is not None:
+            check_variables(self, self.operation)
+
+    @property
+    def result(self) -> str | None:
+        """The field of the answer's `data` whose value is the response body."""
+        return self.operation.field if self.operation else None
 
     @property
     def path_params(self) -> list[str]:
@@ -49,3 +63,30 @@ class Route:
             s.strip("{}").replace("-", "_") for s in self.path.strip("/").split("/") if s
         ]
         return "_".join(words)
+
+
+def supplied_variables(route: Route) -> dict[str, str]:
+    """Variable -> where the row takes it from."""
+    supplied = {name: "path parameter" for name in route.path_params}
+    supplied |= {p.name: "query parameter" for p in route.query}
+    supplied |= {name: "extra variable" for name in route.extra_variables}
+    if route.body is not None:
+        if route.body_variables:
+            supplied |= {name: "body field" for name in route.body.model_fields}
+        else:
+            supplied["input"] = "body"
+    if route.form is not None:
+        supplied |= {name: "form field" for name in route.form.model_fields}
+    return supplied
+
+
+def check_variables(route: Route, operation: Operation) -> None:
+    where = f"{route.method} {route.path} (operation {operation.name})"
+    supplied = supplied_variables(route)
+    unknown = sorted(f"{kind} '{name}'" for name, kind in supplied.items() if name not in operation.variables)
+    if unknown:
+        raise ValueError(f"{where}: {', '.join(unknown)} not among the operation's variables "
+                         f"({', '.join(sorted(operation.variables)) or 'none'}).")
+    missing = sorted(operation.required - supplied.keys())
+    if missing:
+        raise ValueError(f"{where}: required variables {', '.join(missing)} are not supplied by the row.")

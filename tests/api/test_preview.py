@@ -14,7 +14,7 @@ import jsonschema
 import xmlschema
 
 from app.generation.cli import generate
-from app.rest import operations as op
+from app.rest.operations import op
 from tests.api_client import Actor, Api
 from tests.datasets.flow import ORDER_JSON, ORDER_XSD, create_dataset, download, upload_schema, wait_for
 from tests.paths import BENCH
@@ -24,11 +24,11 @@ FIELDS = "schema_id format media_type count seed content elapsed_ms"
 
 
 async def _preview(api: Api, actor: Actor, schema_id: int, **args: Any) -> dict[str, Any]:
-    return (await api.gql_data(op.PREVIEW, {"schema_id": schema_id, **args}, actor))["preview"]
+    return (await api.gql_data(op("Preview").document, {"schema_id": schema_id, **args}, actor))["preview"]
 
 
 async def _error(api: Api, actor: Actor, schema_id: int, **args: Any) -> tuple[int, str]:
-    body = await api.graphql(op.PREVIEW, {"schema_id": schema_id, **args}, actor)
+    body = await api.graphql(op("Preview").document, {"schema_id": schema_id, **args}, actor)
     assert body.get("errors"), body
     error = body["errors"][0]
     return error["extensions"]["status"], error["message"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
-from app.rest import operations as op
+from app.rest.operations import op
 from tests.api_client import TENANT_ADMIN_PASSWORD, Actor, Api
 
 
@@ -48,9 +48,9 @@ async def test_new_customer_walkthrough(api: Api) -> None:
         "id": tester.id, "username": "acme_tester", "display_name": None,
         "email": "acme_tester@example.com", "role": "Tester"}
     # ... and over GraphQL, with identical data
-    gql_list = await api.gql_data(op.PROJECTS, {"limit": 50, "offset": 0}, tester)
+    gql_list = await api.gql_data(op("Projects").document, {"limit": 50, "offset": 0}, tester)
     assert gql_list["projects"] == {"total": 1, "items": listed}
-    gql_detail = await api.gql_data(op.PROJECT, {"project_id": pid}, tester)
+    gql_detail = await api.gql_data(op("Project").document, {"project_id": pid}, tester)
     assert gql_detail["project"] == rest_detail
     me = await api.call("GET", "/users/me", tester, 200)
     assert [p["project_id"] for p in me["projects"]] == [pid]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from celery import Celery
 
+from app.core.jobs.worker_run import run_shard
 from app.core.settings import Settings, get_settings
 
 # one Celery app per distinct configuration; Settings is unhashable, so an lru_cache on the
@@ -30,11 +31,11 @@ def celery_for(settings: Settings | None = None) -> Celery:
         worker_hijack_root_logger=False,
     )
 
+    # the JSON form run_shard validates back into Settings (executors.settings_payload sends the same)
+    payload = settings.model_dump(mode="json")
+
     @app.task(name="tdg.generate_shard", acks_late=True, reject_on_worker_lost=True)
     def generate_shard(shard_id: int, attempt: int) -> str:
-        from app.core.jobs.executors import settings_payload
-        from app.core.jobs.worker_run import run_shard
-
-        return run_shard(settings_payload(settings), shard_id, attempt)
+        return run_shard(payload, shard_id, attempt)
 
     return app

@@ -118,6 +118,7 @@ class CeleryExecutor:
     """Hands the work to Celery; capacity is the workers' business (prefetch 1, acks late)."""
 
     def __init__(self, settings: Settings) -> None:
+        # Celery loads only when a broker is configured (celery_app imports nothing from here)
         from app.core.jobs.celery_app import celery_for
 
         self.settings = settings

@@ -24,6 +24,7 @@ from app.core.principal import Principal
 from app.core.repositories.integrations import IntegrationRepository
 from app.core.security.sealed import seal, unseal
 from app.core.services import audit
+from app.core.services.s3 import check_bucket
 from app.core.settings import Settings
 from app.core.validation import parse
 from app.core.webhooks import sender, signing, ssrf
@@ -196,8 +197,6 @@ async def check_connection(session: AsyncSession, principal: Principal, settings
     require(principal, Action.INTEGRATION_MANAGE)
     secret_values = secrets_of(settings, row)
     if row.provider == "s3":
-        from app.core.services.object_export import check_bucket
-
         await vet_endpoint(settings, row.config.get("endpoint_url"))
         ok, detail = await asyncio.to_thread(check_bucket, row.config, secret_values)
         outcome = ConnectionCheck(ok, detail)

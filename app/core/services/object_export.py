@@ -9,14 +9,11 @@ detail ever reaches the caller."""
 from __future__ import annotations
 
 import asyncio
-import re
 from typing import Any
 
-import boto3
 from boto3.exceptions import S3UploadFailedError
 from boto3.s3.transfer import TransferConfig
-from botocore.config import Config
-from botocore.exceptions import BotoCoreError, ClientError, EndpointConnectionError
+from botocore.exceptions import BotoCoreError, ClientError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.authz import Action, require_project
@@ -28,40 +25,8 @@ from app.core.principal import Principal
 from app.core.repositories import DatasetRepository, ProjectRepository
 from app.core.repositories.integrations import IntegrationRepository
 from app.core.services import audit, datasets, integrations
+from app.core.services.s3 import describe_failure, s3_client
 from app.core.settings import Settings
-
-_ERROR_CODE = re.compile(r"\(([A-Za-z0-9.]+)\)")
-
-
-def s3_client(config: dict[str, Any], secrets: dict[str, str]) -> Any:
-    return boto3.session.Session().client(
-        "s3", endpoint_url=config.get("endpoint_url") or None, region_name=config.get("region") or "us-east-1",
-        aws_access_key_id=config["access_key_id"], aws_secret_access_key=secrets["secret_access_key"],
-        config=Config(connect_timeout=10, read_timeout=60, retries={"max_attempts": 3, "mode": "standard"},
-                      # path-style works with every S3-compatible store (MinIO, Ceph, moto)
-                      s3={"addressing_style": "path"}),
-    )
-
-
-def describe_failure(exc: Exception) -> str:
-    """A user-safe reason: the store's error code, never the exception text."""
-    if isinstance(exc, ClientError):
-        code = str(exc.response.get("Error", {}).get("Code", "error"))[:64]
-        return f"The object store refused the request ({code})."
-    if isinstance(exc, S3UploadFailedError):
-        match = _ERROR_CODE.search(str(exc))
-        return f"The object store refused the upload ({match.group(1) if match else 'error'})."
-    if isinstance(exc, EndpointConnectionError):
-        return "The object store endpoint could not be reached."
-    return f"The object store request failed ({exc.__class__.__name__})."
-
-
-def check_bucket(config: dict[str, Any], secrets: dict[str, str]) -> tuple[bool, str]:
-    try:
-        s3_client(config, secrets).head_bucket(Bucket=config["bucket"])
-    except (BotoCoreError, ClientError, S3UploadFailedError) as exc:
-        return False, describe_failure(exc)
-    return True, f"Bucket '{config['bucket']}' is reachable with these credentials."
 
 
 def _upload(config: dict[str, Any], secrets: dict[str, str], part_bytes: int,
