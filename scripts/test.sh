@@ -8,4 +8,5 @@ bash scripts/bootstrap.sh
 bash scripts/services.sh
 bash scripts/web_build_check.sh
 .venv/bin/ruff check .
+.venv/bin/lint-imports
 exec .venv/bin/python -m pytest "$@"
