@@ -16,7 +16,7 @@ from app.core.validation import parse as validate_payload
 from app.rest.operations import parse_operations
 from app.rest.route import Route
 from app.rest.routes import ROUTES
-from tests.api.mutation_scenarios import SCENARIOS, Call, make_world
+from tests.api.mutation_scenarios import SCENARIOS, Call, World, make_world
 from tests.api_client import Actor, Api
 from tests.paths import SPEC
 
@@ -244,7 +244,7 @@ async def _rest_mutation(api: Api, route: Route, call: Call) -> httpx.Response:
     return await api.request(route.method, path, call.actor)
 
 
-async def _compare_mutation(route: Route, rest_world: Any, gql_world: Any) -> bool:
+async def _compare_mutation(route: Route, rest_world: World, gql_world: World) -> bool:
     """Run the row's scenario over REST in one world and over GraphQL in its twin; True if data was compared."""
     scenario = SCENARIOS[(route.method, route.path)]
     assert route.operation is not None
