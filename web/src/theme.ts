@@ -11,7 +11,11 @@ export const theme = createTheme({
     // the close buttons are icons: give every one a name
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
     Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
-    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } }),
+    // a toast's description is gray.6 (3.3:1) when it has a title: the AA dimmed grey instead
+    Notification: Notification.extend({
+      defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } },
+      styles: { description: { color: 'var(--mantine-color-dimmed)' } },
+    }),
   },
 });
 

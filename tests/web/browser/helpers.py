@@ -163,8 +163,11 @@ def check_axe(page: Page, name: str) -> None:
     page's problems and the flow's own result."""
     if not AXE_JS.is_file():
         pytest.fail(f"{AXE_JS} is missing: run `npm ci` in web/ (scripts/web_build_check.sh does)", pytrace=False)
-    # the page at rest: the pointer off the control the test last clicked (axe checks what is shown)
+    # the page at rest: the pointer off the control the test last clicked, no transition half-way
+    # (a toast fading in has too little contrast for a moment)
     page.mouse.move(0, (page.viewport_size or DESKTOP)["height"] - 1)
+    page.wait_for_function("""() => document.getAnimations().every((a) =>
+        a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity)""")
     # evaluated over the DevTools protocol, so the app's Content-Security-Policy does not block it
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(AXE_JS.read_text())

@@ -55,7 +55,7 @@ export function NotificationsBell() {
                     <Text size="xs" c="dimmed">{formatWhen(n.created_at)}</Text>
                   </div>
                   <Button size="compact-xs" variant="light" onClick={() => markRead({ id: n.notification_id }).then(() => refetch({ requestPolicy: 'network-only' }))}
-                    aria-label={`Mark "${n.title}" read`}>
+                    aria-label={`Mark read: ${n.title}`}>
                     Mark read
                   </Button>
                 </Group>

@@ -10,7 +10,8 @@ const TYPE_COLORS: Record<string, string> = {
 };
 
 export function TypeBadge({ type }: { type: string }) {
-  return <Badge size="xs" variant="light" color={TYPE_COLORS[type] ?? 'gray'} tt="none">{type}</Badge>;
+  // the tint carries the colour; the text is the page's (teal/orange text on their tint is under 4.5:1)
+  return <Badge size="xs" variant="light" color={TYPE_COLORS[type] ?? 'gray'} c="var(--mantine-color-text)" tt="none">{type}</Badge>;
 }
 
 export function SchemaFieldTree({ fields }: { fields: ReprField[] }) {

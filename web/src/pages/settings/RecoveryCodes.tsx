@@ -19,7 +19,7 @@ export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () =
   const text = codes.join('\n');
   return (
     <Stack>
-      <Alert color="yellow" title="Save your recovery codes now">
+      <Alert color="yellow" title="Save your recovery codes now" styles={{ title: { color: 'var(--mantine-color-text)' } }}>
         Two-factor authentication is on. These codes are shown only once: each one logs you in once if you
         lose your authenticator app.
       </Alert>
