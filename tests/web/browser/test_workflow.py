@@ -153,8 +153,11 @@ def test_typical_workflow_by_clicking(page: Page, rest: Rest, tmp_path: Path) ->
     visit_check(page, "Constraint set")
 
     # the dataset, in all four formats, from the project page
-    page.goto(project_url)
+    nav(page, "Projects").click()
+    heading(page, "Projects")
+    page.get_by_role("link", name=project, exact=True).click()
     heading(page, project)
+    assert page.url == project_url
     page.evaluate("() => { window.__sameDocument = true; }")
     new_dataset(page, dataset, f"{schema_name} (JSON Schema)", set_name, RECORDS, ["csv", "json", "xml", "sql"])
     row = dataset_row(page, dataset)
