@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Make sure the local PostgreSQL and Redis the tests use are running (start them if not), and that
-# Debian's chromium is installed for the browser tests.
+# Debian's chromium (browser tests), curl and jq (the README walk-through test) are installed.
 set -uo pipefail
 pg_up() { pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; }
 if ! pg_up; then
@@ -22,7 +22,14 @@ fi
 if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then
   echo "Installing chromium..." >&2
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends chromium >/dev/null || true
+  apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends chromium fonts-liberation fonts-dejavu-core >/dev/null || true
 fi
 [ -x /usr/bin/chromium ] || { echo "chromium is not installed at /usr/bin/chromium and could not be installed." >&2; exit 1; }
+# the README walk-through test runs its curl | jq blocks as written
+if { ! command -v jq >/dev/null 2>&1 || ! command -v curl >/dev/null 2>&1; } && command -v apt-get >/dev/null 2>&1; then
+  echo "Installing curl and jq..." >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends curl jq >/dev/null || true
+fi
+command -v jq >/dev/null 2>&1 && command -v curl >/dev/null 2>&1 || { echo "curl and jq are needed and could not be installed." >&2; exit 1; }
 exit 0
