@@ -11,9 +11,10 @@ from typing import IO, Any
 
 import typer
 
-from app.generation.errors import GenerationError, ParamsError
+from app.generation.errors import GenerationError, ParamsError, RuleError
 from app.generation.model import FieldTree
 from app.generation.plan import FORMATS, Plan, compile_plan
+from app.generation.rules import parse_rules
 from app.generation.schema.loader import load_schema
 
 
@@ -22,11 +23,7 @@ def load_rules(tree: FieldTree, raw: Any) -> list[Any]:
     if isinstance(raw, dict) and "rules" in raw:
         raw = raw["rules"]
     if not isinstance(raw, list) or not all(isinstance(r, dict) and isinstance(r.get("path"), str) for r in raw):
-        raise ParamsError("The constraints file must hold a list of rules, each an object with a `path`.")
-    try:
-        from app.generation.rules import parse_rules
-    except ImportError:  # the rule validator has not landed: the compiler reads plain mappings
-        return raw
+        raise RuleError("The constraints file must hold a list of rules, each an object with a `path`.")
     return list(parse_rules(tree, raw))
 
 
@@ -46,7 +43,7 @@ def build_plan(schema_file: Path, count: int, *, constraints: Path | None = None
         try:
             raw = json.loads(constraints.read_bytes())
         except (OSError, ValueError) as exc:
-            raise ParamsError(f"The constraints file cannot be read as JSON: {exc}") from None
+            raise RuleError(f"The constraints file cannot be read as JSON: {exc}") from None
         rules = load_rules(loaded.field_tree(root), raw)
     return compile_plan(loaded, rules, params, record_count=count)
 

@@ -12,6 +12,7 @@ from typing import Any
 from app.generation.errors import GenerationError, RuleError
 from app.generation.model import FieldTree, Kind, Node
 from app.generation.values.categories import CATEGORIES
+from app.generation.values.regex import unsupported_reason
 
 RULE_KEYS = frozenset({"path", "category", "pattern", "min", "max", "min_length", "max_length", "enum",
                        "null_rate", "unique"})
@@ -218,8 +219,6 @@ def _check_pattern(node: Node, path: str, pattern: Any) -> None:
         re.compile(pattern)
     except re.error as exc:
         raise _fail(path, f"pattern does not compile: {exc}") from None
-    from app.generation.values.regex import unsupported_reason
-
     reason = unsupported_reason(pattern)
     if reason:
         raise _fail(path, f"pattern cannot be generated: {reason.rstrip('.')}")

@@ -3,6 +3,7 @@ scalar generators (`LeafGen`, `AnyGen`); objects, arrays and choices have a modu
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -84,8 +85,6 @@ class _SharedSubset(Shared):
 
 
 def hash_key(text: str) -> int:
-    import hashlib
-
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
 
 

@@ -103,6 +103,8 @@ def load_schema(content: bytes, filename: str | None = None) -> LoadedSchema:
     stripped = text.lstrip()
     if not stripped:
         raise SchemaError("The schema file is empty.")
+    # the dialect loaders are imported on first use (xmlschema and jsonschema_rs are slow to import);
+    # neither imports this module, so this is not an import cycle
     if stripped.startswith("<"):
         from app.generation.schema.xsd import load_xsd_text
 
