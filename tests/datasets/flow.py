@@ -33,11 +33,13 @@ async def create_dataset(api: Api, actor: Actor, project_id: int, schema_id: int
 
 
 async def wait_for(api: Api, actor: Actor, dataset_id: int, *, until: tuple[str, ...] = FINAL,
-                   timeout: float = 90.0) -> dict[str, Any]:
-    """Poll GET /datasets/{id} until its status is one of `until` (a final state always stops)."""
-    return await eventually(lambda: api.call("GET", f"/datasets/{dataset_id}", actor, 200),
-                            lambda body: body["status"] in until or body["status"] in FINAL,
-                            timeout=timeout, what=f"dataset {dataset_id} reaching {until}")
+                   progress_above: float = -1.0, timeout: float = 90.0) -> dict[str, Any]:
+    """Poll GET /datasets/{id} until its status is one of `until` with more than `progress_above`
+    done (a final state always stops)."""
+    return await eventually(
+        lambda: api.call("GET", f"/datasets/{dataset_id}", actor, 200),
+        lambda body: (body["status"] in until and body["progress"] > progress_above) or body["status"] in FINAL,
+        timeout=timeout, what=f"dataset {dataset_id} reaching {until}")
 
 
 async def download(api: Api, actor: Actor, dataset_id: int, fmt: str, file_index: int | None = None,

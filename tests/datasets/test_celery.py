@@ -5,9 +5,9 @@ file must be byte-identical to what one uninterrupted process writes for the sam
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlmodel import Session, col, select
@@ -27,6 +27,7 @@ from tests.datasets.flow import (
     wait_for,
 )
 from tests.datasets.processes import Proc, expected_sha256, redis_database, service_env, start_worker
+from tests.support.waiting import eventually
 
 
 @pytest.fixture
@@ -78,12 +79,11 @@ async def test_two_celery_workers_write_the_same_bytes_as_one_process(api: Api, 
                    for sid, _, _, n, types, seed in plans]
         watch = ShardWatch(settings.database_url, [ds["dataset_id"] for ds in created])
         try:
-            deadline = time.monotonic() + 120
-            while any(d["status"] not in FINAL for d in [
-                    await api.call("GET", f"/datasets/{ds['dataset_id']}", root, 200) for ds in created]):
+            async def sampled() -> list[dict[str, Any]]:
                 await asyncio.to_thread(watch.sample)
-                assert time.monotonic() < deadline
-                await asyncio.sleep(0.05)
+                return [await api.call("GET", f"/datasets/{ds['dataset_id']}", root, 200) for ds in created]
+
+            await eventually(sampled, lambda ds: all(d["status"] in FINAL for d in ds), timeout=120, interval=0.05)
         finally:
             watch.close()
         finished = [await wait_for(api, root, ds["dataset_id"]) for ds in created]

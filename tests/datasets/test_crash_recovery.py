@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -31,6 +30,7 @@ from tests.datasets.processes import (
     start_worker,
 )
 from tests.datasets.test_celery import lockers, worker_env
+from tests.support.waiting import eventually, eventually_sync
 
 RECORDS = 200_000
 SEED = 77
@@ -52,10 +52,8 @@ def _assert_clean_completion(body: dict[str, Any], data_dir: Path) -> None:
     expected = expected_sha256(ORDER_JSON, "customer_order.schema.json", {"seed": SEED}, RECORDS, "csv")
     assert body["files"][0]["sha256"] == expected
     # the assembling worker removes the parts right after its completing commit
-    deadline = time.monotonic() + 15
-    while (left := _left_on_disk(data_dir, body["dataset_id"])) != (["files"], []):
-        assert time.monotonic() < deadline, left
-        time.sleep(0.1)
+    eventually_sync(lambda: _left_on_disk(data_dir, body["dataset_id"]), lambda left: left == (["files"], []),
+                    timeout=15, what="only the files left on disk")
 
 
 class _Client:
@@ -75,14 +73,15 @@ class _Client:
     def wait_mid_write(self, dataset_id: int, data_dir: Path) -> dict[str, Any]:
         """Wait until a shard is writing a part (a `.part` file on disk) of the running dataset:
         progress alone may first show when a small shard has already finished."""
-        deadline = time.monotonic() + 60
         folder = data_dir / "datasets" / str(dataset_id)
-        while True:
-            body = self.call("GET", f"/datasets/{dataset_id}", 200)
-            if body["status"] == "running" and any(folder.rglob("*.part")):
-                return body
-            assert body["status"] in ("queued", "running") and time.monotonic() < deadline, body
-            time.sleep(0.02)
+
+        def writing(body: dict[str, Any]) -> bool:
+            assert body["status"] in ("queued", "running"), body
+            return body["status"] == "running" and any(folder.rglob("*.part"))
+
+        result: dict[str, Any] = eventually_sync(lambda: self.call("GET", f"/datasets/{dataset_id}", 200), writing,
+                                                 timeout=60, interval=0.02)
+        return result
 
     def close(self) -> None:
         self.http.close()
@@ -111,10 +110,8 @@ def test_serve_killed_mid_generation_and_restarted(database_url: str, tmp_path: 
 
         server = start_serve(env, tmp_path / "serve2.log", port)
         client = _Client(port)
-        deadline = time.monotonic() + 120
-        while (body := client.call("GET", f"/datasets/{ds['dataset_id']}", 200))["status"] in ("queued", "running"):
-            assert time.monotonic() < deadline, body
-            time.sleep(0.2)
+        body = eventually_sync(lambda: client.call("GET", f"/datasets/{ds['dataset_id']}", 200),
+                               lambda b: b["status"] not in ("queued", "running"), timeout=120, interval=0.2)
         _assert_clean_completion(body, data_dir)
         r = client.call("GET", f"/data/{ds['dataset_id']}", 200, params={"format": "csv"})
         assert r.content.count(b"\n") == RECORDS + 1
@@ -153,17 +150,14 @@ async def test_celery_worker_killed_mid_dataset(api: Api, settings: Settings, tm
         # the victim is the worker of a shard that has just started (taken over, nothing reported
         # yet): the dataset's last locker may already be done with a small last shard, and
         # killing it would interrupt nothing
-        deadline = time.monotonic() + 60
-        while (locker := await asyncio.to_thread(_starting_shard_worker, settings.database_url, did)) is None:
-            assert time.monotonic() < deadline, "no shard was seen starting"
-            await asyncio.sleep(0.02)
+        locker = await eventually(lambda: asyncio.to_thread(_starting_shard_worker, settings.database_url, did),
+                                  timeout=60, interval=0.02, what="a shard seen starting")
         pid = int(locker.rsplit(":", 1)[1])
         victim = next(w for w in workers if os.getpgid(pid) == w.pid)
         victim.kill9()
-        gone_by = time.monotonic() + 5  # SIGKILL is delivered asynchronously
-        while _alive(pid):
-            assert time.monotonic() < gone_by, "the pool child outlived its worker"
-            await asyncio.sleep(0.05)
+        # SIGKILL is delivered asynchronously
+        await eventually(lambda: asyncio.to_thread(_alive, pid), lambda alive: not alive, timeout=5,
+                         what="the pool child gone with its worker")
 
         done = await wait_for(api, root, did, timeout=120)
         _assert_clean_completion(done, settings.data_dir)

@@ -13,6 +13,7 @@ import pytest
 from app.core.settings import Settings
 from tests.api_client import Api
 from tests.datasets.flow import ORDER_JSON, create_dataset, download, upload_schema, wait_for
+from tests.support.waiting import eventually
 
 
 @pytest.fixture
@@ -97,23 +98,16 @@ async def test_deleting_a_running_dataset_cancels_it_and_removes_its_files(api: 
     schema = await upload_schema(api, root, ORDER_JSON, "customer_order.schema.json")
     ds = await create_dataset(api, root, project["project_id"], schema["schema_id"], 3_000_000, types=["csv"])
     did = ds["dataset_id"]
-    deadline = time.monotonic() + 60
-    while True:
-        body = await api.call("GET", f"/datasets/{did}", root, 200)
-        if body["status"] == "running" and body["progress"] > 0:
-            break
-        assert body["status"] in ("queued", "running") and time.monotonic() < deadline, body
-        await asyncio.sleep(0.1)
+    body = await wait_for(api, root, did, until=("running",), progress_above=0, timeout=60)
+    assert body["status"] == "running", body
     folder = settings.data_dir / "datasets" / str(did)
     assert _files_under(folder), "the worker has not written anything yet"
 
     r = await api.request("DELETE", f"/datasets/{did}", root)
     assert r.status_code == 200 and r.json()["status"] == "cancelled", r.text
     # the worker loses its fence at its next progress update and removes what it wrote
-    deadline = time.monotonic() + 15
-    while _files_under(folder):
-        assert time.monotonic() < deadline, _files_under(folder)
-        await asyncio.sleep(0.1)
+    await eventually(lambda: asyncio.to_thread(_files_under, folder), lambda files: not files, timeout=15,
+                     what="the cancelled worker removing its files")
     await asyncio.sleep(1.5)
     body = await api.call("GET", f"/datasets/{did}", root, 200)
     assert body["status"] == "cancelled" and body["files"] == [] and body["error"], body

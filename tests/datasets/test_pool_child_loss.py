@@ -4,10 +4,8 @@ attempt dies ends `failed` with a reason, its creator is notified, and its files
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
-import time
 from typing import Any
 
 import pytest
@@ -17,6 +15,7 @@ from tests.api_client import Api
 from tests.datasets.flow import ORDER_JSON, create_dataset, upload_schema, wait_for
 from tests.datasets.processes import expected_sha256
 from tests.datasets.test_celery import lockers
+from tests.support.waiting import eventually
 
 RECORDS = 200_000
 
@@ -28,14 +27,12 @@ def settings(settings: Settings) -> Settings:
 
 async def _kill_worker_once_running(api: Api, settings: Settings, dataset_id: int, attempt: int) -> None:
     """Wait until attempt `attempt` of the dataset has made progress, then SIGKILL its process."""
-    root = api.root
-    deadline = time.monotonic() + 60
-    while True:
-        body: dict[str, Any] = await api.call("GET", f"/datasets/{dataset_id}", root, 200)
-        if body["status"] == "running" and body["attempt"] == attempt and body["progress"] > 0:
-            break
-        assert body["status"] in ("queued", "running") and time.monotonic() < deadline, body
-        await asyncio.sleep(0.05)
+    def progressing(body: dict[str, Any]) -> bool:
+        assert body["status"] in ("queued", "running"), body
+        return body["status"] == "running" and body["attempt"] == attempt and body["progress"] > 0
+
+    await eventually(lambda: api.call("GET", f"/datasets/{dataset_id}", api.root, 200), progressing, timeout=60,
+                     interval=0.05)
     (locker,) = lockers(settings.database_url, [dataset_id])
     os.kill(int(locker.rsplit(":", 1)[1]), signal.SIGKILL)
 

@@ -5,7 +5,7 @@ it has left to it. The files are still byte for byte what one process writes."""
 from __future__ import annotations
 
 import asyncio
-import time
+from typing import Any
 
 import pytest
 
@@ -14,6 +14,7 @@ from app.generation.plan import BLOCK_SIZE
 from tests.api_client import Api
 from tests.datasets.flow import ORDER_JSON, ShardWatch, create_dataset, upload_schema, wait_for
 from tests.datasets.processes import expected_file_sha256s
+from tests.support.waiting import eventually
 
 SPLIT_RECORDS = 2 * BLOCK_SIZE
 
@@ -37,12 +38,13 @@ async def test_a_running_shard_splits_for_an_idle_worker(api: Api, settings: Set
     watch = ShardWatch(settings.database_url, [first["dataset_id"]])
     mine = ShardWatch(settings.database_url, [did])
     try:
-        deadline = time.monotonic() + 240
-        while (body := await api.call("GET", f"/datasets/{did}", root, 200))["status"] in ("queued", "running"):
+        async def sampled() -> dict[str, Any]:
             await asyncio.to_thread(watch.sample)
             await asyncio.to_thread(mine.sample)
-            assert time.monotonic() < deadline, body
-            await asyncio.sleep(0.05)
+            return await api.call("GET", f"/datasets/{did}", root, 200)
+
+        body = await eventually(sampled, lambda b: b["status"] not in ("queued", "running"), timeout=240,
+                                interval=0.05)
     finally:
         watch.close()
         mine.close()

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,6 +25,7 @@ from tests.datasets.flow import (
     wait_for,
 )
 from tests.datasets.processes import expected_file_sha256s
+from tests.support.waiting import eventually
 
 SHARD_RECORDS = 2 * BLOCK_SIZE
 
@@ -71,12 +72,12 @@ async def test_two_processes_write_one_dataset_byte_identical_to_one_process(
     ds = await create_dataset(api, root, project["project_id"], schema["schema_id"], n, types=types, params=params)
     watch = ShardWatch(settings.database_url, [ds["dataset_id"]])
     try:
-        deadline = time.monotonic() + 180
-        while (body := await api.call("GET", f"/datasets/{ds['dataset_id']}", root, 200))["status"] in (
-                "queued", "running"):
+        async def sampled() -> dict[str, Any]:
             await asyncio.to_thread(watch.sample)
-            assert time.monotonic() < deadline, body
-            await asyncio.sleep(0.05)
+            return await api.call("GET", f"/datasets/{ds['dataset_id']}", root, 200)
+
+        body = await eventually(sampled, lambda b: b["status"] not in ("queued", "running"), timeout=180,
+                                interval=0.05)
         assert body["status"] == "completed", body
         assert watch.seen_shards == 4
         assert len(watch.workers) == 2, watch.workers  # both pool processes produced parts of it
@@ -96,10 +97,8 @@ async def test_two_processes_write_one_dataset_byte_identical_to_one_process(
     # no parts, no work folders: the worker removes them just after its completing commit (a
     # worker killed in between leaves them to the retention sweep), so allow it a moment
     folder = settings.data_dir / "datasets" / str(ds["dataset_id"])
-    deadline = time.monotonic() + 30
-    while (left := sorted(p.name for p in folder.iterdir())) != ["files"]:
-        assert time.monotonic() < deadline, left
-        await asyncio.sleep(0.1)
+    await eventually(lambda: asyncio.to_thread(lambda: sorted(p.name for p in folder.iterdir())),
+                     lambda left: left == ["files"], timeout=30, what="only files/ left")
 
 
 async def test_cancelling_a_sharded_dataset_stops_every_shard(api: Api, settings: Settings) -> None:
@@ -109,19 +108,18 @@ async def test_cancelling_a_sharded_dataset_stops_every_shard(api: Api, settings
     ds = await create_dataset(api, root, project["project_id"], schema["schema_id"], 400_000, types=["json", "csv"],
                               params={"seed": 1})
     did = ds["dataset_id"]
-    deadline = time.monotonic() + 60
-    while not ((body := await api.call("GET", f"/datasets/{did}", root, 200))["progress"] > 0.02):
-        assert body["status"] in ("queued", "running") and time.monotonic() < deadline, body
-        await asyncio.sleep(0.05)
+    body = await wait_for(api, root, did, until=("queued", "running"), progress_above=0.02, timeout=60)
+    assert body["status"] in ("queued", "running"), body
     await api.call("DELETE", f"/datasets/{did}", root, 200)
     watch = ShardWatch(settings.database_url, [did])
     try:
         # the reaper drops the work rows; the workers lose their fence and remove their parts
         folder = settings.data_dir / "datasets" / str(did)
-        deadline = time.monotonic() + 30
-        while await asyncio.to_thread(watch.left) or any(p.is_file() for p in folder.rglob("*")):
-            assert time.monotonic() < deadline, sorted(str(p) for p in folder.rglob("*"))
-            await asyncio.sleep(0.1)
+        def left() -> list[str]:
+            return ["work rows"] * watch.left() + sorted(str(p) for p in folder.rglob("*") if p.is_file())
+
+        await eventually(lambda: asyncio.to_thread(left), lambda rest: not rest, timeout=30,
+                         what="work rows and parts removed")
     finally:
         watch.close()
     body = await wait_for(api, root, did)

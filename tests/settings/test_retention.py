@@ -4,7 +4,6 @@ periodic purge removes its files and the dataset says so (status `expired`, a re
 from __future__ import annotations
 
 import asyncio
-import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from app.core.models import utcnow
 from app.core.settings import Settings
 from tests.api_client import Api
 from tests.datasets.flow import create_dataset, download, wait_for
+from tests.support.waiting import eventually
 
 SCHEMA = '{"type": "object", "required": ["n"], "properties": {"n": {"type": "integer"}}}'
 
@@ -54,17 +54,14 @@ async def test_expired_datasets_lose_their_files(api: Api, settings: Settings) -
     _age(settings, old["dataset_id"], 3)
     _age(settings, fresh["dataset_id"], 1)
 
-    deadline = time.monotonic() + 10
-    while (body := await api.call("GET", f"/datasets/{old['dataset_id']}", admin, 200))["status"] != "expired":
-        assert time.monotonic() < deadline, body
-        await asyncio.sleep(0.1)
+    body = await eventually(lambda: api.call("GET", f"/datasets/{old['dataset_id']}", admin, 200),
+                            lambda b: b["status"] == "expired", timeout=10)
     assert body["files"] == [] and "retention period of 2 days" in body["error"]
     # the purge commits the row before it removes the folder (a download never meets a row without
     # its file), so the folder may outlive the status by a moment
     folder = Path(settings.data_dir) / "datasets" / str(old["dataset_id"])
-    while folder.exists():
-        assert time.monotonic() < deadline, f"{folder} still there"
-        await asyncio.sleep(0.05)
+    await eventually(lambda: asyncio.to_thread(folder.exists), lambda there: not there, timeout=10,
+                     what=f"{folder} removed")
     r = await download(api, admin, old["dataset_id"], "json")
     assert r.status_code == 409 and "expired" in r.json()["detail"]
 
@@ -92,10 +89,9 @@ async def test_sweep_removes_what_interrupted_work_left_on_disk(api: Api, settin
     orphan.mkdir(parents=True)
     (orphan / ".data-0000.csv.1-abc.part").write_bytes(b"x")
 
-    deadline = time.monotonic() + 30
-    while (datasets / str(done["dataset_id"]) / "work").exists() or (datasets / "987654").exists():
-        assert time.monotonic() < deadline
-        await asyncio.sleep(0.1)
+    work, orphan = datasets / str(done["dataset_id"]) / "work", datasets / "987654"
+    await eventually(lambda: asyncio.to_thread(lambda: work.exists() or orphan.exists()), lambda left: not left,
+                     timeout=30, what="the sweep removing the stale parts and the orphan folder")
     body = await api.call("GET", f"/datasets/{done['dataset_id']}", api.root, 200)
     assert (await download(api, api.root, done["dataset_id"], "json")).status_code == 200
     assert len(body["files"]) == 1
