@@ -16,6 +16,7 @@ from graphql import (
     FragmentSpreadNode,
     NonNullTypeNode,
     OperationDefinitionNode,
+    OperationType,
     parse,
     print_ast,
     visit,
@@ -76,14 +77,18 @@ def _top_field(node: OperationDefinitionNode) -> str:
 def operation_from(node: OperationDefinitionNode, fragments: dict[str, FragmentDefinitionNode]) -> Operation:
     if node.name is None:
         raise ValueError("Every stored operation needs a name.")
-    kind = node.operation.value
-    if kind not in ("query", "mutation"):
-        raise ValueError(f"Operation {node.name.value}: only queries and mutations are stored, not {kind}.")
+    kind: Literal["query", "mutation"]
+    if node.operation is OperationType.QUERY:
+        kind = "query"
+    elif node.operation is OperationType.MUTATION:
+        kind = "mutation"
+    else:
+        raise ValueError(f"Operation {node.name.value}: only queries and mutations are stored.")
     definitions = [node, *(fragments[name] for name in _used_fragments(node, fragments))]
     variables = node.variable_definitions or ()
     return Operation(
         name=node.name.value,
-        kind=kind,  # type: ignore[arg-type]  (narrowed by the check above)
+        kind=kind,
         field=_top_field(node),
         variables=frozenset(v.variable.name.value for v in variables),
         required=frozenset(v.variable.name.value for v in variables
