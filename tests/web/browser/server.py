@@ -87,6 +87,9 @@ def running_server(backend: str, database_url: str, workdir: Path, extra_env: di
         "TDG_SECRET_KEY": "browser-test-secret-" + "k" * 32,
         "TDG_WEBHOOK_ALLOW_PRIVATE": "true",
         "TDG_WORKERS": "2",
+        # the suite's cheap argon2 cost (production refuses it): logins are not what these tests time
+        "TDG_PASSWORD_HASH_TIME_COST": "1",
+        "TDG_PASSWORD_HASH_MEMORY_KIB": "8",
         **(extra_env or {}),
     })
     log_path = workdir / "tdg-serve.log"
