@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
+from weakref import WeakKeyDictionary
 
 import orjson
 from fastapi import FastAPI, Request
@@ -82,6 +83,17 @@ class OfflineGraphQLRouter(GraphQLRouter):
         return await super().on_ws_connect(context)
 
 
+# the document depends only on the (cached, shared) schema: built once per schema, not per app
+_OPENAPI: WeakKeyDictionary[Any, bytes] = WeakKeyDictionary()
+
+
+def _openapi_document(schema: Any) -> bytes:
+    doc = _OPENAPI.get(schema)
+    if doc is None:
+        doc = _OPENAPI[schema] = orjson.dumps(build_openapi(ROUTES, schema._schema, version=_version()))
+    return doc
+
+
 def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
                web_dir: Path = spa.STATIC_DIR) -> FastAPI:
     """`web_dir` holds the web interface's production build (index.html, assets/)."""
@@ -138,7 +150,7 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
         app.mount("/graphql/static", StaticFiles(directory=GRAPHQL_STATIC), name="graphql-static")
     app.mount("/api/reference/static", StaticFiles(directory=swagger_static_dir()), name="reference-static")
 
-    openapi_doc = orjson.dumps(build_openapi(ROUTES, schema._schema, version=_version()))
+    openapi_doc = _openapi_document(schema)
 
     @app.get(f"{API_PREFIX}/openapi.json", include_in_schema=False)
     async def openapi() -> Response:

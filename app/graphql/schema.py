@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import strawberry
@@ -49,17 +50,26 @@ class AppSchema(strawberry.Schema):
 
 
 def build_schema(settings: Settings) -> strawberry.Schema:
+    """The schema for these settings; built once per distinct set of limits, since a schema is
+    stateless across requests and building it (and validating the REST operations against it)
+    is most of an app's start-up."""
+    return _build_schema(settings.graphql_max_depth, settings.graphql_max_aliases, settings.graphql_max_tokens,
+                         settings.graphql_introspection and not settings.is_production)
+
+
+@lru_cache(maxsize=8)
+def _build_schema(max_depth: int, max_aliases: int, max_tokens: int, introspection: bool) -> strawberry.Schema:
     # Validation rules are built once: a fresh rule class per request would defeat the
     # ValidationCache (its key includes the rules), re-validating every stored REST operation.
     rules = [
-        *QueryDepthLimiter(max_depth=settings.graphql_max_depth).validation_rules,
-        *MaxAliasesLimiter(max_alias_count=settings.graphql_max_aliases).validation_rules,
+        *QueryDepthLimiter(max_depth=max_depth).validation_rules,
+        *MaxAliasesLimiter(max_alias_count=max_aliases).validation_rules,
     ]
-    if not settings.graphql_introspection or settings.is_production:
+    if not introspection:
         rules.append(NoSchemaIntrospectionCustomRule)
     extensions: list = [
         lambda: AddValidationRules(rules),
-        lambda: MaxTokensLimiter(max_token_count=settings.graphql_max_tokens),
+        lambda: MaxTokensLimiter(max_token_count=max_tokens),
         lambda: ParserCache(maxsize=512),
         lambda: ValidationCache(maxsize=512),
         UnitOfWork,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from datetime import date
 from typing import Any
+from weakref import WeakKeyDictionary
 
 import orjson
 from fastapi import APIRouter, Depends, Request
@@ -77,15 +78,22 @@ def starlette_path(route: Route) -> str:
     return path
 
 
+# documents already validated against a schema (schemas are cached and shared by apps: see build_schema)
+_VALIDATED: WeakKeyDictionary[Any, set[str]] = WeakKeyDictionary()
+
+
 def build_router(routes: tuple[Route, ...], graphql_schema: Any) -> APIRouter:
     """Validate every stored operation against the schema, then register one route per row."""
+    checked = _VALIDATED.setdefault(graphql_schema._schema, set())
     problems = []
     for route in routes:
-        if route.operation is None:
+        if route.operation is None or route.operation.document in checked:
             continue
         errors = validate(graphql_schema._schema, parse(route.operation.document))
         if errors:
             problems.append(f"{route.method} {route.path}: {errors[0].message}")
+        else:
+            checked.add(route.operation.document)
     if problems:
         raise RuntimeError("Stored REST operations do not match the GraphQL schema:\n" + "\n".join(problems))
     router = APIRouter()
