@@ -45,7 +45,9 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
         pytest.fail("\n\n".join(found), pytrace=False)
 
 
-@pytest.fixture(scope="session", params=BACKENDS)
+# package scope, not session: sync Playwright keeps an event loop running in this thread while it
+# lives, which would stop every async test collected after this folder (pytest-asyncio's Runner)
+@pytest.fixture(scope="package", params=BACKENDS)
 def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     workdir = tmp_path_factory.mktemp(f"serve-{request.param}")
     with database(request.param, workdir) as url, running_server(request.param, url, workdir) as srv:
@@ -54,7 +56,7 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
             pytest.fail(f"tdg serve ({srv.backend}) died during the tests:\n{srv.log_tail()}")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def playwright() -> Iterator[Playwright]:
     if not Path(CHROMIUM).is_file():
         pytest.fail(f"{CHROMIUM} is missing: scripts/services.sh installs Debian's chromium", pytrace=False)
@@ -62,7 +64,7 @@ def playwright() -> Iterator[Playwright]:
         yield p
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
     yield browser
