@@ -201,16 +201,23 @@ class Download:
     sha256: str
 
 
-async def download(session: AsyncSession, principal: Principal, settings: Settings, renderer: Any, dataset_id: int,
-                   fmt: str, file_index: int) -> Download:
+async def downloadable(repo: DatasetRepository, dataset_id: int, fmt: str, file_index: int) -> Dataset:
+    """The dataset if `fmt` file `file_index` may be asked for: a known format, a visible and
+    completed dataset (the checks of GET /data/{dataset_id} and of its signed links)."""
     if fmt not in DOWNLOAD_FORMATS:
         raise Invalid(f"Unknown format '{fmt[:20]}'; use csv, json, xml or sql (or ndjson).")
     if file_index < 0:
         raise NotFound(f"Dataset {dataset_id} has no file {file_index}.")
-    repo = DatasetRepository(session, principal)
     dataset = await repo.get(dataset_id)
     if dataset.status != DatasetStatus.completed.value:
         raise Conflict(f"Dataset {dataset_id} is {dataset.status}; files can be downloaded once it is completed.")
+    return dataset
+
+
+async def download(session: AsyncSession, principal: Principal, settings: Settings, renderer: Any, dataset_id: int,
+                   fmt: str, file_index: int) -> Download:
+    repo = DatasetRepository(session, principal)
+    dataset = await downloadable(repo, dataset_id, fmt, file_index)
     row = await repo.file(dataset_id, fmt, file_index)
     if row is None:
         if await repo.file(dataset_id, fmt, 0) is None:

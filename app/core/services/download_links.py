@@ -11,12 +11,12 @@ from urllib.parse import urlencode
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.clock import as_utc
-from app.core.errors import Conflict, Invalid, NotFound, Unauthenticated
-from app.core.models import DatasetStatus, Role
+from app.core.errors import NotFound, Unauthenticated
+from app.core.models import Role
 from app.core.principal import Principal
 from app.core.repositories import AuthRepository, DatasetRepository
 from app.core.security import jwt_tokens
-from app.core.services.datasets import DOWNLOAD_FORMATS
+from app.core.services.datasets import downloadable
 from app.core.settings import Settings
 
 LINK_TTL = timedelta(minutes=5)
@@ -34,14 +34,8 @@ async def create(session: AsyncSession, principal: Principal, settings: Settings
                  file_index: int) -> DownloadLink:
     """A link to one file of a completed dataset, checked as GET /data/{dataset_id} would be now."""
     fmt = fmt.lower()
-    if fmt not in DOWNLOAD_FORMATS:
-        raise Invalid(f"Unknown format '{fmt[:20]}'; use csv, json, xml or sql (or ndjson).")
-    if file_index < 0:
-        raise NotFound(f"Dataset {dataset_id} has no file {file_index}.")
     repo = DatasetRepository(session, principal)
-    dataset = await repo.get(dataset_id)
-    if dataset.status != DatasetStatus.completed.value:
-        raise Conflict(f"Dataset {dataset_id} is {dataset.status}; files can be downloaded once it is completed.")
+    await downloadable(repo, dataset_id, fmt, file_index)
     # a format never written is rendered by the door on first download; a written one has its files
     if await repo.file(dataset_id, fmt, file_index) is None and await repo.file(dataset_id, fmt, 0) is not None:
         raise NotFound(f"Dataset {dataset_id} has no {fmt} file {file_index}.")

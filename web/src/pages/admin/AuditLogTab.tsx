@@ -9,7 +9,7 @@ import { useSession } from '../../auth/SessionProvider';
 import { graphql } from '../../gql';
 import { placeServerError } from '../settings/serverErrors';
 import { AuditCard, AuditRow } from './AuditRow';
-import { Pager } from './Pager';
+import { Pager } from '../../components/Pager';
 import { ROLE_OPTIONS } from './roles';
 
 const AuditQuery = graphql(`

@@ -8,7 +8,7 @@ import { errorDetail } from '../../api/errors';
 import { formatCount, formatWhen } from '../../components/format';
 import { graphql } from '../../gql';
 import type { AdminTenantsQuery } from '../../gql/graphql';
-import { Pager } from './Pager';
+import { Pager } from '../../components/Pager';
 import { EditTenantModal, NewTenantModal } from './TenantModals';
 
 const TenantsQuery = graphql(`

@@ -11,7 +11,7 @@ import { graphql } from '../../gql';
 import type { Role } from '../../gql/graphql';
 import { CreateUserModal } from './CreateUserModal';
 import { InviteUserModal } from './InviteUserModal';
-import { Pager } from './Pager';
+import { Pager } from '../../components/Pager';
 import { ROLE_OPTIONS } from './roles';
 import { UserCard, UserRow } from './UserRow';
 

@@ -9,7 +9,7 @@ import { useMutation, useQuery } from 'urql';
 import { errorDetail } from '../../api/errors';
 import { DeliveryCard, DeliveryRow, type Delivery } from './DeliveryItem';
 import { DeliveriesQuery, RedeliverMutation } from './operations';
-import { Pager } from './Pager';
+import { Pager } from '../../components/Pager';
 
 const PAGE_SIZE = 20;
 const POLL_MS = 2000;
@@ -130,7 +130,7 @@ export function DeliveryLog({ integrationId, mayManage, refreshKey }: Props) {
           <Text size="sm" c="dimmed" ta="center" mt="sm">{caption}</Text>
         </>
       )}
-      <Pager total={total} pageSize={PAGE_SIZE} page={page} onChange={setPage} label="Delivery log pages" />
+      <Pager total={total} pageSize={PAGE_SIZE} page={page} onChange={setPage} noun="deliveries" />
     </Card>
   );
 }

@@ -13,7 +13,7 @@ import { graphql } from '../../gql';
 import { providerLabel, targetOf } from './fields';
 import { LastDelivery } from './LastDelivery';
 import { NewIntegrationModal } from './NewIntegrationModal';
-import { Pager } from './Pager';
+import { Pager } from '../../components/Pager';
 
 const PAGE_SIZE = 20;
 
@@ -145,7 +145,7 @@ export default function IntegrationsPage() {
           </Table.ScrollContainer>
         </Card>
       )}
-      <Pager total={total} pageSize={PAGE_SIZE} page={page} onChange={setPage} label="Integrations pages" />
+      <Pager total={total} pageSize={PAGE_SIZE} page={page} onChange={setPage} noun="integrations" />
       {mayManage && <NewIntegrationModal opened={creating} onClose={() => setCreating(false)} />}
     </>
   );

@@ -10,7 +10,7 @@ import { errorDetail } from '../../api/errors';
 import { PageTitle } from '../../components/PageTitle';
 import { formatWhen } from '../../components/format';
 import { graphql } from '../../gql';
-import { ListPager } from '../projects/ListPager';
+import { Pager } from '../../components/Pager';
 
 const NotificationsQuery = graphql(`
   query NotificationsPage($unread_only: Boolean!, $limit: Int!, $offset: Int!) {
@@ -127,7 +127,7 @@ export default function NotificationsPage() {
             </Stack>
           )}
         </Paper>
-        <ListPager page={page} pageSize={PAGE_SIZE} total={total} noun="notifications" onChange={(p) => update({ page: p })} />
+        <Pager page={page} pageSize={PAGE_SIZE} total={total} noun="notifications" onChange={(p) => update({ page: p })} />
       </Stack>
     </>
   );

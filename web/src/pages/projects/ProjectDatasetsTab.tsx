@@ -10,7 +10,7 @@ import { DatasetFormModal } from '../../components/datasets/DatasetFormModal';
 import { LiveBadge } from '../../components/datasets/LiveBadge';
 import { DatasetsTable } from '../../components/datasets/DatasetsTable';
 import { useLiveDatasets } from '../../components/datasets/useLiveDatasets';
-import { ListPager } from './ListPager';
+import { Pager } from '../../components/Pager';
 
 const PAGE_SIZE = 20;
 
@@ -54,7 +54,7 @@ export function ProjectDatasetsTab({ projectId, myRole, hasSchemas, onShowSchema
           <DatasetsTable items={live.items} label="Datasets" canManage={() => mayCreate} onChanged={live.refresh} />
         )}
       </Paper>
-      <ListPager page={page} pageSize={PAGE_SIZE} total={live.total} noun="datasets" onChange={setPage} />
+      <Pager page={page} pageSize={PAGE_SIZE} total={live.total} noun="datasets" onChange={setPage} />
       <DatasetFormModal
         opened={formOpened}
         onClose={form.close}

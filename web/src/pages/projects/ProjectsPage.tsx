@@ -13,7 +13,7 @@ import { useSession } from '../../auth/SessionProvider';
 import { PageTitle } from '../../components/PageTitle';
 import { formatWhen } from '../../components/format';
 import { graphql } from '../../gql';
-import { ListPager } from './ListPager';
+import { Pager } from '../../components/Pager';
 import { ProjectFormModal, type ProjectValues } from './ProjectFormModal';
 
 const ProjectsQuery = graphql(`
@@ -150,7 +150,7 @@ export default function ProjectsPage() {
             </Table.ScrollContainer>
           )}
         </Paper>
-        <ListPager page={page} pageSize={PAGE_SIZE} total={total} noun="projects"
+        <Pager page={page} pageSize={PAGE_SIZE} total={total} noun="projects"
           onChange={(p) => setParam('page', String(p), false)} />
       </Stack>
       <ProjectFormModal opened={createOpened} onClose={createModal.close} title="New project" submitLabel="Create project"

@@ -1,19 +1,18 @@
-// "21–40 of 312 projects" and the page buttons, under a server-paginated list.
+// "21–40 of 312 users" and the page buttons under every server-paginated list.
 import { Group, Pagination, Text } from '@mantine/core';
 
 interface Props {
   page: number;
   pageSize: number;
   total: number;
-  /** Plural noun of what is listed. */
   noun: string;
   onChange: (page: number) => void;
 }
 
-export function ListPager({ page, pageSize, total, noun, onChange }: Props) {
+export function Pager({ page, pageSize, total, noun, onChange }: Props) {
   if (total === 0) return null;
   return (
-    <Group justify="space-between" wrap="wrap" gap="sm">
+    <Group justify="space-between" wrap="wrap" gap="sm" mt="sm">
       <Text size="sm" c="dimmed">
         {((page - 1) * pageSize + 1).toLocaleString()}–{Math.min(page * pageSize, total).toLocaleString()} of{' '}
         {total.toLocaleString()} {noun}
