@@ -20,15 +20,12 @@ import random
 import statistics
 import tempfile
 import time
-import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import httpx
-import psycopg
+from api_latency import database  # benchmarks/api_latency.py: a throwaway SQLite or PostgreSQL database
 from sqlalchemy import insert, select
 
 from app.core.database import make_sync_engine
@@ -121,31 +118,6 @@ def seed(url: str, *, projects: int, datasets: int) -> None:
         with engine.connect() as conn:
             conn.execution_options(isolation_level="AUTOCOMMIT").exec_driver_sql("ANALYZE")
     engine.dispose()
-
-
-@contextmanager
-def database(use_pg: bool) -> Iterator[str]:
-    if not use_pg:
-        with tempfile.TemporaryDirectory(prefix="tdg-bench-") as tmp:
-            yield f"sqlite:///{Path(tmp) / 'bench.db'}"
-        return
-    for user in ("postgres", "root"):
-        admin_dsn = f"host=127.0.0.1 port=5432 user={user} dbname=postgres"
-        try:
-            with psycopg.connect(admin_dsn, connect_timeout=5):
-                break
-        except psycopg.OperationalError:
-            continue
-    else:
-        raise SystemExit("PostgreSQL is not reachable on 127.0.0.1:5432")
-    name = f"tdg_bench_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(admin_dsn, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield f"postgresql+psycopg://{user}@127.0.0.1:5432/{name}"
-    finally:
-        with psycopg.connect(admin_dsn, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 async def measure(url: str, data_dir: Path, runs: int) -> bool:

@@ -10,6 +10,7 @@ import os
 import shutil
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -46,17 +47,25 @@ def _pg_admin_dsn() -> tuple[str, str]:
     raise RuntimeError(f"PostgreSQL is not reachable on {PG_HOST}:{PG_PORT}: {last}")
 
 
-@pytest.fixture(scope="session")
-def pg_database() -> Iterator[str]:
+@contextmanager
+def scratch_pg_database(prefix: str) -> Iterator[str]:
+    """A new, empty PostgreSQL database (its SQLAlchemy URL), dropped afterwards."""
     dsn, user = _pg_admin_dsn()
-    name = f"tdg_test_{uuid.uuid4().hex[:10]}"
+    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
-    url = f"postgresql+psycopg://{user}@{PG_HOST}:{PG_PORT}/{name}"
-    upgrade(url)
-    yield url
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    try:
+        yield f"postgresql+psycopg://{user}@{PG_HOST}:{PG_PORT}/{name}"
+    finally:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def pg_database() -> Iterator[str]:
+    with scratch_pg_database("tdg_test") as url:
+        upgrade(url)
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -7,16 +7,14 @@ import socket
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
-import psycopg
 
-from tests.conftest import PG_HOST, PG_PORT, _pg_admin_dsn
+from tests.conftest import scratch_pg_database
 
 ROOT = Path(__file__).resolve().parents[3]
 ADMIN_USERNAME = "root"
@@ -53,15 +51,8 @@ def database(backend: str, workdir: Path) -> Iterator[str]:
     if backend == "sqlite":
         yield f"sqlite:///{workdir / 'tdg.db'}"
         return
-    dsn, user = _pg_admin_dsn()
-    name = f"tdg_browser_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield f"postgresql+psycopg://{user}@{PG_HOST}:{PG_PORT}/{name}"
-    finally:
-        with psycopg.connect(dsn, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with scratch_pg_database("tdg_browser") as url:
+        yield url
 
 
 def _command(port: int) -> list[str]:
