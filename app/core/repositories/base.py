@@ -10,18 +10,22 @@ the visible exception, for facts that must span what the caller may see (is a sc
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
-from sqlalchemy import ColumnElement, Delete, Select, Update, delete, func, true, update
-from sqlalchemy.orm import InstrumentedAttribute
+from sqlalchemy import ColumnElement, Delete, Update, delete, func, true, update
+from sqlalchemy.orm import InstrumentedAttribute, Mapped
 from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
+from sqlmodel.sql.expression import Select, SelectOfScalar
 
 from app.core.errors import NotFound
 from app.core.models import ApiToken, Notification, Tenant
 from app.core.principal import Principal
 
 M = TypeVar("M", bound=SQLModel)
+T = TypeVar("T")
+# a statement of rows (several entities) or of scalars (one), as sqlmodel's `select` types them
+Statement = Select[*tuple[Any, ...]] | SelectOfScalar[Any]
 
 # rows that belong to one user: the caller's own only, whatever their role
 USER_OWNED: tuple[type[SQLModel], ...] = (ApiToken, Notification)
@@ -32,8 +36,9 @@ NAMES: dict[str, str] = {"SchemaDoc": "Schema", "ConstraintSet": "Constraint set
 def _model_of(entity: Any) -> type[SQLModel] | None:
     if isinstance(entity, type) and issubclass(entity, SQLModel):
         return entity
-    if isinstance(entity, InstrumentedAttribute):
-        return entity.class_  # type: ignore[no-any-return]
+    owner = entity.class_ if isinstance(entity, InstrumentedAttribute) else None
+    if isinstance(owner, type) and issubclass(owner, SQLModel):
+        return owner
     return None
 
 
@@ -46,12 +51,13 @@ class ScopedRepository:
         """`column == caller's tenant`, or no restriction for a SuperUser."""
         if self.principal.is_superuser:
             return true()
-        return column == self.principal.tenant_id  # type: ignore[no-any-return]
+        clause: ColumnElement[bool] = column == self.principal.tenant_id
+        return clause
 
     def owned(self, model: type[SQLModel]) -> ColumnElement[bool]:
         """The caller's rows of `model`; a model without an owner column has no rule (TypeError)."""
         if model in USER_OWNED:
-            return col(model.user_id) == self.principal.user_id  # type: ignore[attr-defined]
+            return _column(model, "user_id") == self.principal.user_id
         if model is Tenant:
             return self.tenant_clause(Tenant.id)
         tenant = getattr(model, "tenant_id", None)
@@ -59,18 +65,34 @@ class ScopedRepository:
             raise TypeError(f"{model.__name__} has no owner column: name its owner with scope=")
         return self.tenant_clause(tenant)
 
-    def select(self, *entities: Any, scope: type[SQLModel] | None = None) -> Select[Any]:
+    @overload
+    def select(self, entity: type[M], /, *, scope: type[SQLModel] | None = None) -> SelectOfScalar[M]: ...
+    @overload
+    def select(self, entity: Any, /, *, scope: type[SQLModel] | None = None) -> SelectOfScalar[Any]: ...
+    @overload
+    def select(
+        self, first: Any, second: Any, /, *entities: Any, scope: type[SQLModel] | None = None
+    ) -> Select[*tuple[Any, ...]]: ...
+
+    def select(self, *entities: Any, scope: type[SQLModel] | None = None) -> Statement:
         """`select(*entities)` restricted to the caller's rows of `scope` (default: the first
         entity's model). With `scope=`, the statement must join that model."""
         model = scope or _model_of(entities[0])
         if model is None:
             raise TypeError("select() of an expression needs scope=")
-        return select(*entities).where(self.owned(model))  # type: ignore[no-any-return]
+        return _build_select(entities).where(self.owned(model))
 
-    def unscoped(self, *entities: Any) -> Select[Any]:
+    @overload
+    def unscoped(self, entity: type[M], /) -> SelectOfScalar[M]: ...
+    @overload
+    def unscoped(self, entity: Any, /) -> SelectOfScalar[Any]: ...
+    @overload
+    def unscoped(self, first: Any, second: Any, /, *entities: Any) -> Select[*tuple[Any, ...]]: ...
+
+    def unscoped(self, *entities: Any) -> Statement:
         """A statement deliberately not restricted to the caller: a link table keyed by a row the
         caller already resolved, or a fact that spans rows the caller may not see."""
-        return select(*entities)  # type: ignore[no-any-return]
+        return _build_select(entities)
 
     def update(self, model: type[SQLModel]) -> Update:
         """UPDATE of the caller's rows of `model`."""
@@ -83,15 +105,37 @@ class ScopedRepository:
     async def get_owned(self, model: type[M], row_id: int, *where: Any, message: str | None = None) -> M:
         """The row if it exists AND is the caller's; otherwise NotFound, never Forbidden, so another
         tenant's ids cannot be probed."""
-        stmt = self.select(model).where(col(model.id) == row_id, *where)  # type: ignore[attr-defined]
+        stmt = self.select(model).where(_column(model, "id") == row_id, *where)
         row = (await self.session.exec(stmt)).first()
         if row is None:
             name = NAMES.get(model.__name__, model.__name__)
             raise NotFound(message or f"{name} {row_id} was not found.")
-        return row  # type: ignore[no-any-return]
+        return row
 
-    async def paginate(self, statement: Select[Any], limit: int, offset: int) -> tuple[list[Any], int]:
+    @overload
+    async def paginate(
+        self, statement: SelectOfScalar[T], limit: int, offset: int
+    ) -> tuple[list[T], int]: ...
+    @overload
+    async def paginate(
+        self, statement: Select[*tuple[Any, ...]], limit: int, offset: int
+    ) -> tuple[list[Any], int]: ...
+
+    async def paginate(self, statement: Statement, limit: int, offset: int) -> tuple[list[Any], int]:
         """One page of an ordered statement and the total count of its rows."""
-        total = (await self.session.exec(select(func.count()).select_from(statement.order_by(None).subquery()))).one()
+        counted = select(func.count()).select_from(statement.order_by(None).subquery())
+        total = (await self.session.exec(counted)).one()
         rows = (await self.session.exec(statement.limit(limit).offset(offset))).all()
         return list(rows), int(total)
+
+
+def _column(model: type[SQLModel], name: str) -> Mapped[Any]:
+    # a column every scoped model has by convention, which SQLModel's base class does not declare
+    column: Mapped[Any] = col(getattr(model, name))
+    return column
+
+
+def _build_select(entities: tuple[Any, ...]) -> Statement:
+    # sqlmodel types `select` by arity; the repository's overloads above carry that to callers
+    statement: Statement = select(*entities)
+    return statement
