@@ -6,7 +6,9 @@ from pathlib import Path
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.pool import ConnectionPoolEntry
 from sqlmodel import create_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -23,7 +25,7 @@ def _normalise(url: str, *, async_: bool) -> str:
     return u.render_as_string(hide_password=False)
 
 
-def _sqlite_pragmas(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]
+def _sqlite_pragmas(dbapi_conn: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
     # WAL lets readers proceed while a generation job writes progress; busy_timeout turns
     # writer contention into short waits instead of "database is locked" errors.
     cur = dbapi_conn.cursor()

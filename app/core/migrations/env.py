@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from alembic import context
+from sqlalchemy.engine import Connection
 from sqlmodel import SQLModel
 
 import app.core.models  # noqa: F401  (registers the tables on SQLModel.metadata)
@@ -25,7 +26,7 @@ def run_migrations_online() -> None:
     engine.dispose()
 
 
-def _run(connection, url: str) -> None:  # type: ignore[no-untyped-def]
+def _run(connection: Connection, url: str) -> None:
     context.configure(
         connection=connection,
         target_metadata=target_metadata,
