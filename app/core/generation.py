@@ -69,12 +69,12 @@ def field_tree(loaded: LoadedSchema, root: str | None) -> FieldTree:
 
 
 @_mapped
-def write(plan: Plan, *args: Any, **kwargs: Any) -> Any:
+def write(plan: Plan, *args: Any, **kwargs: Any) -> int:
     """`Plan.write`: records are drawn while writing, so the guard or a re-draw may still refuse."""
     return plan.write(*args, **kwargs)
 
 
 @_mapped
-def write_many(plan: Plan, *args: Any, **kwargs: Any) -> Any:
+def write_many(plan: Plan, *args: Any, **kwargs: Any) -> list[int]:
     """`Plan.write_many`, as `write`."""
     return plan.write_many(*args, **kwargs)

@@ -72,14 +72,14 @@ class Dispatcher(PeriodicTask):
                         log.warning("dataset %s shard %s: lease lapsed (worker gone), re-queued",
                                     shard.dataset_id, shard.shard_index)
                     continue
-                dataset = repo.dataset(shard.dataset_id)
+                failing = repo.dataset(shard.dataset_id)
                 error = (f"Generation did not finish after {shard.attempt} attempts; its workers stopped "
                          "responding.")
-                if dataset is not None and fenced_dataset_finish(
+                if failing is not None and fenced_dataset_finish(
                         session.connection(), shard.dataset_id, status=DatasetStatus.failed.value, error=error,
                         finished_at=now, lease_until=None, records_generated=0):
                     # a failure like any other: the event, the creator's notification, no files left
-                    record_outcome(session, dataset, DatasetStatus.failed, error=error, finished_at=now, files=[])
+                    record_outcome(session, failing, DatasetStatus.failed, error=error, finished_at=now, files=[])
                     repo.drop_shards(shard.dataset_id)
                     failed.append(shard.dataset_id)
                     log.warning("dataset %s failed after %s attempts", shard.dataset_id, shard.attempt)

@@ -3,6 +3,7 @@ Celery workers (`tdg worker`) when TDG_BROKER_URL is set. Both run `worker_run.r
 
 from __future__ import annotations
 
+import functools
 import logging
 import multiprocessing
 import os
@@ -93,7 +94,7 @@ class LocalPoolExecutor:
     def submit(self, shard_id: int, attempt: int) -> None:
         future = self.pool.submit(run_shard, settings_payload(self.settings), shard_id, attempt)
         self.in_flight.add(future)
-        future.add_done_callback(lambda f, s=shard_id: self._done(s, f))
+        future.add_done_callback(functools.partial(self._done, shard_id))
 
     def _done(self, shard_id: int, future: Future[str]) -> None:
         self.in_flight.discard(future)

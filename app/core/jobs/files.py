@@ -86,7 +86,7 @@ class _BackgroundSync:
             raise error
 
 
-class _HashingWriter:
+class HashingWriter:
     """A binary stream that hashes (unless told not to) and counts what passes through it, and
     has what it wrote flushed to disk in the background as it goes (EARLY_SYNC_BYTES)."""
 
@@ -134,13 +134,13 @@ def _temporary_name(target: Path) -> Path:
     return target.with_name(f".{target.name}.{os.getpid()}-{uuid.uuid4().hex[:8]}.part")
 
 
-def write_atomically(data_dir: Path, relative: str, produce: Callable[[_HashingWriter], object], *,
+def write_atomically(data_dir: Path, relative: str, produce: Callable[[HashingWriter], object], *,
                      hashing: bool = True) -> WrittenFile:
     return write_many_atomically(data_dir, [relative], lambda streams: produce(streams[0]), hashing=hashing)[0]
 
 
 def write_many_atomically(data_dir: Path, relatives: Sequence[str],
-                          produce: Callable[[list[_HashingWriter]], object], *,
+                          produce: Callable[[list[HashingWriter]], object], *,
                           hashing: bool = True) -> list[WrittenFile]:
     """Several files written together (one stream each): all fsynced, then all renamed; on any
     failure none of them appears and no temporary is left."""
@@ -152,7 +152,7 @@ def write_many_atomically(data_dir: Path, relatives: Sequence[str],
                 target.parent.mkdir(parents=True, exist_ok=True)
             streams = []
             for tmp in temporaries:
-                stream = _HashingWriter(stack.enter_context(open(tmp, "wb", buffering=1024 * 1024)), hashing)
+                stream = HashingWriter(stack.enter_context(open(tmp, "wb", buffering=1024 * 1024)), hashing)
                 stack.callback(stream.join)  # runs before the file closes, on failure too
                 streams.append(stream)
             produce(streams)

@@ -19,8 +19,8 @@ import os
 import socket
 import time
 from collections import OrderedDict
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, Protocol
 
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
@@ -32,6 +32,7 @@ from app.core.database import make_sync_engine
 from app.core.errors import DomainError
 from app.core.generation import write, write_many
 from app.core.jobs.files import (
+    HashingWriter,
     WrittenFile,
     concatenate_atomically,
     dataset_dir,
@@ -46,10 +47,12 @@ from app.core.jobs.files import (
 )
 from app.core.jobs.sharding import split_point
 from app.core.models import (
+    Dataset,
     DatasetFile,
     DatasetShard,
     DatasetStatus,
     Notification,
+    SchemaDoc,
     ShardKind,
     ShardStatus,
     User,
@@ -68,18 +71,32 @@ from app.core.schema_cache import load_cached
 from app.core.services import events
 from app.core.settings import Settings
 from app.core.storage import BlobStore
+from app.generation.plan import Plan
 
 log = logging.getLogger("tdg.worker")
 _engines: dict[str, Engine] = {}
 # compiled plans of the datasets this process worked on lately: a process usually runs several
 # shards of one dataset in a row, and compiling (schema, vocabularies, probe block) takes a while
-_plans: OrderedDict[int, Any] = OrderedDict()
+_plans: OrderedDict[int, Plan] = OrderedDict()
 PLAN_CACHE_SIZE = 4
 PROGRESS_EVERY_SECONDS = 0.5
 
 
 class Fenced(Exception):
     """This worker no longer owns the shard (or its dataset stopped running)."""
+
+
+class DatasetInputs(Protocol):
+    """What compiling a plan reads of a dataset (a Dataset row, or a preview's inputs)."""
+
+    @property
+    def params(self) -> dict[str, Any]: ...
+
+    @property
+    def rules(self) -> list[dict[str, Any]]: ...
+
+    @property
+    def record_count(self) -> int: ...
 
 
 def worker_id() -> str:
@@ -127,8 +144,12 @@ def _run_claimed(settings: Settings, engine: Engine, shard_id: int, attempt: int
 
 
 class _ShardJob:
-    def __init__(self, settings: Settings, engine: Engine, dataset: Any, schema: Any, shard: DatasetShard,
-                 lease: timedelta) -> None:
+    def __init__(self, settings: Settings, engine: Engine, dataset: Dataset, schema: SchemaDoc,
+                 shard: DatasetShard, lease: timedelta) -> None:
+        if dataset.id is None or shard.id is None:
+            raise ValueError("A shard job runs a stored shard of a stored dataset (both rows need their id).")
+        self.dataset_id: int = dataset.id
+        self.shard_id: int = shard.id
         self.settings = settings
         self.engine = engine
         self.dataset = dataset
@@ -144,7 +165,7 @@ class _ShardJob:
 
     @property
     def work_rel(self) -> str:
-        return shard_work_dir(self.dataset.id, self.shard.shard_index, self.attempt)
+        return shard_work_dir(self.dataset_id, self.shard.shard_index, self.attempt)
 
     def prepare(self) -> None:
         """Work done before take-over; a failure is kept and recorded once this worker owns the shard."""
@@ -169,7 +190,7 @@ class _ShardJob:
             self._fail(f"Writing the dataset files failed: {reason}.")
             return "failed"
         except Exception:
-            log.exception("dataset %s shard %s: unexpected error", self.dataset.id, self.shard.shard_index)
+            log.exception("dataset %s shard %s: unexpected error", self.dataset_id, self.shard.shard_index)
             self._fail("Generation failed unexpectedly; the error has been logged for the operators.")
             return "failed"
 
@@ -180,12 +201,12 @@ class _ShardJob:
             return
         self.last_beat = now
         with self.engine.begin() as conn:
-            lock_dataset(conn, self.dataset.id)
-            held = fenced_shard_update(conn, self.shard.id, self.attempt, records_done=self.done,
+            lock_dataset(conn, self.dataset_id)
+            held = fenced_shard_update(conn, self.shard_id, self.attempt, records_done=self.done,
                                        lease_until=utcnow() + self.lease)
             if held and self.shard.kind == ShardKind.generate.value:
-                record_progress(conn, self.dataset.id, self.dataset.record_count, len(self.types))
-                if split_wanted(conn, self.shard.id):
+                record_progress(conn, self.dataset_id, self.dataset.record_count, len(self.types))
+                if split_wanted(conn, self.shard_id):
                     self._split(conn)
         if not held:
             raise Fenced
@@ -195,28 +216,28 @@ class _ShardJob:
         position = self.shard.start + self.done // len(self.types)
         mid = split_point(position, self.stop, self.settings.split_records)
         if mid is not None and split_shard(conn, self.shard, self.attempt, mid, self.stop):
-            log.info("dataset %s shard %s: split at record %s", self.dataset.id, self.shard.shard_index, mid)
+            log.info("dataset %s shard %s: split at record %s", self.dataset_id, self.shard.shard_index, mid)
             self.stop = mid
         else:  # too little left: the dispatcher may ask another shard
-            fenced_shard_update(conn, self.shard.id, self.attempt, split_wanted=False)
+            fenced_shard_update(conn, self.shard_id, self.attempt, split_wanted=False)
 
     def _fail(self, reason: str) -> None:
         now = utcnow()
         with Session(self.engine) as session:
             conn = session.connection()
-            lock_dataset(conn, self.dataset.id)
-            if not (fenced_shard_update(conn, self.shard.id, self.attempt, lease_until=None)
-                    and fenced_dataset_finish(conn, self.dataset.id, status=DatasetStatus.failed.value,
+            lock_dataset(conn, self.dataset_id)
+            if not (fenced_shard_update(conn, self.shard_id, self.attempt, lease_until=None)
+                    and fenced_dataset_finish(conn, self.dataset_id, status=DatasetStatus.failed.value,
                                               error=reason[:2000], finished_at=now, lease_until=None,
                                               records_generated=0)):
                 session.rollback()
                 remove_tree(self.settings.data_dir / self.work_rel)
                 return
-            JobRepository(session).drop_shards(self.dataset.id)
+            JobRepository(session).drop_shards(self.dataset_id)
             record_outcome(session, self.dataset, DatasetStatus.failed, error=reason[:2000], finished_at=now, files=[])
             # every shard's parts go before the failure is visible: a client that sees `failed`
             # finds nothing (the other shards' workers lose their fence at their next update)
-            remove_tree(dataset_dir(self.settings.data_dir, self.dataset.id))
+            remove_tree(dataset_dir(self.settings.data_dir, self.dataset_id))
             session.commit()
 
 
@@ -242,12 +263,14 @@ class _Generate(_ShardJob):
             header, footer = a == first, b == last
             # every format's part of this file at once: each chunk is generated once for all of
             # them; only a part that is a whole file keeps its hash (the others are hashed joined)
+            def produce(streams: list[HashingWriter], a: int = a, b: int = b, header: bool = header,
+                        footer: bool = footer) -> list[int]:
+                return write_many(plan, list(zip(self.types, streams, strict=True)), a, b, header=header,
+                                  footer=footer, progress=self._progress, limit=lambda: self.stop)
+
             written = write_many_atomically(
                 self.settings.data_dir, [f"{self.work_rel}/{file_name(fmt, index)}" for fmt in self.types],
-                lambda streams, a=a, b=b, header=header, footer=footer: write_many(plan,
-                    list(zip(self.types, streams, strict=True)), a, b, header=header, footer=footer,
-                    progress=self._progress, limit=lambda: self.stop),
-                hashing=header and footer,
+                produce, hashing=header and footer,
             )
             b = min(b, self.stop)
             whole = header and b == last
@@ -257,13 +280,13 @@ class _Generate(_ShardJob):
                            for fmt, part in zip(self.types, written, strict=True))
         with Session(self.engine) as session:
             repo = JobRepository(session)
-            counts = repo.finish_shard(self.shard.id, self.attempt, self.dataset.id, outputs, self.done)
+            counts = repo.finish_shard(self.shard_id, self.attempt, self.dataset_id, outputs, self.done)
             if counts is None:
                 session.rollback()
                 raise Fenced
-            record_progress(session.connection(), self.dataset.id, self.dataset.record_count, len(self.types))
+            record_progress(session.connection(), self.dataset_id, self.dataset.record_count, len(self.types))
             done, shard_count = counts
-            assembly = repo.assembly_of(self.dataset.id) if done >= shard_count else None
+            assembly = repo.assembly_of(self.dataset_id) if done >= shard_count else None
             claimed = None
             if assembly is not None and assembly.id is not None and repo.claim_shard(
                     assembly.id, assembly.attempt, utcnow(), self.lease, worker_id()):
@@ -285,7 +308,7 @@ class _Assembly(_ShardJob):
         began = time.monotonic()
         self._beat(force=True)
         with Session(self.engine) as session:
-            shards = sorted((s for s in JobRepository(session).shards_of(self.dataset.id)
+            shards = sorted((s for s in JobRepository(session).shards_of(self.dataset_id)
                              if s.kind == ShardKind.generate.value), key=lambda s: s.start)
         parts: dict[tuple[str, int], list[dict[str, Any]]] = {}
         for shard in shards:  # in record order (a split's shard comes after the others' indexes)
@@ -296,7 +319,7 @@ class _Assembly(_ShardJob):
         files: list[DatasetFile] = []
         joined = 0
         for (fmt, index), pieces in sorted(parts.items(), key=lambda kv: (self.types.index(kv[0][0]), kv[0][1])):
-            rel = final_file_path(self.dataset.id, fmt, index)
+            rel = final_file_path(self.dataset_id, fmt, index)
             if len(pieces) == 1 and pieces[0]["whole"]:
                 link_into_place(self.settings.data_dir, pieces[0]["path"], rel)
                 written = WrittenFile(rel, pieces[0]["size_bytes"], pieces[0]["sha256"])
@@ -305,18 +328,18 @@ class _Assembly(_ShardJob):
                 written = concatenate_atomically(self.settings.data_dir, [p["path"] for p in pieces], rel,
                                                  self._beat)
             assert written.sha256 is not None
-            files.append(DatasetFile(dataset_id=self.dataset.id, format=fmt, file_index=index,
+            files.append(DatasetFile(dataset_id=self.dataset_id, format=fmt, file_index=index,
                                      records=sum(p["records"] for p in pieces), size_bytes=written.size_bytes,
                                      sha256=written.sha256, path=written.path))
             self._beat()
         if not self._complete(files):
             raise Fenced
         # the parts, and folders of runs from before shards existed, are no longer referenced
-        folder = dataset_dir(self.settings.data_dir, self.dataset.id)
+        folder = dataset_dir(self.settings.data_dir, self.dataset_id)
         remove_tree(folder / "work")
         for leftover in folder.glob("a*"):
             remove_tree(leftover)
-        log.info("dataset %s assembled: %d files, %d joined from parts, in %.2f s", self.dataset.id, len(files),
+        log.info("dataset %s assembled: %d files, %d joined from parts, in %.2f s", self.dataset_id, len(files),
                  joined, time.monotonic() - began)
         return "completed"
 
@@ -324,23 +347,23 @@ class _Assembly(_ShardJob):
         now = utcnow()
         with Session(self.engine) as session:
             conn = session.connection()
-            lock_dataset(conn, self.dataset.id)
-            if not (fenced_shard_update(conn, self.shard.id, self.attempt, status=ShardStatus.done.value,
+            lock_dataset(conn, self.dataset_id)
+            if not (fenced_shard_update(conn, self.shard_id, self.attempt, status=ShardStatus.done.value,
                                         lease_until=None)
-                    and fenced_dataset_finish(conn, self.dataset.id, status=DatasetStatus.completed.value,
+                    and fenced_dataset_finish(conn, self.dataset_id, status=DatasetStatus.completed.value,
                                               error=None, finished_at=now, lease_until=None, progress=1.0,
                                               records_generated=self.dataset.record_count)):
                 session.rollback()
                 return False
-            JobRepository(session).drop_shards(self.dataset.id)
+            JobRepository(session).drop_shards(self.dataset_id)
             session.add_all(files)
             record_outcome(session, self.dataset, DatasetStatus.completed, error=None, finished_at=now, files=files)
             session.commit()
         return True
 
 
-def record_outcome(session: Session, dataset: Any, status: DatasetStatus, *, error: str | None,
-                   finished_at: Any, files: list[DatasetFile]) -> None:
+def record_outcome(session: Session, dataset: Dataset, status: DatasetStatus, *, error: str | None,
+                   finished_at: datetime, files: list[DatasetFile]) -> None:
     """The domain event and the creator's notification of a finished dataset (caller commits)."""
     payload = {"dataset_id": dataset.id, "name": dataset.name, "project_id": dataset.project_id,
                "created_by": dataset.created_by, "schema_id": dataset.schema_id, "record_count": dataset.record_count,
@@ -348,17 +371,19 @@ def record_outcome(session: Session, dataset: Any, status: DatasetStatus, *, err
                "files": [{"format": f.format, "file_index": f.file_index, "records": f.records,
                           "size_bytes": f.size_bytes, "sha256": f.sha256} for f in files]}
     event = "dataset.completed" if status is DatasetStatus.completed else "dataset.failed"
-    events.record(session, event, tenant_id=dataset.tenant_id, data=payload)  # type: ignore[arg-type]
-    creator = session.get(User, dataset.created_by) if dataset.created_by is not None else None
-    if creator is not None and preferences.enabled(creator.notification_prefs, event, "in_app"):
+    events.record(session, event, tenant_id=dataset.tenant_id, data=payload)
+    creator_id = dataset.created_by
+    creator = session.get(User, creator_id) if creator_id is not None else None
+    if creator_id is not None and creator is not None and preferences.enabled(
+            creator.notification_prefs, event, "in_app"):
         title = (f"Dataset '{dataset.name}' is ready" if status is DatasetStatus.completed
                  else f"Dataset '{dataset.name}' failed")
-        session.add(Notification(tenant_id=dataset.tenant_id, user_id=dataset.created_by, type=event,
+        session.add(Notification(tenant_id=dataset.tenant_id, user_id=creator_id, type=event,
                                  title=title[:200], message=error or f"{dataset.record_count} records.",
                                  data={"dataset_id": dataset.id, "project_id": dataset.project_id}))
 
 
-def compile_dataset(settings: Settings, dataset: Any, schema: Any) -> Any:
+def compile_dataset(settings: Settings, dataset: DatasetInputs, schema: SchemaDoc) -> Plan:
     """The generation plan of a dataset: its schema, its rule snapshot, its params and seed."""
     from app.core.generation import compile_plan, field_tree
 
@@ -372,8 +397,10 @@ def compile_dataset(settings: Settings, dataset: Any, schema: Any) -> Any:
     return compile_plan(loaded, rules, params, record_count=dataset.record_count)
 
 
-def plan_for(settings: Settings, dataset: Any, schema: Any) -> Any:
+def plan_for(settings: Settings, dataset: Dataset, schema: SchemaDoc) -> Plan:
     """compile_dataset, cached per process (a dataset's inputs never change once it is created)."""
+    if dataset.id is None:
+        raise ValueError("Only a stored dataset's plan is cached (the row needs its id).")
     plan = _plans.get(dataset.id)
     if plan is None:
         plan = compile_dataset(settings, dataset, schema)
@@ -410,7 +437,13 @@ def render_format(settings_payload: dict[str, Any], dataset_id: int, fmt: str) -
     rows: list[DatasetFile] = []
     for index, (start, stop) in enumerate(plan.file_ranges()):
         rel = rendered_file_path(dataset_id, fmt, index)
-        written = write_atomically(settings.data_dir, rel, lambda s, a=start, b=stop: write(plan, fmt, s, a, b))
+
+        def produce(stream: HashingWriter, a: int = start, b: int = stop) -> int:
+            return write(plan, fmt, stream, a, b)
+
+        written = write_atomically(settings.data_dir, rel, produce)
+        if written.sha256 is None:  # write_atomically hashes unless told not to
+            raise RuntimeError(f"{rel} was written without its sha256.")
         rows.append(DatasetFile(dataset_id=dataset_id, format=fmt, file_index=index, records=stop - start,
                                 size_bytes=written.size_bytes, sha256=written.sha256, path=written.path))
     out = [{"format": r.format, "file_index": r.file_index, "records": r.records, "size_bytes": r.size_bytes,

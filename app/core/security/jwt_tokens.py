@@ -88,8 +88,9 @@ def decode_link(token: str, *, secret: str, purpose: str) -> dict[str, Any]:
     """The claims of a token from issue_link for `purpose`; Unauthenticated when it is expired,
     tampered with, or made for something else."""
     try:
-        payload = jwt.decode(token, secret, algorithms=[ALGORITHM],
-                             options={"require_exp": True, "require_iat": True, "verify_aud": False})
+        payload: dict[str, Any] = jwt.decode(
+            token, secret, algorithms=[ALGORITHM],
+            options={"require_exp": True, "require_iat": True, "verify_aud": False})
     except JWTError as exc:
         detail = "The link has expired; ask for a new one." if "expired" in str(exc).lower() else "The link is invalid."
         raise Unauthenticated(detail) from exc

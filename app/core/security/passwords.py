@@ -43,10 +43,13 @@ def hash_password(password: str) -> str:
 
 
 def verify_password(password: str, password_hash: str | None) -> bool:
+    # verify() returns True or raises; a missing hash is checked against a dummy so the time taken
+    # does not tell whether the account has a password
     try:
-        return _hasher.verify(password_hash or _DUMMY_HASH, password) and password_hash is not None
+        _hasher.verify(password_hash or _DUMMY_HASH, password)
     except (VerifyMismatchError, VerificationError, InvalidHashError):
         return False
+    return password_hash is not None
 
 
 async def hash_password_async(password: str) -> str:
