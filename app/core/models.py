@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import JSON, BigInteger, Column, DateTime, Index, Integer, UniqueConstraint
 from sqlmodel import Field, SQLModel
@@ -13,6 +13,18 @@ from sqlmodel import Field, SQLModel
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+class _Keyed(Protocol):
+    @property
+    def id(self) -> int | None: ...
+
+
+def stored_id(row: _Keyed) -> int:
+    """The primary key of a row that was loaded or flushed (`id` is None only before that)."""
+    if row.id is None:
+        raise ValueError(f"{type(row).__name__} has no id yet: it was neither loaded nor flushed.")
+    return row.id
 
 
 class Role(StrEnum):

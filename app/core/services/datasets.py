@@ -21,6 +21,7 @@ from app.core.models import (
     DatasetStatus,
     ProjectSchema,
     SchemaDoc,
+    stored_id,
     utcnow,
 )
 from app.core.payloads import OUTPUT_FORMATS, DatasetCreate
@@ -78,15 +79,16 @@ async def create(session: AsyncSession, principal: Principal, settings: Settings
         rules = list(constraint_set.rules)
     raw_params = await checked_params(settings, schema, constraint_set, data.params)
     deferred = raw_params.pop("deferred", False)
+    project_id, schema_id = stored_id(project), stored_id(schema)
     dataset = Dataset(
-        tenant_id=project.tenant_id, project_id=project.id, schema_id=schema.id,  # type: ignore[arg-type]
+        tenant_id=project.tenant_id, project_id=project_id, schema_id=schema_id,
         constraint_set_id=data.constraint_set_id, name=data.name, record_count=data.record_count,
         types=_types(data.types, settings), params=raw_params, rules=rules, startable=not deferred,
         created_by=principal.user_id,
     )
     session.add(dataset)
-    if await SchemaRepository(session, principal).link(project.id, schema.id) is None:  # type: ignore[arg-type]
-        session.add(ProjectSchema(project_id=project.id, schema_id=schema.id, linked_by=principal.user_id))  # type: ignore[arg-type]
+    if await SchemaRepository(session, principal).link(project_id, schema_id) is None:
+        session.add(ProjectSchema(project_id=project_id, schema_id=schema_id, linked_by=principal.user_id))
     await session.flush()
     audit.record(session, principal, "dataset.create", target_type="dataset", target_id=dataset.id,
                  project_id=project.id, tenant_id=project.tenant_id,
@@ -237,5 +239,6 @@ async def _render(repo: DatasetRepository, renderer: Any, dataset: Dataset, fmt:
     if renderer is None:
         raise Conflict("On-demand rendering is not available in this process.")
     # the renderer records the file rows itself, once, however many downloads raced for them
-    await asyncio.wrap_future(renderer.render(dataset.id, fmt))
-    return await repo.file(dataset.id, fmt, file_index)  # type: ignore[arg-type]
+    dataset_id = stored_id(dataset)
+    await asyncio.wrap_future(renderer.render(dataset_id, fmt))
+    return await repo.file(dataset_id, fmt, file_index)

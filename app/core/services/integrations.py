@@ -18,7 +18,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from app.core.authz import Action, require
 from app.core.clock import iso
 from app.core.errors import Conflict, Invalid
-from app.core.models import DeliveryAttempt, DeliveryStatus, Integration, WebhookDelivery, utcnow
+from app.core.models import DeliveryAttempt, DeliveryStatus, Integration, WebhookDelivery, stored_id, utcnow
 from app.core.payloads import WEBHOOK_EVENTS, IntegrationCreate, IntegrationUpdate, S3Config, WebhookConfig
 from app.core.principal import Principal
 from app.core.repositories.integrations import IntegrationRepository
@@ -216,13 +216,13 @@ async def _ping(session: AsyncSession, settings: Settings, row: Integration, sec
                                body, timeout=settings.webhook_timeout_seconds,
                                allow_private=settings.webhook_allow_private)
     delivery = WebhookDelivery(
-        integration_id=row.id, tenant_id=row.tenant_id, webhook_id=webhook_id, event_type="ping",  # type: ignore[arg-type]
+        integration_id=stored_id(row), tenant_id=row.tenant_id, webhook_id=webhook_id, event_type="ping",
         body=body.decode(), attempts=1, last_status_code=result.status_code, last_error=result.error,
         status=DeliveryStatus.succeeded.value if result.ok else DeliveryStatus.failed.value, finished_at=utcnow(),
     )
     session.add(delivery)
     await session.flush()
-    session.add(DeliveryAttempt(delivery_id=delivery.id, attempt=1, at=now, status_code=result.status_code,  # type: ignore[arg-type]
+    session.add(DeliveryAttempt(delivery_id=stored_id(delivery), attempt=1, at=now, status_code=result.status_code,
                                 error=result.error, response_body=result.response_body,
                                 duration_ms=result.duration_ms))
     detail = (f"The receiver answered {result.status_code}." if result.ok else

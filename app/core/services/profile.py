@@ -82,9 +82,8 @@ def _reencode_avatar(raw: bytes) -> bytes:
             if img.width * img.height > MAX_AVATAR_PIXELS:
                 raise Invalid("The avatar image has too many pixels.")
             img.load()
-            img = ImageOps.exif_transpose(img)
-            img = img.convert("RGBA")
-            fitted = ImageOps.fit(img, AVATAR_SIZE, method=Image.Resampling.LANCZOS)
+            upright = ImageOps.exif_transpose(img).convert("RGBA")
+            fitted = ImageOps.fit(upright, AVATAR_SIZE, method=Image.Resampling.LANCZOS)
     except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError, SyntaxError):
         raise Invalid("The file is not a readable PNG, JPEG or WebP image.") from None
     out = io.BytesIO()

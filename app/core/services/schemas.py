@@ -14,7 +14,7 @@ from app.core.authz import Action, require, require_owner_or, require_project
 from app.core.clock import iso
 from app.core.errors import BadRequest, Conflict, Invalid, PayloadTooLarge
 from app.core.generation import field_count, load_schema, schema_repr
-from app.core.models import ProjectSchema, SchemaDoc
+from app.core.models import ProjectSchema, SchemaDoc, stored_id
 from app.core.payloads import SchemaLink, SchemaUpload
 from app.core.principal import Principal
 from app.core.repositories import ConstraintSetRepository, ProjectRepository, SchemaRepository
@@ -72,7 +72,7 @@ async def upload(session: AsyncSession, principal: Principal, settings: Settings
     await session.flush()
     project_ids: list[int] = []
     if data.project_id is not None:
-        session.add(ProjectSchema(project_id=data.project_id, schema_id=doc.id, linked_by=principal.user_id))
+        session.add(ProjectSchema(project_id=data.project_id, schema_id=stored_id(doc), linked_by=principal.user_id))
         project_ids.append(data.project_id)
     audit.record(session, principal, "schema.upload", target_type="schema", target_id=doc.id,
                  project_id=data.project_id, tenant_id=tenant_id,

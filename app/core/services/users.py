@@ -10,7 +10,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from app.core import authz
 from app.core.authz import Action, require
 from app.core.errors import Conflict, Invalid
-from app.core.models import Role, User, utcnow
+from app.core.models import Role, User, stored_id, utcnow
 from app.core.payloads import UserCreate, UserInvite, UserUpdate
 from app.core.principal import Principal
 from app.core.repositories import AuthRepository, TenantRepository, UserRepository
@@ -126,7 +126,7 @@ async def update(session: AsyncSession, principal: Principal, user_id: int, data
         user.is_active = data.is_active
     if data.is_active is False and user.password_hash is None:
         # deactivating someone who has not accepted yet withdraws their invitation
-        changes["invitations_revoked"] = await AuthRepository(session).revoke_invitations(user.id, utcnow())  # type: ignore[arg-type]
+        changes["invitations_revoked"] = await AuthRepository(session).revoke_invitations(stored_id(user), utcnow())
     if "display_name" in fields:
         user.display_name = data.display_name
         changes["display_name"] = True

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import orjson
 from sqlalchemy.engine import Engine
@@ -20,7 +20,7 @@ from sqlmodel import Session
 
 from app.core.clock import iso
 from app.core.jobs.periodic import PeriodicTask
-from app.core.models import DeliveryAttempt, DeliveryStatus, WebhookDelivery, utcnow
+from app.core.models import DeliveryAttempt, DeliveryStatus, WebhookDelivery, stored_id, utcnow
 from app.core.repositories.integrations import DeliveryQueue
 from app.core.settings import Settings
 from app.core.webhooks import sender, signing
@@ -73,7 +73,7 @@ class WebhookDispatcher(PeriodicTask):
                 for integration in queue.active_webhooks(event.tenant_id):
                     if event.type in integration.events:
                         session.add(WebhookDelivery(
-                            integration_id=integration.id, tenant_id=event.tenant_id, webhook_id=event.id,  # type: ignore[arg-type]
+                            integration_id=stored_id(integration), tenant_id=event.tenant_id, webhook_id=event.id,
                             event_type=event.type, body=body, next_attempt_at=now))
             session.commit()
 
@@ -111,7 +111,7 @@ class WebhookDispatcher(PeriodicTask):
                                    allow_private=self.settings.webhook_allow_private)
         await asyncio.to_thread(self._record, job, result, now)
 
-    def _record(self, job: _Claimed, result: sender.SendResult, at: object) -> None:
+    def _record(self, job: _Claimed, result: sender.SendResult, at: datetime) -> None:
         now = utcnow()
         attempt = job.attempts + 1
         schedule = self.settings.webhook_retry_schedule
@@ -130,7 +130,7 @@ class WebhookDispatcher(PeriodicTask):
             if not queue.record_outcome(job.delivery_id, job.attempts, **values):
                 session.rollback()  # the lease lapsed and another dispatcher took over
                 return
-            session.add(DeliveryAttempt(delivery_id=job.delivery_id, attempt=attempt, at=at,  # type: ignore[arg-type]
+            session.add(DeliveryAttempt(delivery_id=job.delivery_id, attempt=attempt, at=at,
                                         status_code=result.status_code, error=result.error,
                                         response_body=result.response_body, duration_ms=result.duration_ms))
             if result.ok:
