@@ -70,7 +70,9 @@ def worker(
 
     settings = get_settings()
     if not settings.broker_url:
-        typer.echo("error: TDG_BROKER_URL is not set; `tdg serve` generates with its local process pool.", err=True)
+        typer.echo(
+            "error: TDG_BROKER_URL is not set; `tdg serve` generates with its local process pool.", err=True
+        )
         raise typer.Exit(code=2)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     celery = celery_for(settings)
@@ -78,10 +80,19 @@ def worker(
         from app.core.jobs.worker_run import warm_up
 
         warm_up()  # once, before the prefork pool forks: every child starts warm
-    celery.worker_main([
-        "worker", "-Q", "tdg", f"--concurrency={concurrency or settings.workers}", f"--loglevel={loglevel}",
-        "-n", name or f"tdg-{os.getpid()}@%h", "--without-gossip", "--without-mingle",
-    ])
+    celery.worker_main(
+        [
+            "worker",
+            "-Q",
+            "tdg",
+            f"--concurrency={concurrency or settings.workers}",
+            f"--loglevel={loglevel}",
+            "-n",
+            name or f"tdg-{os.getpid()}@%h",
+            "--without-gossip",
+            "--without-mingle",
+        ]
+    )
 
 
 @user_app.command("create")
@@ -96,8 +107,16 @@ def user_create(
     from app.core.shell_admin import create_user
 
     try:
-        user_id = asyncio.run(create_user(get_settings(), username=username, password=password, role=role,
-                                          email=email, tenant_name=tenant))
+        user_id = asyncio.run(
+            create_user(
+                get_settings(),
+                username=username,
+                password=password,
+                role=role,
+                email=email,
+                tenant_name=tenant,
+            )
+        )
     except ValueError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(code=2) from None

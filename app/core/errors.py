@@ -75,4 +75,3 @@ class TooManyRequests(DomainError):
     def __init__(self, detail: str, *, retry_after: int) -> None:
         super().__init__(detail)
         self.retry_after = retry_after
-

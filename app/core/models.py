@@ -161,7 +161,12 @@ class AuditLog(SQLModel, table=True):
 
     __tablename__ = "audit_log"
     __table_args__ = (Index("ix_audit_tenant_at", "tenant_id", "at"),)
-    id: int | None = Field(default=None, sa_column=Column(BigInteger().with_variant(Integer(), "sqlite"), primary_key=True, autoincrement=True))
+    id: int | None = Field(
+        default=None,
+        sa_column=Column(
+            BigInteger().with_variant(Integer(), "sqlite"), primary_key=True, autoincrement=True
+        ),
+    )
     at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
     actor_id: int | None = Field(default=None, index=True)
     actor_username: str | None = None
@@ -292,8 +297,10 @@ class DatasetShard(SQLModel, table=True):
     `attempt` fences every update its worker makes; `lease_until` is the worker's heartbeat."""
 
     __tablename__ = "dataset_shard"
-    __table_args__ = (UniqueConstraint("dataset_id", "shard_index", name="uq_dataset_shard"),
-                      Index("ix_dataset_shard_status", "status", "lease_until"))
+    __table_args__ = (
+        UniqueConstraint("dataset_id", "shard_index", name="uq_dataset_shard"),
+        Index("ix_dataset_shard_status", "status", "lease_until"),
+    )
     id: int | None = Field(default=None, primary_key=True)
     dataset_id: int = Field(foreign_key="dataset.id", index=True, ondelete="CASCADE")
     shard_index: int

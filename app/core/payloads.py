@@ -21,7 +21,9 @@ from pydantic_core import PydanticCustomError
 from app.core.models import ProjectRole, Role
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
-Username = Annotated[str, StringConstraints(strip_whitespace=True, min_length=3, max_length=64, pattern=r"^[A-Za-z0-9_.@-]+$")]
+Username = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=3, max_length=64, pattern=r"^[A-Za-z0-9_.@-]+$")
+]
 Password = Annotated[str, StringConstraints(min_length=8, max_length=256)]
 Tag = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=50)]
 Id = Annotated[int, Field(ge=1, le=2**31 - 1)]
@@ -36,12 +38,17 @@ def _email(value: str) -> str:
             raise email_validator.EmailSyntaxError("Length must not exceed 254 characters")
         if "\r" in value or "\n" in value:
             raise email_validator.EmailSyntaxError("Carriage return and line feed characters are not allowed")
-        parts = email_validator.validate_email(value.strip(), check_deliverability=False, test_environment=True)
+        parts = email_validator.validate_email(
+            value.strip(), check_deliverability=False, test_environment=True
+        )
         if "." not in parts.ascii_domain:  # test_environment also lets a bare `user@test` through
-            raise email_validator.EmailSyntaxError("The part after the @-sign is not valid. It should have a period.")
+            raise email_validator.EmailSyntaxError(
+                "The part after the @-sign is not valid. It should have a period."
+            )
     except email_validator.EmailNotValidError as exc:
         raise PydanticCustomError(
-            "value_error", "value is not a valid email address: {reason}", {"reason": str(exc)}) from None
+            "value_error", "value is not a valid email address: {reason}", {"reason": str(exc)}
+        ) from None
     return parts.normalized
 
 
@@ -152,7 +159,9 @@ class LoginForm(Strict):
 class SchemaUpload(Strict):
     name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)] | None = None
     content: str | None = Field(default=None, description="The schema text (JSON Schema or XSD)")
-    content_base64: str | None = Field(default=None, description="Binary uploads (a .zip of XSD files), base64")
+    content_base64: str | None = Field(
+        default=None, description="Binary uploads (a .zip of XSD files), base64"
+    )
     filename: Annotated[str, StringConstraints(max_length=255)] | None = None
     project_id: Id | None = Field(default=None, description="Link the schema to this project")
 
@@ -186,12 +195,19 @@ class DatasetCreate(Strict):
     name: Name
     project_id: Id
     schema_id: Id
-    record_count: int = Field(ge=1, le=1_000_000_000, description="Records to generate (1 to the tenant's limit)")
+    record_count: int = Field(
+        ge=1, le=1_000_000_000, description="Records to generate (1 to the tenant's limit)"
+    )
     constraint_set_id: Id | None = None
     types: Annotated[list[str], Field(max_length=5)] | None = Field(
-        default=None, description="Formats to pre-generate: csv, json, xml, sql, ndjson (others render on download)")
-    params: dict[str, Any] = Field(default_factory=dict, description="seed, locale, root, records_per_file, "
-                                   "null_rate, sql_dialect, table_name, csv_delimiter, deferred")
+        default=None,
+        description="Formats to pre-generate: csv, json, xml, sql, ndjson (others render on download)",
+    )
+    params: dict[str, Any] = Field(
+        default_factory=dict,
+        description="seed, locale, root, records_per_file, "
+        "null_rate, sql_dialect, table_name, csv_delimiter, deferred",
+    )
 
 
 # -- settings, two-factor -------------------------------------------------------------------
@@ -232,13 +248,18 @@ class NotificationChannels(Strict):
 
 
 class NotificationPrefsUpdate(Strict):
-    preferences: dict[Literal["dataset.completed", "dataset.failed", "schema.uploaded", "project.created"],
-                      NotificationChannels] = Field(
-        description="Per event: {in_app, webhook} switches; omitted events and switches keep their value")
+    preferences: dict[
+        Literal["dataset.completed", "dataset.failed", "schema.uploaded", "project.created"],
+        NotificationChannels,
+    ] = Field(
+        description="Per event: {in_app, webhook} switches; omitted events and switches keep their value"
+    )
 
 
 class TwoFactorEnable(Strict):
-    code: OneTimeCode | None = Field(default=None, description="Omit to start enrolment; send the app's code to confirm")
+    code: OneTimeCode | None = Field(
+        default=None, description="Omit to start enrolment; send the app's code to confirm"
+    )
 
 
 class TwoFactorDisable(Strict):
@@ -260,8 +281,12 @@ class WebhookConfig(Strict):
 
 
 class S3Config(Strict):
-    bucket: Annotated[str, StringConstraints(strip_whitespace=True, min_length=3, max_length=63,
-                                             pattern=r"^[a-z0-9][a-z0-9.\-]{1,61}[a-z0-9]$")]
+    bucket: Annotated[
+        str,
+        StringConstraints(
+            strip_whitespace=True, min_length=3, max_length=63, pattern=r"^[a-z0-9][a-z0-9.\-]{1,61}[a-z0-9]$"
+        ),
+    ]
     endpoint_url: Annotated[str, StringConstraints(strip_whitespace=True, max_length=2000)] | None = None
     region: Annotated[str, StringConstraints(strip_whitespace=True, max_length=64)] = "us-east-1"
     prefix: Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)] = ""
@@ -273,23 +298,42 @@ class IntegrationCreate(Strict):
     name: Name
     provider: Literal["webhook", "s3"]
     config: dict[str, Any] = Field(description="Provider fields, see GET /integrations/providers")
-    events: Annotated[list[Literal["dataset.completed", "dataset.failed", "schema.uploaded", "project.created"]],
-                      Field(max_length=10)] | None = Field(default=None, description="webhook: events to send (default all)")
+    events: (
+        Annotated[
+            list[Literal["dataset.completed", "dataset.failed", "schema.uploaded", "project.created"]],
+            Field(max_length=10),
+        ]
+        | None
+    ) = Field(default=None, description="webhook: events to send (default all)")
     is_active: bool = True
 
 
 class IntegrationUpdate(Strict):
     name: Name | None = None
-    config: dict[str, Any] | None = Field(default=None, description="Fields to change; omitted secrets are kept")
-    events: Annotated[list[Literal["dataset.completed", "dataset.failed", "schema.uploaded", "project.created"]],
-                      Field(max_length=10)] | None = None
-    is_active: bool | None = Field(default=None, description="true re-enables an integration disabled after failures")
+    config: dict[str, Any] | None = Field(
+        default=None, description="Fields to change; omitted secrets are kept"
+    )
+    events: (
+        Annotated[
+            list[Literal["dataset.completed", "dataset.failed", "schema.uploaded", "project.created"]],
+            Field(max_length=10),
+        ]
+        | None
+    ) = None
+    is_active: bool | None = Field(
+        default=None, description="true re-enables an integration disabled after failures"
+    )
     rotate_secret: bool = Field(default=False, description="webhook: issue a new signing secret (shown once)")
 
 
 class ObjectExportCreate(Strict):
     integration_id: Id
     formats: Annotated[list[str], Field(min_length=1, max_length=5)] | None = Field(
-        default=None, description="Formats to upload (default: the dataset's types)")
-    prefix: Annotated[str, StringConstraints(strip_whitespace=True, max_length=500,
-                                             pattern=r"^[A-Za-z0-9!_.*'()/-]*$")] | None = None
+        default=None, description="Formats to upload (default: the dataset's types)"
+    )
+    prefix: (
+        Annotated[
+            str, StringConstraints(strip_whitespace=True, max_length=500, pattern=r"^[A-Za-z0-9!_.*'()/-]*$")
+        ]
+        | None
+    ) = None

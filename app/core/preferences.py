@@ -17,4 +17,7 @@ def enabled(prefs: dict[str, Any] | None, event: str, channel: str) -> bool:
 
 
 def all_switches(prefs: dict[str, Any] | None) -> dict[str, dict[str, bool]]:
-    return {event: {channel: enabled(prefs, event, channel) for channel in CHANNELS} for event in NOTIFICATION_EVENTS}
+    return {
+        event: {channel: enabled(prefs, event, channel) for channel in CHANNELS}
+        for event in NOTIFICATION_EVENTS
+    }

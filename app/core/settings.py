@@ -17,7 +17,9 @@ class Settings(BaseSettings):
     env: Literal["development", "production", "test"] = "development"
     database_url: str = "sqlite:///./var/tdg.db"
     data_dir: Path = Path("./var/data")
-    secret_key: str | None = Field(default=None, description="JWT signing key; generated under data_dir when unset")
+    secret_key: str | None = Field(
+        default=None, description="JWT signing key; generated under data_dir when unset"
+    )
     admin_username: str = "admin"
     admin_password: str | None = None
     token_ttl_hours: int = Field(default=24, ge=1, le=24 * 365)
@@ -81,7 +83,9 @@ class Settings(BaseSettings):
     @model_validator(mode="after")
     def _password_cost_floor(self) -> Settings:
         if self.is_production and (self.password_hash_time_cost < 2 or self.password_hash_memory_kib < 19456):
-            raise ValueError("TDG_PASSWORD_HASH_TIME_COST/_MEMORY_KIB are below OWASP's floor (2, 19456) in production")
+            raise ValueError(
+                "TDG_PASSWORD_HASH_TIME_COST/_MEMORY_KIB are below OWASP's floor (2, 19456) in production"
+            )
         return self
 
     @property

@@ -15,8 +15,9 @@ from app.core.settings import Settings
 from app.core.validation import parse
 
 
-async def create_user(settings: Settings, *, username: str, password: str, role: str, email: str | None,
-                      tenant_name: str) -> int:
+async def create_user(
+    settings: Settings, *, username: str, password: str, role: str, email: str | None, tenant_name: str
+) -> int:
     upgrade(settings.database_url)
     configure_hashing(settings.password_hash_time_cost, settings.password_hash_memory_kib)
     engine = make_async_engine(settings.database_url)
@@ -24,7 +25,9 @@ async def create_user(settings: Settings, *, username: str, password: str, role:
         async with make_sessionmaker(engine)() as session:
             await ensure_bootstrap(session, settings)
             try:
-                data = parse(UserCreate, {"username": username, "password": password, "role": role, "email": email})
+                data = parse(
+                    UserCreate, {"username": username, "password": password, "role": role, "email": email}
+                )
                 check_password_policy(password)
             except DomainError as exc:
                 raise ValueError(exc.detail) from None
@@ -34,12 +37,25 @@ async def create_user(settings: Settings, *, username: str, password: str, role:
                 raise ValueError(f"No tenant named '{tenant_name}'.")
             if await repo.user_by_username(data.username):
                 raise ValueError(f"The username '{data.username}' is already taken.")
-            user = User(tenant_id=tenant.id, username=data.username, email=data.email, role=Role(data.role).value,
-                        password_hash=await hash_password_async(password))
+            user = User(
+                tenant_id=tenant.id,
+                username=data.username,
+                email=data.email,
+                role=Role(data.role).value,
+                password_hash=await hash_password_async(password),
+            )
             session.add(user)
             await session.flush()
-            audit.record(session, None, "user.create", target_type="user", target_id=user.id, tenant_id=tenant.id,
-                         actor_username="shell", details={"username": data.username, "role": data.role.value})
+            audit.record(
+                session,
+                None,
+                "user.create",
+                target_type="user",
+                target_id=user.id,
+                tenant_id=tenant.id,
+                actor_username="shell",
+                details={"username": data.username, "role": data.role.value},
+            )
             await session.commit()
             assert user.id is not None
             return user.id

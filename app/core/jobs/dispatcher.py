@@ -31,7 +31,9 @@ SPLIT_POLL_SECONDS = 0.2
 class Dispatcher(PeriodicTask):
     name = "tdg-dispatcher"
 
-    def __init__(self, settings: Settings, engine: Engine, executor: LocalPoolExecutor | CeleryExecutor) -> None:
+    def __init__(
+        self, settings: Settings, engine: Engine, executor: LocalPoolExecutor | CeleryExecutor
+    ) -> None:
         super().__init__()
         self.settings = settings
         self.engine = engine
@@ -69,17 +71,30 @@ class Dispatcher(PeriodicTask):
                 lock_dataset(session.connection(), shard.dataset_id)
                 if shard.attempt < self.settings.job_max_attempts:
                     if repo.requeue_shard(shard.id, shard.attempt):
-                        log.warning("dataset %s shard %s: lease lapsed (worker gone), re-queued",
-                                    shard.dataset_id, shard.shard_index)
+                        log.warning(
+                            "dataset %s shard %s: lease lapsed (worker gone), re-queued",
+                            shard.dataset_id,
+                            shard.shard_index,
+                        )
                     continue
                 failing = repo.dataset(shard.dataset_id)
-                error = (f"Generation did not finish after {shard.attempt} attempts; its workers stopped "
-                         "responding.")
+                error = (
+                    f"Generation did not finish after {shard.attempt} attempts; its workers stopped "
+                    "responding."
+                )
                 if failing is not None and fenced_dataset_finish(
-                        session.connection(), shard.dataset_id, status=DatasetStatus.failed.value, error=error,
-                        finished_at=now, lease_until=None, records_generated=0):
+                    session.connection(),
+                    shard.dataset_id,
+                    status=DatasetStatus.failed.value,
+                    error=error,
+                    finished_at=now,
+                    lease_until=None,
+                    records_generated=0,
+                ):
                     # a failure like any other: the event, the creator's notification, no files left
-                    record_outcome(session, failing, DatasetStatus.failed, error=error, finished_at=now, files=[])
+                    record_outcome(
+                        session, failing, DatasetStatus.failed, error=error, finished_at=now, files=[]
+                    )
                     repo.drop_shards(shard.dataset_id)
                     failed.append(shard.dataset_id)
                     log.warning("dataset %s failed after %s attempts", shard.dataset_id, shard.attempt)
@@ -102,8 +117,13 @@ class Dispatcher(PeriodicTask):
                 assert dataset.id is not None
                 if running.get(dataset.tenant_id, 0) >= caps.get(dataset.tenant_id, 4):
                     continue
-                ranges = shard_ranges(dataset.record_count, self.settings.shard_records, self.settings.max_shards,
-                                      idle=idle, split_records=self.settings.split_records)
+                ranges = shard_ranges(
+                    dataset.record_count,
+                    self.settings.shard_records,
+                    self.settings.max_shards,
+                    idle=idle,
+                    split_records=self.settings.split_records,
+                )
                 if repo.start(dataset.id, self.owner, ranges):
                     running[dataset.tenant_id] = running.get(dataset.tenant_id, 0) + 1
                     idle -= len(ranges)

@@ -50,8 +50,9 @@ class RespawningPool:
 
     def _new(self) -> ProcessPoolExecutor:
         # spawn: a forked child would inherit the server's event loop and connection pools
-        return ProcessPoolExecutor(max_workers=self.size, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_init_worker)
+        return ProcessPoolExecutor(
+            max_workers=self.size, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker
+        )
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
         try:

@@ -134,14 +134,21 @@ def _temporary_name(target: Path) -> Path:
     return target.with_name(f".{target.name}.{os.getpid()}-{uuid.uuid4().hex[:8]}.part")
 
 
-def write_atomically(data_dir: Path, relative: str, produce: Callable[[HashingWriter], object], *,
-                     hashing: bool = True) -> WrittenFile:
-    return write_many_atomically(data_dir, [relative], lambda streams: produce(streams[0]), hashing=hashing)[0]
+def write_atomically(
+    data_dir: Path, relative: str, produce: Callable[[HashingWriter], object], *, hashing: bool = True
+) -> WrittenFile:
+    return write_many_atomically(data_dir, [relative], lambda streams: produce(streams[0]), hashing=hashing)[
+        0
+    ]
 
 
-def write_many_atomically(data_dir: Path, relatives: Sequence[str],
-                          produce: Callable[[list[HashingWriter]], object], *,
-                          hashing: bool = True) -> list[WrittenFile]:
+def write_many_atomically(
+    data_dir: Path,
+    relatives: Sequence[str],
+    produce: Callable[[list[HashingWriter]], object],
+    *,
+    hashing: bool = True,
+) -> list[WrittenFile]:
     """Several files written together (one stream each): all fsynced, then all renamed; on any
     failure none of them appears and no temporary is left."""
     targets = [data_dir / relative for relative in relatives]
@@ -164,12 +171,15 @@ def write_many_atomically(data_dir: Path, relatives: Sequence[str],
         for tmp in temporaries:
             tmp.unlink(missing_ok=True)
         raise
-    return [WrittenFile(relative, stream.size, stream.sha256.hexdigest() if stream.sha256 is not None else None)
-            for relative, stream in zip(relatives, streams, strict=True)]
+    return [
+        WrittenFile(relative, stream.size, stream.sha256.hexdigest() if stream.sha256 is not None else None)
+        for relative, stream in zip(relatives, streams, strict=True)
+    ]
 
 
-def concatenate_atomically(data_dir: Path, sources: Sequence[str], relative: str,
-                           beat: Callable[[], object]) -> WrittenFile:
+def concatenate_atomically(
+    data_dir: Path, sources: Sequence[str], relative: str, beat: Callable[[], object]
+) -> WrittenFile:
     """One file from parts, in order: copied inside the kernel (copy_file_range: no pass through
     Python, ~8x faster than read/write here), then hashed in one read pass (from the page cache)
     while it is flushed to disk, fsynced and renamed into place. `beat` is called between slices
@@ -212,8 +222,13 @@ def _copy(src: IO[bytes], dst: IO[bytes], beat: Callable[[], object]) -> None:
             copied = os.copy_file_range(src.fileno(), dst.fileno(), min(remaining, COPY_SLICE))
         except (AttributeError, OSError) as exc:
             # not Linux, or a filesystem pair the kernel cannot copy between: plain copy of the rest
-            if isinstance(exc, OSError) and exc.errno not in (errno.EXDEV, errno.ENOSYS, errno.EINVAL,
-                                                               errno.EOPNOTSUPP, errno.EBADF):
+            if isinstance(exc, OSError) and exc.errno not in (
+                errno.EXDEV,
+                errno.ENOSYS,
+                errno.EINVAL,
+                errno.EOPNOTSUPP,
+                errno.EBADF,
+            ):
                 raise
             shutil.copyfileobj(src, dst, COPY_BUFFER)
             return

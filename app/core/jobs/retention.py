@@ -51,8 +51,10 @@ class RetentionPurger(PeriodicTask):
             for tenant in repo.tenants_with_retention():
                 assert tenant.id is not None and tenant.retention_days is not None
                 cutoff = now - timedelta(days=tenant.retention_days)
-                reason = (f"The files were removed after the tenant's retention period of {tenant.retention_days} "
-                          "days.")
+                reason = (
+                    f"The files were removed after the tenant's retention period of {tenant.retention_days} "
+                    "days."
+                )
                 for dataset in repo.expired_datasets(tenant.id, cutoff, BATCH):
                     assert dataset.id is not None
                     if repo.expire(dataset.id, reason):
@@ -72,14 +74,22 @@ class RetentionPurger(PeriodicTask):
             events, deliveries = RetentionRepository(session).prune_history(cutoff)
             session.commit()
         if events or deliveries:
-            log.info("retention: deleted %d domain events and %d webhook deliveries older than %d days",
-                     events, deliveries, self.settings.history_retention_days)
+            log.info(
+                "retention: deleted %d domain events and %d webhook deliveries older than %d days",
+                events,
+                deliveries,
+                self.settings.history_retention_days,
+            )
         return events, deliveries
 
     def sweep(self) -> int:
         """Remove leftover shard work folders and folders of deleted datasets; returns how many."""
         root = self.settings.data_dir / "datasets"
-        folders = {int(p.name): p for p in root.glob("*") if p.is_dir() and p.name.isdigit()} if root.is_dir() else {}
+        folders = (
+            {int(p.name): p for p in root.glob("*") if p.is_dir() and p.name.isdigit()}
+            if root.is_dir()
+            else {}
+        )
         with Session(self.engine) as session:
             statuses = RetentionRepository(session).statuses(sorted(folders))
         removed = 0

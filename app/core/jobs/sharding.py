@@ -7,8 +7,9 @@ from __future__ import annotations
 from app.generation.plan import BLOCK_SIZE, block_ranges
 
 
-def shard_ranges(record_count: int, shard_records: int, max_shards: int, *, idle: int = 0,
-                 split_records: int = 0) -> list[tuple[int, int]]:
+def shard_ranges(
+    record_count: int, shard_records: int, max_shards: int, *, idle: int = 0, split_records: int = 0
+) -> list[tuple[int, int]]:
     """[(start, stop)] covering [0, record_count): shards of at most about `shard_records` records
     (rounded up to whole blocks) and, when `idle` workers would otherwise wait, at least that many
     shards of at least `split_records` each; at most `max_shards`; one empty range for an empty

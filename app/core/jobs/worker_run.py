@@ -125,12 +125,16 @@ def _run_claimed(settings: Settings, engine: Engine, shard_id: int, attempt: int
         schema = repo.schema(dataset.schema_id) if dataset else None
         if shard is None or dataset is None or schema is None:
             return "vanished"
-        if (shard.status != ShardStatus.running.value or shard.attempt != attempt
-                or dataset.status != DatasetStatus.running.value):
+        if (
+            shard.status != ShardStatus.running.value
+            or shard.attempt != attempt
+            or dataset.status != DatasetStatus.running.value
+        ):
             return "skipped"
         session.expunge_all()
     job: _ShardJob = (_Assembly if shard.kind == ShardKind.assemble.value else _Generate)(
-        settings, engine, dataset, schema, shard, lease)
+        settings, engine, dataset, schema, shard, lease
+    )
     # Compile under the dispatcher's longer claim lease, before taking over: a cold worker process
     # spends seconds on imports and vocabularies before its first progress update, and with a
     # short job lease the reaper re-queued the shard in between, again and again.
@@ -144,8 +148,15 @@ def _run_claimed(settings: Settings, engine: Engine, shard_id: int, attempt: int
 
 
 class _ShardJob:
-    def __init__(self, settings: Settings, engine: Engine, dataset: Dataset, schema: SchemaDoc,
-                 shard: DatasetShard, lease: timedelta) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        engine: Engine,
+        dataset: Dataset,
+        schema: SchemaDoc,
+        shard: DatasetShard,
+        lease: timedelta,
+    ) -> None:
         if dataset.id is None or shard.id is None:
             raise ValueError("A shard job runs a stored shard of a stored dataset (both rows need their id).")
         self.dataset_id: int = dataset.id
@@ -202,8 +213,9 @@ class _ShardJob:
         self.last_beat = now
         with self.engine.begin() as conn:
             lock_dataset(conn, self.dataset_id)
-            held = fenced_shard_update(conn, self.shard_id, self.attempt, records_done=self.done,
-                                       lease_until=utcnow() + self.lease)
+            held = fenced_shard_update(
+                conn, self.shard_id, self.attempt, records_done=self.done, lease_until=utcnow() + self.lease
+            )
             if held and self.shard.kind == ShardKind.generate.value:
                 record_progress(conn, self.dataset_id, self.dataset.record_count, len(self.types))
                 if split_wanted(conn, self.shard_id):
@@ -226,15 +238,25 @@ class _ShardJob:
         with Session(self.engine) as session:
             conn = session.connection()
             lock_dataset(conn, self.dataset_id)
-            if not (fenced_shard_update(conn, self.shard_id, self.attempt, lease_until=None)
-                    and fenced_dataset_finish(conn, self.dataset_id, status=DatasetStatus.failed.value,
-                                              error=reason[:2000], finished_at=now, lease_until=None,
-                                              records_generated=0)):
+            if not (
+                fenced_shard_update(conn, self.shard_id, self.attempt, lease_until=None)
+                and fenced_dataset_finish(
+                    conn,
+                    self.dataset_id,
+                    status=DatasetStatus.failed.value,
+                    error=reason[:2000],
+                    finished_at=now,
+                    lease_until=None,
+                    records_generated=0,
+                )
+            ):
                 session.rollback()
                 remove_tree(self.settings.data_dir / self.work_rel)
                 return
             JobRepository(session).drop_shards(self.dataset_id)
-            record_outcome(session, self.dataset, DatasetStatus.failed, error=reason[:2000], finished_at=now, files=[])
+            record_outcome(
+                session, self.dataset, DatasetStatus.failed, error=reason[:2000], finished_at=now, files=[]
+            )
             # every shard's parts go before the failure is visible: a client that sees `failed`
             # finds nothing (the other shards' workers lose their fence at their next update)
             remove_tree(dataset_dir(self.settings.data_dir, self.dataset_id))
@@ -261,23 +283,47 @@ class _Generate(_ShardJob):
             if a >= b and not (first == last == start == self.stop):
                 continue
             header, footer = a == first, b == last
+
             # every format's part of this file at once: each chunk is generated once for all of
             # them; only a part that is a whole file keeps its hash (the others are hashed joined)
-            def produce(streams: list[HashingWriter], a: int = a, b: int = b, header: bool = header,
-                        footer: bool = footer) -> list[int]:
-                return write_many(plan, list(zip(self.types, streams, strict=True)), a, b, header=header,
-                                  footer=footer, progress=self._progress, limit=lambda: self.stop)
+            def produce(
+                streams: list[HashingWriter],
+                a: int = a,
+                b: int = b,
+                header: bool = header,
+                footer: bool = footer,
+            ) -> list[int]:
+                return write_many(
+                    plan,
+                    list(zip(self.types, streams, strict=True)),
+                    a,
+                    b,
+                    header=header,
+                    footer=footer,
+                    progress=self._progress,
+                    limit=lambda: self.stop,
+                )
 
             written = write_many_atomically(
-                self.settings.data_dir, [f"{self.work_rel}/{file_name(fmt, index)}" for fmt in self.types],
-                produce, hashing=header and footer,
+                self.settings.data_dir,
+                [f"{self.work_rel}/{file_name(fmt, index)}" for fmt in self.types],
+                produce,
+                hashing=header and footer,
             )
             b = min(b, self.stop)
             whole = header and b == last
-            outputs.extend({"format": fmt, "file_index": index, "records": b - a, "path": part.path,
-                            "size_bytes": part.size_bytes, "sha256": part.sha256 if whole else None,
-                            "whole": whole}
-                           for fmt, part in zip(self.types, written, strict=True))
+            outputs.extend(
+                {
+                    "format": fmt,
+                    "file_index": index,
+                    "records": b - a,
+                    "path": part.path,
+                    "size_bytes": part.size_bytes,
+                    "sha256": part.sha256 if whole else None,
+                    "whole": whole,
+                }
+                for fmt, part in zip(self.types, written, strict=True)
+            )
         with Session(self.engine) as session:
             repo = JobRepository(session)
             counts = repo.finish_shard(self.shard_id, self.attempt, self.dataset_id, outputs, self.done)
@@ -288,8 +334,11 @@ class _Generate(_ShardJob):
             done, shard_count = counts
             assembly = repo.assembly_of(self.dataset_id) if done >= shard_count else None
             claimed = None
-            if assembly is not None and assembly.id is not None and repo.claim_shard(
-                    assembly.id, assembly.attempt, utcnow(), self.lease, worker_id()):
+            if (
+                assembly is not None
+                and assembly.id is not None
+                and repo.claim_shard(assembly.id, assembly.attempt, utcnow(), self.lease, worker_id())
+            ):
                 claimed = (assembly.id, assembly.attempt)
             session.commit()
         if claimed is not None:
@@ -308,8 +357,14 @@ class _Assembly(_ShardJob):
         began = time.monotonic()
         self._beat(force=True)
         with Session(self.engine) as session:
-            shards = sorted((s for s in JobRepository(session).shards_of(self.dataset_id)
-                             if s.kind == ShardKind.generate.value), key=lambda s: s.start)
+            shards = sorted(
+                (
+                    s
+                    for s in JobRepository(session).shards_of(self.dataset_id)
+                    if s.kind == ShardKind.generate.value
+                ),
+                key=lambda s: s.start,
+            )
         parts: dict[tuple[str, int], list[dict[str, Any]]] = {}
         for shard in shards:  # in record order (a split's shard comes after the others' indexes)
             if shard.status != ShardStatus.done.value:
@@ -318,19 +373,30 @@ class _Assembly(_ShardJob):
                 parts.setdefault((out["format"], out["file_index"]), []).append(out)
         files: list[DatasetFile] = []
         joined = 0
-        for (fmt, index), pieces in sorted(parts.items(), key=lambda kv: (self.types.index(kv[0][0]), kv[0][1])):
+        for (fmt, index), pieces in sorted(
+            parts.items(), key=lambda kv: (self.types.index(kv[0][0]), kv[0][1])
+        ):
             rel = final_file_path(self.dataset_id, fmt, index)
             if len(pieces) == 1 and pieces[0]["whole"]:
                 link_into_place(self.settings.data_dir, pieces[0]["path"], rel)
                 written = WrittenFile(rel, pieces[0]["size_bytes"], pieces[0]["sha256"])
             else:
                 joined += 1
-                written = concatenate_atomically(self.settings.data_dir, [p["path"] for p in pieces], rel,
-                                                 self._beat)
+                written = concatenate_atomically(
+                    self.settings.data_dir, [p["path"] for p in pieces], rel, self._beat
+                )
             assert written.sha256 is not None
-            files.append(DatasetFile(dataset_id=self.dataset_id, format=fmt, file_index=index,
-                                     records=sum(p["records"] for p in pieces), size_bytes=written.size_bytes,
-                                     sha256=written.sha256, path=written.path))
+            files.append(
+                DatasetFile(
+                    dataset_id=self.dataset_id,
+                    format=fmt,
+                    file_index=index,
+                    records=sum(p["records"] for p in pieces),
+                    size_bytes=written.size_bytes,
+                    sha256=written.sha256,
+                    path=written.path,
+                )
+            )
             self._beat()
         if not self._complete(files):
             raise Fenced
@@ -339,8 +405,13 @@ class _Assembly(_ShardJob):
         remove_tree(folder / "work")
         for leftover in folder.glob("a*"):
             remove_tree(leftover)
-        log.info("dataset %s assembled: %d files, %d joined from parts, in %.2f s", self.dataset_id, len(files),
-                 joined, time.monotonic() - began)
+        log.info(
+            "dataset %s assembled: %d files, %d joined from parts, in %.2f s",
+            self.dataset_id,
+            len(files),
+            joined,
+            time.monotonic() - began,
+        )
         return "completed"
 
     def _complete(self, files: list[DatasetFile]) -> bool:
@@ -348,39 +419,87 @@ class _Assembly(_ShardJob):
         with Session(self.engine) as session:
             conn = session.connection()
             lock_dataset(conn, self.dataset_id)
-            if not (fenced_shard_update(conn, self.shard_id, self.attempt, status=ShardStatus.done.value,
-                                        lease_until=None)
-                    and fenced_dataset_finish(conn, self.dataset_id, status=DatasetStatus.completed.value,
-                                              error=None, finished_at=now, lease_until=None, progress=1.0,
-                                              records_generated=self.dataset.record_count)):
+            if not (
+                fenced_shard_update(
+                    conn, self.shard_id, self.attempt, status=ShardStatus.done.value, lease_until=None
+                )
+                and fenced_dataset_finish(
+                    conn,
+                    self.dataset_id,
+                    status=DatasetStatus.completed.value,
+                    error=None,
+                    finished_at=now,
+                    lease_until=None,
+                    progress=1.0,
+                    records_generated=self.dataset.record_count,
+                )
+            ):
                 session.rollback()
                 return False
             JobRepository(session).drop_shards(self.dataset_id)
             session.add_all(files)
-            record_outcome(session, self.dataset, DatasetStatus.completed, error=None, finished_at=now, files=files)
+            record_outcome(
+                session, self.dataset, DatasetStatus.completed, error=None, finished_at=now, files=files
+            )
             session.commit()
         return True
 
 
-def record_outcome(session: Session, dataset: Dataset, status: DatasetStatus, *, error: str | None,
-                   finished_at: datetime, files: list[DatasetFile]) -> None:
+def record_outcome(
+    session: Session,
+    dataset: Dataset,
+    status: DatasetStatus,
+    *,
+    error: str | None,
+    finished_at: datetime,
+    files: list[DatasetFile],
+) -> None:
     """The domain event and the creator's notification of a finished dataset (caller commits)."""
-    payload = {"dataset_id": dataset.id, "name": dataset.name, "project_id": dataset.project_id,
-               "created_by": dataset.created_by, "schema_id": dataset.schema_id, "record_count": dataset.record_count,
-               "status": status.value, "error": error, "finished_at": iso(finished_at),
-               "files": [{"format": f.format, "file_index": f.file_index, "records": f.records,
-                          "size_bytes": f.size_bytes, "sha256": f.sha256} for f in files]}
+    payload = {
+        "dataset_id": dataset.id,
+        "name": dataset.name,
+        "project_id": dataset.project_id,
+        "created_by": dataset.created_by,
+        "schema_id": dataset.schema_id,
+        "record_count": dataset.record_count,
+        "status": status.value,
+        "error": error,
+        "finished_at": iso(finished_at),
+        "files": [
+            {
+                "format": f.format,
+                "file_index": f.file_index,
+                "records": f.records,
+                "size_bytes": f.size_bytes,
+                "sha256": f.sha256,
+            }
+            for f in files
+        ],
+    }
     event = "dataset.completed" if status is DatasetStatus.completed else "dataset.failed"
     events.record(session, event, tenant_id=dataset.tenant_id, data=payload)
     creator_id = dataset.created_by
     creator = session.get(User, creator_id) if creator_id is not None else None
-    if creator_id is not None and creator is not None and preferences.enabled(
-            creator.notification_prefs, event, "in_app"):
-        title = (f"Dataset '{dataset.name}' is ready" if status is DatasetStatus.completed
-                 else f"Dataset '{dataset.name}' failed")
-        session.add(Notification(tenant_id=dataset.tenant_id, user_id=creator_id, type=event,
-                                 title=title[:200], message=error or f"{dataset.record_count} records.",
-                                 data={"dataset_id": dataset.id, "project_id": dataset.project_id}))
+    if (
+        creator_id is not None
+        and creator is not None
+        and preferences.enabled(creator.notification_prefs, event, "in_app")
+    ):
+        title = (
+            f"Dataset '{dataset.name}' is ready"
+            if status is DatasetStatus.completed
+            else f"Dataset '{dataset.name}' failed"
+        )
+        session.add(
+            Notification(
+                tenant_id=dataset.tenant_id,
+                user_id=creator_id,
+                type=event,
+                title=title[:200],
+                message=error or f"{dataset.record_count} records.",
+                data={"dataset_id": dataset.id, "project_id": dataset.project_id},
+            )
+        )
 
 
 def compile_dataset(settings: Settings, dataset: DatasetInputs, schema: SchemaDoc) -> Plan:
@@ -444,10 +563,28 @@ def render_format(settings_payload: dict[str, Any], dataset_id: int, fmt: str) -
         written = write_atomically(settings.data_dir, rel, produce)
         if written.sha256 is None:  # write_atomically hashes unless told not to
             raise RuntimeError(f"{rel} was written without its sha256.")
-        rows.append(DatasetFile(dataset_id=dataset_id, format=fmt, file_index=index, records=stop - start,
-                                size_bytes=written.size_bytes, sha256=written.sha256, path=written.path))
-    out = [{"format": r.format, "file_index": r.file_index, "records": r.records, "size_bytes": r.size_bytes,
-            "sha256": r.sha256, "path": r.path} for r in rows]
+        rows.append(
+            DatasetFile(
+                dataset_id=dataset_id,
+                format=fmt,
+                file_index=index,
+                records=stop - start,
+                size_bytes=written.size_bytes,
+                sha256=written.sha256,
+                path=written.path,
+            )
+        )
+    out = [
+        {
+            "format": r.format,
+            "file_index": r.file_index,
+            "records": r.records,
+            "size_bytes": r.size_bytes,
+            "sha256": r.sha256,
+            "path": r.path,
+        }
+        for r in rows
+    ]
     # recorded here, in one transaction per format: of two renders racing (two downloads at once)
     # one records the rows and the other finds them (the bytes are the same)
     with Session(engine) as session:

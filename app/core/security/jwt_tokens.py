@@ -25,8 +25,15 @@ class AccessClaims:
     expires_at: datetime
 
 
-def issue(*, secret: str, user_id: int, tenant_id: int, role: str, ttl: timedelta,
-          valid_after: datetime | None = None) -> tuple[str, AccessClaims]:
+def issue(
+    *,
+    secret: str,
+    user_id: int,
+    tenant_id: int,
+    role: str,
+    ttl: timedelta,
+    valid_after: datetime | None = None,
+) -> tuple[str, AccessClaims]:
     """A signed token. `iat` has one-second resolution, so a token issued in the same second as a
     password change would look older than it: it is stamped with the next whole second instead."""
     now = datetime.now(UTC).replace(microsecond=0)
@@ -58,7 +65,11 @@ def decode(token: str, *, secret: str) -> AccessClaims:
             options={"require_" + c: True for c in ("exp", "iat", "sub", "jti")} | {"verify_aud": False},
         )
     except JWTError as exc:
-        detail = "The access token has expired." if "expired" in str(exc).lower() else "The access token is invalid."
+        detail = (
+            "The access token has expired."
+            if "expired" in str(exc).lower()
+            else "The access token is invalid."
+        )
         raise Unauthenticated(detail) from exc
     # a signed link (see issue_link) is never an access token
     if any(c not in payload for c in _REQUIRED_CLAIMS) or "purpose" in payload:
@@ -89,10 +100,17 @@ def decode_link(token: str, *, secret: str, purpose: str) -> dict[str, Any]:
     tampered with, or made for something else."""
     try:
         payload: dict[str, Any] = jwt.decode(
-            token, secret, algorithms=[ALGORITHM],
-            options={"require_exp": True, "require_iat": True, "verify_aud": False})
+            token,
+            secret,
+            algorithms=[ALGORITHM],
+            options={"require_exp": True, "require_iat": True, "verify_aud": False},
+        )
     except JWTError as exc:
-        detail = "The link has expired; ask for a new one." if "expired" in str(exc).lower() else "The link is invalid."
+        detail = (
+            "The link has expired; ask for a new one."
+            if "expired" in str(exc).lower()
+            else "The link is invalid."
+        )
         raise Unauthenticated(detail) from exc
     if payload.get("purpose") != purpose:
         raise Unauthenticated("The link is invalid.")

@@ -99,8 +99,9 @@ def period_bounds(period: AnalyticsPeriod, today: date) -> tuple[date, datetime]
     return first, datetime.combine(first, clock_time.min, tzinfo=UTC)
 
 
-async def report(session: AsyncSession, principal: Principal, *, period: AnalyticsPeriod,
-                 project_id: int | None) -> AnalyticsReport:
+async def report(
+    session: AsyncSession, principal: Principal, *, period: AnalyticsPeriod, project_id: int | None
+) -> AnalyticsReport:
     if project_id is not None:
         await ProjectRepository(session, principal).get(project_id)  # invisible: 404, as the datasets list
     today = utcnow().date()
@@ -112,18 +113,34 @@ async def report(session: AsyncSession, principal: Principal, *, period: Analyti
         records, seconds = float(records), float(seconds)
         throughput.append(ThroughputPoint(day, records, seconds, records / seconds if seconds > 0 else 0.0))
     return AnalyticsReport(
-        period_start=first.isoformat(), period_end=today.isoformat(),
-        totals=Totals(datasets=int(totals["datasets"]), completed=int(totals["completed"]),
-                      failed=int(totals["failed"]), running=int(totals["running"]), queued=int(totals["queued"]),
-                      records=float(totals["records"]), bytes=float(totals["bytes"])),
+        period_start=first.isoformat(),
+        period_end=today.isoformat(),
+        totals=Totals(
+            datasets=int(totals["datasets"]),
+            completed=int(totals["completed"]),
+            failed=int(totals["failed"]),
+            running=int(totals["running"]),
+            queued=int(totals["queued"]),
+            records=float(totals["records"]),
+            bytes=float(totals["bytes"]),
+        ),
         per_day=[DailyCount(d, s, int(n), float(r)) for d, s, n, r in await repo.per_day(project_id, since)],
-        formats=[FormatCount(f, int(n)) for f, n in sorted(totals["formats"].items(), key=lambda kv: (-kv[1], kv[0]))
-                 if n],
-        top_projects=[RankedItem(i, name, int(n), float(r))
-                      for i, name, n, r in await repo.top(Project, project_id, since)],
-        top_schemas=[RankedItem(i, name, int(n), float(r))
-                     for i, name, n, r in await repo.top(SchemaDoc, project_id, since)],
-        failure_reasons=[FailureReason(reason, int(n)) for reason, n in await repo.failure_reasons(project_id, since)],
+        formats=[
+            FormatCount(f, int(n))
+            for f, n in sorted(totals["formats"].items(), key=lambda kv: (-kv[1], kv[0]))
+            if n
+        ],
+        top_projects=[
+            RankedItem(i, name, int(n), float(r))
+            for i, name, n, r in await repo.top(Project, project_id, since)
+        ],
+        top_schemas=[
+            RankedItem(i, name, int(n), float(r))
+            for i, name, n, r in await repo.top(SchemaDoc, project_id, since)
+        ],
+        failure_reasons=[
+            FailureReason(reason, int(n)) for reason, n in await repo.failure_reasons(project_id, since)
+        ],
         throughput=throughput,
         storage=[ProjectStorage(i, name, float(b)) for i, name, b in await repo.storage(project_id)],
     )

@@ -35,10 +35,14 @@ async def _check_throttle(repo: AuthRepository, keys: list[str]) -> None:
         locked = as_utc(row.locked_until) if row else None
         if locked and locked > now:
             wait = int((locked - now).total_seconds()) + 1
-            raise TooManyRequests(f"Too many failed login attempts; try again in {wait} seconds.", retry_after=wait)
+            raise TooManyRequests(
+                f"Too many failed login attempts; try again in {wait} seconds.", retry_after=wait
+            )
 
 
-async def _count_failure(session: AsyncSession, repo: AuthRepository, settings: Settings, key: str, limit: int) -> None:
+async def _count_failure(
+    session: AsyncSession, repo: AuthRepository, settings: Settings, key: str, limit: int
+) -> None:
     now = utcnow()
     row = await repo.throttle(key)
     window = timedelta(seconds=settings.login_window_seconds)
@@ -53,7 +57,12 @@ async def _count_failure(session: AsyncSession, repo: AuthRepository, settings: 
 
 
 async def login(
-    session: AsyncSession, meta: RequestMeta, settings: Settings, *, username: str, password: str,
+    session: AsyncSession,
+    meta: RequestMeta,
+    settings: Settings,
+    *,
+    username: str,
+    password: str,
     otp: str | None = None,
 ) -> IssuedToken:
     repo = AuthRepository(session)
@@ -67,9 +76,16 @@ async def login(
         await _count_failure(session, repo, settings, user_key, settings.login_max_failures)
         await _count_failure(session, repo, settings, ip_key, settings.login_max_failures * 4)
         audit.record(
-            session, None, "auth.login", success=False, ip=meta.ip, actor_username=username[:64],
-            tenant_id=user.tenant_id if user else None, target_type="user",
-            target_id=user.id if user else None, details={"reason": "bad credentials or inactive"},
+            session,
+            None,
+            "auth.login",
+            success=False,
+            ip=meta.ip,
+            actor_username=username[:64],
+            tenant_id=user.tenant_id if user else None,
+            target_type="user",
+            target_id=user.id if user else None,
+            details={"reason": "bad credentials or inactive"},
         )
         audit.keep_despite_error(session)
         raise Unauthenticated(_BAD_CREDENTIALS)
@@ -77,35 +93,58 @@ async def login(
     if user.two_factor_enabled:
         await _second_factor(session, repo, meta, settings, user, user_key, otp)
     token, claims = jwt_tokens.issue(
-        secret=settings.signing_key(), user_id=user.id, tenant_id=user.tenant_id, role=user.role,
-        ttl=timedelta(hours=settings.token_ttl_hours), valid_after=as_utc(user.tokens_valid_after),
+        secret=settings.signing_key(),
+        user_id=user.id,
+        tenant_id=user.tenant_id,
+        role=user.role,
+        ttl=timedelta(hours=settings.token_ttl_hours),
+        valid_after=as_utc(user.tokens_valid_after),
     )
     throttle = await repo.throttle(user_key)
     if throttle is not None:
         await session.delete(throttle)
     user.last_login_at = utcnow()
-    principal = Principal(user.id, user.tenant_id, user.username, Role(user.role), "jwt", claims.jti, ip=meta.ip)
+    principal = Principal(
+        user.id, user.tenant_id, user.username, Role(user.role), "jwt", claims.jti, ip=meta.ip
+    )
     audit.record(session, principal, "auth.login", target_type="user", target_id=user.id)
     return IssuedToken(token, "bearer", settings.token_ttl_hours * 3600)
 
 
 async def _second_factor(
-    session: AsyncSession, repo: AuthRepository, meta: RequestMeta, settings: Settings, user: User, user_key: str,
+    session: AsyncSession,
+    repo: AuthRepository,
+    meta: RequestMeta,
+    settings: Settings,
+    user: User,
+    user_key: str,
     otp: str | None,
 ) -> None:
     """A 2FA user also needs a fresh TOTP code or an unused recovery code; wrong codes count as failures."""
     if not otp:
-        raise Unauthenticated("A one-time code is required: send 'otp' with a code from the authenticator app "
-                              "or a recovery code.")
+        raise Unauthenticated(
+            "A one-time code is required: send 'otp' with a code from the authenticator app "
+            "or a recovery code."
+        )
     if await two_factor.check_second_factor(session, settings, user, otp):
         return
     await _count_failure(session, repo, settings, user_key, settings.login_max_failures)
     audit.record(
-        session, None, "auth.login", success=False, ip=meta.ip, actor_username=user.username,
-        tenant_id=user.tenant_id, target_type="user", target_id=user.id, details={"reason": "bad one-time code"},
+        session,
+        None,
+        "auth.login",
+        success=False,
+        ip=meta.ip,
+        actor_username=user.username,
+        tenant_id=user.tenant_id,
+        target_type="user",
+        target_id=user.id,
+        details={"reason": "bad one-time code"},
     )
     audit.keep_despite_error(session)
-    raise Unauthenticated("The one-time code is invalid or was already used; a valid one-time code is required.")
+    raise Unauthenticated(
+        "The one-time code is invalid or was already used; a valid one-time code is required."
+    )
 
 
 async def authenticate(session: AsyncSession, settings: Settings, token: str, *, ip: str | None) -> Principal:
@@ -139,35 +178,58 @@ async def authenticate(session: AsyncSession, settings: Settings, token: str, *,
     if tenant is None or not tenant.is_active:
         raise Unauthenticated("The account's tenant is inactive.")
     assert user.id is not None
-    return Principal(user.id, user.tenant_id, user.username, Role(user.role), principal_via, jti, exp, token_id, ip)
+    return Principal(
+        user.id, user.tenant_id, user.username, Role(user.role), principal_via, jti, exp, token_id, ip
+    )
 
 
 async def logout(session: AsyncSession, principal: Principal) -> str:
     """Revoke the access token of this request; returns what happened, in words."""
-    audit.record(session, principal, "auth.logout", target_type="user", target_id=principal.user_id,
-                 details={"via": principal.via})
+    audit.record(
+        session,
+        principal,
+        "auth.logout",
+        target_type="user",
+        target_id=principal.user_id,
+        details={"via": principal.via},
+    )
     if principal.via != "jwt" or not principal.jti:
         # a CI pipeline's logout must not destroy its long-lived credential by accident
         return "API tokens stay valid after logout; revoke them with DELETE /settings/tokens/{token_id}."
     session.add(
-        RevokedToken(jti=principal.jti, user_id=principal.user_id, expires_at=principal.token_expires_at or utcnow())
+        RevokedToken(
+            jti=principal.jti, user_id=principal.user_id, expires_at=principal.token_expires_at or utcnow()
+        )
     )
     await AuthRepository(session).purge_expired_revocations(utcnow())
     return "Logged out; this token no longer works."
 
 
-async def create_api_token(session: AsyncSession, principal: Principal, data: ApiTokenCreate) -> tuple[ApiToken, str]:
+async def create_api_token(
+    session: AsyncSession, principal: Principal, data: ApiTokenCreate
+) -> tuple[ApiToken, str]:
     expires = as_utc(data.expires_at)
     if expires is not None and expires <= utcnow():
         raise Invalid("expires_at must be in the future.")
     secret = opaque_tokens.new_api_token()
     row = ApiToken(
-        user_id=principal.user_id, tenant_id=principal.tenant_id, name=data.name,
-        token_hash=opaque_tokens.digest(secret), token_prefix=secret[:8], expires_at=expires,
+        user_id=principal.user_id,
+        tenant_id=principal.tenant_id,
+        name=data.name,
+        token_hash=opaque_tokens.digest(secret),
+        token_prefix=secret[:8],
+        expires_at=expires,
     )
     session.add(row)
     await session.flush()
-    audit.record(session, principal, "token.create", target_type="api_token", target_id=row.id, details={"name": data.name})
+    audit.record(
+        session,
+        principal,
+        "token.create",
+        target_type="api_token",
+        target_id=row.id,
+        details={"name": data.name},
+    )
     return row, secret
 
 
@@ -182,12 +244,16 @@ async def revoke_api_token(session: AsyncSession, principal: Principal, token_id
     return row
 
 
-async def create_invitation(session: AsyncSession, principal: Principal | None, settings: Settings, user: User) -> str:
+async def create_invitation(
+    session: AsyncSession, principal: Principal | None, settings: Settings, user: User
+) -> str:
     assert user.id is not None
     secret = opaque_tokens.new_invitation_token()
     session.add(
         Invitation(
-            user_id=user.id, tenant_id=user.tenant_id, token_hash=opaque_tokens.digest(secret),
+            user_id=user.id,
+            tenant_id=user.tenant_id,
+            token_hash=opaque_tokens.digest(secret),
             created_by=principal.user_id if principal else None,
             expires_at=utcnow() + timedelta(hours=settings.invitation_ttl_hours),
         )
@@ -211,7 +277,13 @@ async def setup_password(session: AsyncSession, meta: RequestMeta, data: SetupPa
     user.updated_at = utcnow()
     invitation.used_at = utcnow()
     audit.record(
-        session, None, "user.setup_password", target_type="user", target_id=user.id, tenant_id=user.tenant_id,
-        actor_username=user.username, ip=meta.ip,
+        session,
+        None,
+        "user.setup_password",
+        target_type="user",
+        target_id=user.id,
+        tenant_id=user.tenant_id,
+        actor_username=user.username,
+        ip=meta.ip,
     )
     return user

@@ -29,8 +29,13 @@ async def ensure_bootstrap(session: AsyncSession, settings: Settings) -> bool:
     await session.flush()
     assert tenant.id is not None
     session.add(
-        User(tenant_id=tenant.id, username=settings.admin_username, role=Role.SuperUser.value,
-             password_hash=await hash_password_async(password), display_name="Administrator")
+        User(
+            tenant_id=tenant.id,
+            username=settings.admin_username,
+            role=Role.SuperUser.value,
+            password_hash=await hash_password_async(password),
+            display_name="Administrator",
+        )
     )
     await session.commit()
     if generated:

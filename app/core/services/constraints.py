@@ -19,8 +19,14 @@ from app.core.settings import Settings
 from app.generation.values.categories import CATEGORIES
 
 
-async def _validated_rules(session: AsyncSession, principal: Principal, settings: Settings, schema_id: int,
-                           root: str | None, rules: list[dict[str, Any]]) -> None:
+async def _validated_rules(
+    session: AsyncSession,
+    principal: Principal,
+    settings: Settings,
+    schema_id: int,
+    root: str | None,
+    rules: list[dict[str, Any]],
+) -> None:
     try:
         _, loaded = await loaded_schema(session, principal, settings, schema_id)
     except NotFound:
@@ -31,16 +37,32 @@ async def _validated_rules(session: AsyncSession, principal: Principal, settings
     parse_rules(tree, rules)
 
 
-async def create(session: AsyncSession, principal: Principal, settings: Settings, data: ConstraintSetCreate) -> ConstraintSet:
+async def create(
+    session: AsyncSession, principal: Principal, settings: Settings, data: ConstraintSetCreate
+) -> ConstraintSet:
     require(principal, Action.CONSTRAINT_CREATE)
     await _validated_rules(session, principal, settings, data.schema_id, data.root, data.rules)
     schema = await SchemaRepository(session, principal).get(data.schema_id)
-    row = ConstraintSet(tenant_id=schema.tenant_id, schema_id=data.schema_id, name=data.name,
-                        description=data.description, root=data.root, rules=data.rules, created_by=principal.user_id)
+    row = ConstraintSet(
+        tenant_id=schema.tenant_id,
+        schema_id=data.schema_id,
+        name=data.name,
+        description=data.description,
+        root=data.root,
+        rules=data.rules,
+        created_by=principal.user_id,
+    )
     session.add(row)
     await session.flush()
-    audit.record(session, principal, "constraint_set.create", target_type="constraint_set", target_id=row.id,
-                 tenant_id=row.tenant_id, details={"name": row.name, "schema_id": row.schema_id, "rules": len(row.rules)})
+    audit.record(
+        session,
+        principal,
+        "constraint_set.create",
+        target_type="constraint_set",
+        target_id=row.id,
+        tenant_id=row.tenant_id,
+        details={"name": row.name, "schema_id": row.schema_id, "rules": len(row.rules)},
+    )
     return row
 
 
@@ -48,13 +70,21 @@ async def get(session: AsyncSession, principal: Principal, constraint_id: int) -
     return await ConstraintSetRepository(session, principal).get(constraint_id)
 
 
-async def list_visible(session: AsyncSession, principal: Principal, *, schema_id: int | None, limit: int,
-                       offset: int) -> tuple[list[ConstraintSet], int]:
-    return await ConstraintSetRepository(session, principal).list(schema_id=schema_id, limit=limit, offset=offset)
+async def list_visible(
+    session: AsyncSession, principal: Principal, *, schema_id: int | None, limit: int, offset: int
+) -> tuple[list[ConstraintSet], int]:
+    return await ConstraintSetRepository(session, principal).list(
+        schema_id=schema_id, limit=limit, offset=offset
+    )
 
 
-async def update(session: AsyncSession, principal: Principal, settings: Settings, constraint_id: int,
-                 data: ConstraintSetUpdate) -> ConstraintSet:
+async def update(
+    session: AsyncSession,
+    principal: Principal,
+    settings: Settings,
+    constraint_id: int,
+    data: ConstraintSetUpdate,
+) -> ConstraintSet:
     row = await ConstraintSetRepository(session, principal).get(constraint_id)
     require_owner_or(principal, row.created_by, Action.CONSTRAINT_CHANGE_ANY)
     fields = data.model_dump(exclude_unset=True, exclude_none=True)
@@ -67,8 +97,15 @@ async def update(session: AsyncSession, principal: Principal, settings: Settings
     for key, value in fields.items():
         setattr(row, key, value)
     row.updated_at = utcnow()
-    audit.record(session, principal, "constraint_set.update", target_type="constraint_set", target_id=row.id,
-                 tenant_id=row.tenant_id, details={"fields": sorted(fields)})
+    audit.record(
+        session,
+        principal,
+        "constraint_set.update",
+        target_type="constraint_set",
+        target_id=row.id,
+        tenant_id=row.tenant_id,
+        details={"fields": sorted(fields)},
+    )
     await session.flush()
     return row
 
@@ -80,13 +117,25 @@ async def delete(session: AsyncSession, principal: Principal, constraint_id: int
     if used:
         raise Conflict(f"Constraint set {constraint_id} is used by {used} dataset(s); delete those first.")
     await session.delete(row)
-    audit.record(session, principal, "constraint_set.delete", target_type="constraint_set", target_id=constraint_id,
-                 tenant_id=row.tenant_id, details={"name": row.name})
+    audit.record(
+        session,
+        principal,
+        "constraint_set.delete",
+        target_type="constraint_set",
+        target_id=constraint_id,
+        tenant_id=row.tenant_id,
+        details={"name": row.name},
+    )
     return row
 
 
 def categories() -> list[dict[str, Any]]:
     return [
-        {"name": c.name, "description": c.description, "types": sorted(k.value for k in c.kinds), "example": c.example}
+        {
+            "name": c.name,
+            "description": c.description,
+            "types": sorted(k.value for k in c.kinds),
+            "example": c.example,
+        }
         for c in sorted(CATEGORIES.values(), key=lambda c: c.name)
     ]

@@ -13,8 +13,14 @@ from app.core.models import Dataset, DatasetFile, DatasetStatus
 from app.core.principal import Principal
 from app.core.repositories import DatasetRepository, ProjectRepository
 
-FINAL = frozenset({DatasetStatus.completed.value, DatasetStatus.failed.value, DatasetStatus.cancelled.value,
-                   DatasetStatus.expired.value})
+FINAL = frozenset(
+    {
+        DatasetStatus.completed.value,
+        DatasetStatus.failed.value,
+        DatasetStatus.cancelled.value,
+        DatasetStatus.expired.value,
+    }
+)
 StateKey = tuple[str, float, int]
 
 

@@ -52,7 +52,9 @@ def _types(raw: list[str] | None, settings: Settings) -> list[str]:
     return list(dict.fromkeys(raw))
 
 
-async def create(session: AsyncSession, principal: Principal, settings: Settings, data: DatasetCreate) -> Dataset:
+async def create(
+    session: AsyncSession, principal: Principal, settings: Settings, data: DatasetCreate
+) -> Dataset:
     visible = await ProjectRepository(session, principal).get(data.project_id)
     require_project(principal, visible.role, Action.DATASET_CREATE)
     project = visible.project
@@ -74,31 +76,54 @@ async def create(session: AsyncSession, principal: Principal, settings: Settings
         except NotFound:
             raise Invalid(f"Constraint set {data.constraint_set_id} does not exist in this tenant.") from None
         if constraint_set.schema_id != schema.id:
-            raise Invalid(f"Constraint set {data.constraint_set_id} belongs to schema {constraint_set.schema_id}, "
-                          f"not to schema {schema.id}.")
+            raise Invalid(
+                f"Constraint set {data.constraint_set_id} belongs to schema {constraint_set.schema_id}, "
+                f"not to schema {schema.id}."
+            )
         rules = list(constraint_set.rules)
     raw_params = await checked_params(settings, schema, constraint_set, data.params)
     deferred = raw_params.pop("deferred", False)
     project_id, schema_id = stored_id(project), stored_id(schema)
     dataset = Dataset(
-        tenant_id=project.tenant_id, project_id=project_id, schema_id=schema_id,
-        constraint_set_id=data.constraint_set_id, name=data.name, record_count=data.record_count,
-        types=_types(data.types, settings), params=raw_params, rules=rules, startable=not deferred,
+        tenant_id=project.tenant_id,
+        project_id=project_id,
+        schema_id=schema_id,
+        constraint_set_id=data.constraint_set_id,
+        name=data.name,
+        record_count=data.record_count,
+        types=_types(data.types, settings),
+        params=raw_params,
+        rules=rules,
+        startable=not deferred,
         created_by=principal.user_id,
     )
     session.add(dataset)
     if await SchemaRepository(session, principal).link(project_id, schema_id) is None:
         session.add(ProjectSchema(project_id=project_id, schema_id=schema_id, linked_by=principal.user_id))
     await session.flush()
-    audit.record(session, principal, "dataset.create", target_type="dataset", target_id=dataset.id,
-                 project_id=project.id, tenant_id=project.tenant_id,
-                 details={"name": dataset.name, "schema_id": schema.id, "record_count": dataset.record_count,
-                          "types": dataset.types, "seed": raw_params["seed"], "deferred": deferred})
+    audit.record(
+        session,
+        principal,
+        "dataset.create",
+        target_type="dataset",
+        target_id=dataset.id,
+        project_id=project.id,
+        tenant_id=project.tenant_id,
+        details={
+            "name": dataset.name,
+            "schema_id": schema.id,
+            "record_count": dataset.record_count,
+            "types": dataset.types,
+            "seed": raw_params["seed"],
+            "deferred": deferred,
+        },
+    )
     return dataset
 
 
-async def checked_params(settings: Settings, schema: SchemaDoc, constraint_set: ConstraintSet | None,
-                         params: dict[str, Any]) -> dict[str, Any]:
+async def checked_params(
+    settings: Settings, schema: SchemaDoc, constraint_set: ConstraintSet | None, params: dict[str, Any]
+) -> dict[str, Any]:
     """A dataset's params as stored (also what a preview generates with): unknown keys and bad values
     are 422, the constraint set's root is applied, the record root resolved and a missing seed drawn.
     `deferred` is checked and left in for the caller."""
@@ -108,8 +133,10 @@ async def checked_params(settings: Settings, schema: SchemaDoc, constraint_set: 
     if constraint_set is not None and constraint_set.root is not None:
         # the rules were validated against the set's root: generate that root, or refuse a clash
         if raw_params.get("root") not in (None, constraint_set.root):
-            raise Invalid(f"params.root '{raw_params['root']}' differs from the constraint set's root "
-                          f"'{constraint_set.root}'.")
+            raise Invalid(
+                f"params.root '{raw_params['root']}' differs from the constraint set's root "
+                f"'{constraint_set.root}'."
+            )
         raw_params["root"] = constraint_set.root
     deferred = raw_params.get("deferred", False)
     if not isinstance(deferred, bool):
@@ -126,14 +153,22 @@ async def get(session: AsyncSession, principal: Principal, dataset_id: int) -> D
     return await DatasetRepository(session, principal).get(dataset_id)
 
 
-async def list_visible(session: AsyncSession, principal: Principal, *, project_id: int | None, status: str | None,
-                       limit: int, offset: int) -> tuple[list[Dataset], int]:
+async def list_visible(
+    session: AsyncSession,
+    principal: Principal,
+    *,
+    project_id: int | None,
+    status: str | None,
+    limit: int,
+    offset: int,
+) -> tuple[list[Dataset], int]:
     if status is not None and status not in DatasetStatus._value2member_map_:
         raise Invalid(f"status must be one of {', '.join(DatasetStatus._value2member_map_)}.")
     if project_id is not None:
         await ProjectRepository(session, principal).get(project_id)
-    return await DatasetRepository(session, principal).list(project_id=project_id, status=status, limit=limit,
-                                                            offset=offset)
+    return await DatasetRepository(session, principal).list(
+        project_id=project_id, status=status, limit=limit, offset=offset
+    )
 
 
 async def start(session: AsyncSession, principal: Principal, dataset_id: int) -> Dataset:
@@ -145,8 +180,15 @@ async def start(session: AsyncSession, principal: Principal, dataset_id: int) ->
         raise Conflict(f"Dataset {dataset_id} is {dataset.status}; only a queued dataset can be started.")
     if not dataset.startable:
         dataset.startable = True
-        audit.record(session, principal, "dataset.start", target_type="dataset", target_id=dataset_id,
-                     project_id=dataset.project_id, tenant_id=dataset.tenant_id)
+        audit.record(
+            session,
+            principal,
+            "dataset.start",
+            target_type="dataset",
+            target_id=dataset_id,
+            project_id=dataset.project_id,
+            tenant_id=dataset.tenant_id,
+        )
     return dataset
 
 
@@ -172,14 +214,24 @@ async def delete(session: AsyncSession, principal: Principal, settings: Settings
     else:
         await session.delete(dataset)
         action = "dataset.delete"
-    audit.record(session, principal, action, target_type="dataset", target_id=dataset_id,
-                 project_id=dataset.project_id, tenant_id=dataset.tenant_id, details={"name": dataset.name})
+    audit.record(
+        session,
+        principal,
+        action,
+        target_type="dataset",
+        target_id=dataset_id,
+        project_id=dataset.project_id,
+        tenant_id=dataset.tenant_id,
+        details={"name": dataset.name},
+    )
     await session.flush()
     await asyncio.to_thread(remove_tree, dataset_dir(settings.data_dir, dataset_id))
     return dataset
 
 
-async def delete_for_project(session: AsyncSession, principal: Principal, settings: Settings, project_id: int) -> None:
+async def delete_for_project(
+    session: AsyncSession, principal: Principal, settings: Settings, project_id: int
+) -> None:
     repo = DatasetRepository(session, principal)
     datasets = await repo.of_project(project_id)
     ids = [d.id for d in datasets if d.id is not None]
@@ -212,12 +264,21 @@ async def downloadable(repo: DatasetRepository, dataset_id: int, fmt: str, file_
         raise NotFound(f"Dataset {dataset_id} has no file {file_index}.")
     dataset = await repo.get(dataset_id)
     if dataset.status != DatasetStatus.completed.value:
-        raise Conflict(f"Dataset {dataset_id} is {dataset.status}; files can be downloaded once it is completed.")
+        raise Conflict(
+            f"Dataset {dataset_id} is {dataset.status}; files can be downloaded once it is completed."
+        )
     return dataset
 
 
-async def download(session: AsyncSession, principal: Principal, settings: Settings, renderer: Any, dataset_id: int,
-                   fmt: str, file_index: int) -> Download:
+async def download(
+    session: AsyncSession,
+    principal: Principal,
+    settings: Settings,
+    renderer: Any,
+    dataset_id: int,
+    fmt: str,
+    file_index: int,
+) -> Download:
     repo = DatasetRepository(session, principal)
     dataset = await downloadable(repo, dataset_id, fmt, file_index)
     row = await repo.file(dataset_id, fmt, file_index)
@@ -226,15 +287,23 @@ async def download(session: AsyncSession, principal: Principal, settings: Settin
             row = await _render(repo, renderer, dataset, fmt, file_index)
         if row is None:
             raise NotFound(f"Dataset {dataset_id} has no {fmt} file {file_index}.")
-    audit.record(session, principal, "dataset.download", target_type="dataset", target_id=dataset_id,
-                 project_id=dataset.project_id, tenant_id=dataset.tenant_id,
-                 details={"format": fmt, "file_index": file_index})
+    audit.record(
+        session,
+        principal,
+        "dataset.download",
+        target_type="dataset",
+        target_id=dataset_id,
+        project_id=dataset.project_id,
+        tenant_id=dataset.tenant_id,
+        details={"format": fmt, "file_index": file_index},
+    )
     name = f"dataset-{dataset_id}" + (f"-{file_index}" if file_index else "") + f".{EXTENSIONS[fmt]}"
     return Download(settings.data_dir / row.path, name, MEDIA_TYPES[fmt], row.size_bytes, row.sha256)
 
 
-async def _render(repo: DatasetRepository, renderer: Any, dataset: Dataset, fmt: str,
-                  file_index: int) -> DatasetFile | None:
+async def _render(
+    repo: DatasetRepository, renderer: Any, dataset: Dataset, fmt: str, file_index: int
+) -> DatasetFile | None:
     """Render a format that was not pre-generated, off the event loop, and keep it."""
     if renderer is None:
         raise Conflict("On-demand rendering is not available in this process.")

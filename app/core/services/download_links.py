@@ -30,25 +30,48 @@ class DownloadLink:
     expires_at: datetime
 
 
-async def create(session: AsyncSession, principal: Principal, settings: Settings, dataset_id: int, fmt: str,
-                 file_index: int) -> DownloadLink:
+async def create(
+    session: AsyncSession,
+    principal: Principal,
+    settings: Settings,
+    dataset_id: int,
+    fmt: str,
+    file_index: int,
+) -> DownloadLink:
     """A link to one file of a completed dataset, checked as GET /data/{dataset_id} would be now."""
     fmt = fmt.lower()
     repo = DatasetRepository(session, principal)
     await downloadable(repo, dataset_id, fmt, file_index)
     # a format never written is rendered by the door on first download; a written one has its files
-    if await repo.file(dataset_id, fmt, file_index) is None and await repo.file(dataset_id, fmt, 0) is not None:
+    if (
+        await repo.file(dataset_id, fmt, file_index) is None
+        and await repo.file(dataset_id, fmt, 0) is not None
+    ):
         raise NotFound(f"Dataset {dataset_id} has no {fmt} file {file_index}.")
-    claims = {"sub": str(principal.user_id), "did": dataset_id, "fmt": fmt, "idx": file_index,
-              "sid": principal.jti}
-    token, expires = jwt_tokens.issue_link(secret=settings.signing_key(), purpose=PURPOSE, claims=claims,
-                                           ttl=LINK_TTL)
+    claims = {
+        "sub": str(principal.user_id),
+        "did": dataset_id,
+        "fmt": fmt,
+        "idx": file_index,
+        "sid": principal.jti,
+    }
+    token, expires = jwt_tokens.issue_link(
+        secret=settings.signing_key(), purpose=PURPOSE, claims=claims, ttl=LINK_TTL
+    )
     query = urlencode({"format": fmt, "file_index": file_index, "link": token})
     return DownloadLink(f"{DOOR}/{dataset_id}?{query}", expires)
 
 
-async def principal_for(session: AsyncSession, settings: Settings, token: str, *, dataset_id: int, fmt: str,
-                        file_index: int, ip: str | None) -> Principal:
+async def principal_for(
+    session: AsyncSession,
+    settings: Settings,
+    token: str,
+    *,
+    dataset_id: int,
+    fmt: str,
+    file_index: int,
+    ip: str | None,
+) -> Principal:
     """The user a link was made for, read fresh: Unauthenticated when the link is expired, altered,
     made for another file, or its user, tenant or log-in session is no longer valid."""
     claims = jwt_tokens.decode_link(token, secret=settings.signing_key(), purpose=PURPOSE)
@@ -61,7 +84,9 @@ async def principal_for(session: AsyncSession, settings: Settings, token: str, *
         raise Unauthenticated("The link is invalid.") from None
     if target != (dataset_id, fmt.lower(), file_index):
         raise Unauthenticated("The link is for another file.")
-    user, tenant, revoked = await AuthRepository(session).bearer(user_id, str(session_id) if session_id else None)
+    user, tenant, revoked = await AuthRepository(session).bearer(
+        user_id, str(session_id) if session_id else None
+    )
     if user is None or not user.is_active:
         raise Unauthenticated("The account is inactive or no longer exists.")
     if tenant is None or not tenant.is_active:

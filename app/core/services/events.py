@@ -14,9 +14,13 @@ from app.core.models import DomainEvent, utcnow
 EVENT_TYPES = ("dataset.completed", "dataset.failed", "schema.uploaded", "project.created", "ping")
 
 
-def record(session: AsyncSession | Session, type_: str, *, tenant_id: int | None, data: dict[str, Any]) -> DomainEvent:
+def record(
+    session: AsyncSession | Session, type_: str, *, tenant_id: int | None, data: dict[str, Any]
+) -> DomainEvent:
     if type_ not in EVENT_TYPES:
         raise ValueError(f"unknown event type {type_}")
-    event = DomainEvent(id="evt_" + uuid.uuid4().hex, type=type_, tenant_id=tenant_id, created_at=utcnow(), data=data)
+    event = DomainEvent(
+        id="evt_" + uuid.uuid4().hex, type=type_, tenant_id=tenant_id, created_at=utcnow(), data=data
+    )
     session.add(event)
     return event

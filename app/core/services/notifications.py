@@ -9,9 +9,12 @@ from app.core.principal import Principal
 from app.core.repositories import NotificationRepository
 
 
-async def list_own(session: AsyncSession, principal: Principal, *, unread_only: bool, limit: int,
-                   offset: int) -> tuple[list[Notification], int]:
-    return await NotificationRepository(session, principal).list(unread_only=unread_only, limit=limit, offset=offset)
+async def list_own(
+    session: AsyncSession, principal: Principal, *, unread_only: bool, limit: int, offset: int
+) -> tuple[list[Notification], int]:
+    return await NotificationRepository(session, principal).list(
+        unread_only=unread_only, limit=limit, offset=offset
+    )
 
 
 async def unread_count(session: AsyncSession, principal: Principal) -> int:

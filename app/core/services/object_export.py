@@ -29,21 +29,35 @@ from app.core.services.s3 import describe_failure, s3_client
 from app.core.settings import Settings
 
 
-def _upload(config: dict[str, Any], secrets: dict[str, str], part_bytes: int,
-            files: list[dict[str, Any]]) -> None:
+def _upload(
+    config: dict[str, Any], secrets: dict[str, str], part_bytes: int, files: list[dict[str, Any]]
+) -> None:
     client = s3_client(config, secrets)
-    transfer = TransferConfig(multipart_threshold=part_bytes, multipart_chunksize=part_bytes, max_concurrency=2)
+    transfer = TransferConfig(
+        multipart_threshold=part_bytes, multipart_chunksize=part_bytes, max_concurrency=2
+    )
     for f in files:
-        client.upload_file(f["path"], config["bucket"], f["key"], Config=transfer, ExtraArgs={
-            "ContentType": MEDIA_TYPES[f["format"]], "Metadata": {"sha256": f["sha256"]}})
+        client.upload_file(
+            f["path"],
+            config["bucket"],
+            f["key"],
+            Config=transfer,
+            ExtraArgs={"ContentType": MEDIA_TYPES[f["format"]], "Metadata": {"sha256": f["sha256"]}},
+        )
 
 
 def _key(*parts: str) -> str:
     return "/".join(p.strip("/") for p in parts if p and p.strip("/"))
 
 
-async def export(session: AsyncSession, principal: Principal, settings: Settings, renderer: Any, dataset_id: int,
-                 data: ObjectExportCreate) -> ObjectExport:
+async def export(
+    session: AsyncSession,
+    principal: Principal,
+    settings: Settings,
+    renderer: Any,
+    dataset_id: int,
+    data: ObjectExportCreate,
+) -> ObjectExport:
     repo = DatasetRepository(session, principal)
     dataset = await repo.get(dataset_id)
     visible = await ProjectRepository(session, principal).get(dataset.project_id)
@@ -53,8 +67,10 @@ async def export(session: AsyncSession, principal: Principal, settings: Settings
     except NotFound:
         raise Invalid(f"Integration {data.integration_id} does not exist in this tenant.") from None
     if integration.tenant_id != dataset.tenant_id or integration.provider != "s3":
-        raise Invalid(f"Integration {data.integration_id} is not an object-storage (s3) integration of this "
-                      "dataset's tenant.")
+        raise Invalid(
+            f"Integration {data.integration_id} is not an object-storage (s3) integration of this "
+            "dataset's tenant."
+        )
     integrations.ensure_active(integration)
     if dataset.status != DatasetStatus.completed.value:
         raise Conflict(f"Dataset {dataset_id} is {dataset.status}; only a completed dataset can be exported.")
@@ -63,21 +79,43 @@ async def export(session: AsyncSession, principal: Principal, settings: Settings
     if unknown:
         raise Invalid(f"Unknown format '{unknown[0][:20]}'; use csv, json, xml, sql or ndjson.")
     for fmt in formats:
-        if await repo.file(dataset_id, fmt, 0) is None:  # not pre-generated: render it once, as a download would
+        if (
+            await repo.file(dataset_id, fmt, 0) is None
+        ):  # not pre-generated: render it once, as a download would
             await datasets.download(session, principal, settings, renderer, dataset_id, fmt, 0)
     stored = [f for f in (await repo.files_of([dataset_id]))[dataset_id] if f.format in formats]
     base = _key(str(integration.config.get("prefix") or ""), data.prefix or f"dataset-{dataset_id}")
-    files = [{"path": str(settings.data_dir / f.path), "format": f.format, "file_index": f.file_index,
-              "size_bytes": f.size_bytes, "sha256": f.sha256, "records": f.records,
-              "key": _key(base, f.format, f"data-{f.file_index:04d}.{EXTENSIONS[f.format]}")} for f in stored]
-    record = ObjectExport(tenant_id=dataset.tenant_id, dataset_id=dataset_id, integration_id=integration.id,
-                          formats=formats, bucket=integration.config["bucket"], created_by=principal.user_id,
-                          objects=[{k: v for k, v in f.items() if k != "path"} for f in files])
+    files = [
+        {
+            "path": str(settings.data_dir / f.path),
+            "format": f.format,
+            "file_index": f.file_index,
+            "size_bytes": f.size_bytes,
+            "sha256": f.sha256,
+            "records": f.records,
+            "key": _key(base, f.format, f"data-{f.file_index:04d}.{EXTENSIONS[f.format]}"),
+        }
+        for f in stored
+    ]
+    record = ObjectExport(
+        tenant_id=dataset.tenant_id,
+        dataset_id=dataset_id,
+        integration_id=integration.id,
+        formats=formats,
+        bucket=integration.config["bucket"],
+        created_by=principal.user_id,
+        objects=[{k: v for k, v in f.items() if k != "path"} for f in files],
+    )
     error = None
     try:
         await integrations.vet_endpoint(settings, integration.config.get("endpoint_url"))
-        await asyncio.to_thread(_upload, integration.config, integrations.secrets_of(settings, integration),
-                                settings.export_part_bytes, files)
+        await asyncio.to_thread(
+            _upload,
+            integration.config,
+            integrations.secrets_of(settings, integration),
+            settings.export_part_bytes,
+            files,
+        )
     except Invalid as exc:
         error = exc.detail
     except (BotoCoreError, ClientError, S3UploadFailedError, OSError) as exc:
@@ -87,8 +125,21 @@ async def export(session: AsyncSession, principal: Principal, settings: Settings
     record.finished_at = utcnow()
     session.add(record)
     await session.flush()
-    audit.record(session, principal, "dataset.export", target_type="dataset", target_id=dataset_id,
-                 project_id=dataset.project_id, tenant_id=dataset.tenant_id,
-                 details={"export_id": record.id, "integration_id": integration.id, "formats": formats,
-                          "objects": len(files), "status": record.status}, success=error is None)
+    audit.record(
+        session,
+        principal,
+        "dataset.export",
+        target_type="dataset",
+        target_id=dataset_id,
+        project_id=dataset.project_id,
+        tenant_id=dataset.tenant_id,
+        details={
+            "export_id": record.id,
+            "integration_id": integration.id,
+            "formats": formats,
+            "objects": len(files),
+            "status": record.status,
+        },
+        success=error is None,
+    )
     return record

@@ -36,7 +36,9 @@ class PreviewRequest(Strict):
     REST and GraphQL callers get the same sentences)."""
 
     constraint_set_id: Id | None = None
-    params: dict[str, Any] | None = Field(default=None, description="As for a dataset: seed, locale, root, ...")
+    params: dict[str, Any] | None = Field(
+        default=None, description="As for a dataset: seed, locale, root, ..."
+    )
     count: int = Field(default=10, description="Records to render (1-100)")
     format: str = Field(default="json", description="csv, json, ndjson, xml or sql")
 
@@ -61,16 +63,27 @@ class _Inputs:
     record_count: int
 
 
-async def preview(session: AsyncSession, principal: Principal, settings: Settings, schema_id: int, *,
-                  constraint_set_id: int | None, params: Any, count: int, fmt: str) -> PreviewResult:
+async def preview(
+    session: AsyncSession,
+    principal: Principal,
+    settings: Settings,
+    schema_id: int,
+    *,
+    constraint_set_id: int | None,
+    params: Any,
+    count: int,
+    fmt: str,
+) -> PreviewResult:
     began = time.perf_counter()
     schema = await SchemaRepository(session, principal).get(schema_id)  # read access, else 404
     constraint_set: ConstraintSet | None = None
     if constraint_set_id is not None:
         constraint_set = await ConstraintSetRepository(session, principal).get(constraint_set_id)
         if constraint_set.schema_id != schema.id:
-            raise Invalid(f"Constraint set {constraint_set_id} belongs to schema {constraint_set.schema_id}, "
-                          f"not to schema {schema_id}.")
+            raise Invalid(
+                f"Constraint set {constraint_set_id} belongs to schema {constraint_set.schema_id}, "
+                f"not to schema {schema_id}."
+            )
     if not 1 <= count <= MAX_COUNT:
         raise Invalid(f"count must be between 1 and {MAX_COUNT}.")
     if fmt not in PREVIEW_FORMATS:
@@ -91,8 +104,15 @@ async def preview(session: AsyncSession, principal: Principal, settings: Setting
     stored.pop("records_per_file", None)
     inputs = _Inputs(stored, list(constraint_set.rules) if constraint_set else [], count)
     content = await asyncio.to_thread(_render, settings, inputs, schema, fmt)
-    return PreviewResult(schema_id=schema_id, format=fmt, media_type=MEDIA_TYPES[fmt], count=count, seed=seed,
-                         content=content, elapsed_ms=round((time.perf_counter() - began) * 1000, 3))
+    return PreviewResult(
+        schema_id=schema_id,
+        format=fmt,
+        media_type=MEDIA_TYPES[fmt],
+        count=count,
+        seed=seed,
+        content=content,
+        elapsed_ms=round((time.perf_counter() - began) * 1000, 3),
+    )
 
 
 def _render(settings: Settings, inputs: _Inputs, schema: SchemaDoc, fmt: str) -> str:
@@ -108,5 +128,7 @@ def _render(settings: Settings, inputs: _Inputs, schema: SchemaDoc, fmt: str) ->
     except Exception:
         # a dataset with these inputs would fail with this sentence too (see worker_run)
         log.exception("preview of schema %s failed unexpectedly", schema.id)
-        raise Invalid("Generation failed unexpectedly; the error has been logged for the operators.") from None
+        raise Invalid(
+            "Generation failed unexpectedly; the error has been logged for the operators."
+        ) from None
     return stream.getvalue().decode("utf-8")

@@ -67,8 +67,14 @@ async def update(session: AsyncSession, principal: Principal, data: SettingsUpda
     for key, value in fields.items():
         setattr(user, key, (value or None) if key == "display_name" else value)
     user.updated_at = utcnow()
-    audit.record(session, principal, "settings.update", target_type="user", target_id=user.id,
-                 details={"fields": sorted(fields)})
+    audit.record(
+        session,
+        principal,
+        "settings.update",
+        target_type="user",
+        target_id=user.id,
+        details={"fields": sorted(fields)},
+    )
     return user
 
 
@@ -91,13 +97,17 @@ def _reencode_avatar(raw: bytes) -> bytes:
     return out.getvalue()
 
 
-async def upload_avatar(session: AsyncSession, principal: Principal, settings: Settings, data: AvatarUpload) -> User:
+async def upload_avatar(
+    session: AsyncSession, principal: Principal, settings: Settings, data: AvatarUpload
+) -> User:
     try:
         raw = base64.b64decode(data.content_base64, validate=True)
     except (binascii.Error, ValueError):
         raise Invalid("content_base64 is not valid base64.") from None
     if len(raw) > AvatarUpload.max_upload_bytes:
-        raise PayloadTooLarge(f"The avatar is larger than the limit of {AvatarUpload.max_upload_bytes:,} bytes (2 MiB).")
+        raise PayloadTooLarge(
+            f"The avatar is larger than the limit of {AvatarUpload.max_upload_bytes:,} bytes (2 MiB)."
+        )
     if not raw:
         raise Invalid("The avatar file is empty.")
     png = await asyncio.to_thread(_reencode_avatar, raw)
@@ -105,8 +115,14 @@ async def upload_avatar(session: AsyncSession, principal: Principal, settings: S
     user = await _me(session, principal)
     user.avatar_path = key
     user.updated_at = utcnow()
-    audit.record(session, principal, "settings.avatar", target_type="user", target_id=user.id,
-                 details={"size_bytes": len(png)})
+    audit.record(
+        session,
+        principal,
+        "settings.avatar",
+        target_type="user",
+        target_id=user.id,
+        details={"size_bytes": len(png)},
+    )
     return user
 
 
@@ -125,8 +141,9 @@ class PasswordChanged:
     expires_in: int
 
 
-async def change_password(session: AsyncSession, principal: Principal, settings: Settings,
-                          data: PasswordChange) -> PasswordChanged:
+async def change_password(
+    session: AsyncSession, principal: Principal, settings: Settings, data: PasswordChange
+) -> PasswordChanged:
     """Every session token issued before now stops working; the answer carries a fresh one."""
     user = await _me(session, principal)
     if not await verify_password_async(data.current_password, user.password_hash):
@@ -139,8 +156,14 @@ async def change_password(session: AsyncSession, principal: Principal, settings:
     user.tokens_valid_after = now
     user.updated_at = now
     assert user.id is not None
-    token, _ = jwt_tokens.issue(secret=settings.signing_key(), user_id=user.id, tenant_id=user.tenant_id,
-                                role=user.role, ttl=timedelta(hours=settings.token_ttl_hours), valid_after=now)
+    token, _ = jwt_tokens.issue(
+        secret=settings.signing_key(),
+        user_id=user.id,
+        tenant_id=user.tenant_id,
+        role=user.role,
+        ttl=timedelta(hours=settings.token_ttl_hours),
+        valid_after=now,
+    )
     audit.record(session, principal, "settings.change_password", target_type="user", target_id=user.id)
     return PasswordChanged(user, token, settings.token_ttl_hours * 3600)
 
@@ -158,7 +181,9 @@ async def change_email(session: AsyncSession, principal: Principal, data: EmailC
     return user
 
 
-async def update_notifications(session: AsyncSession, principal: Principal, data: NotificationPrefsUpdate) -> User:
+async def update_notifications(
+    session: AsyncSession, principal: Principal, data: NotificationPrefsUpdate
+) -> User:
     user = await _me(session, principal)
     prefs = notification_preferences(user)
     for event, channels in data.preferences.items():
@@ -176,14 +201,24 @@ async def delete_account(session: AsyncSession, principal: Principal, data: Acco
     user = await _me(session, principal)
     if not await verify_password_async(data.password, user.password_hash):
         raise Forbidden("The password is incorrect.")
-    await require_another_admin(Role(user.role), user.is_active, lambda: users.active_admin_count(user.tenant_id),
-                                "delete their account; make another user Admin first")
+    await require_another_admin(
+        Role(user.role),
+        user.is_active,
+        lambda: users.active_admin_count(user.tenant_id),
+        "delete their account; make another user Admin first",
+    )
     for token in await users.own_tokens():
         token.revoked_at = utcnow()
     assert user.id is not None
     await TwoFactorRepository(session, user.id).clear()
-    audit.record(session, principal, "settings.delete_account", target_type="user", target_id=user.id,
-                 details={"username": user.username})
+    audit.record(
+        session,
+        principal,
+        "settings.delete_account",
+        target_type="user",
+        target_id=user.id,
+        details={"username": user.username},
+    )
     now = utcnow()
     user.username = f"deleted-{user.id}-{secrets.token_hex(4)}"
     user.email = user.display_name = user.password_hash = user.avatar_path = None

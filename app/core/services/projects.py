@@ -25,17 +25,37 @@ async def create(session: AsyncSession, principal: Principal, data: ProjectCreat
     if data.tenant_id is not None and require_tenant_target(principal, data.tenant_id, "create projects"):
         tenant_id = (await TenantRepository(session, principal).get(data.tenant_id)).id or data.tenant_id
     project = Project(
-        tenant_id=tenant_id, name=data.name, description=data.description, tags=_dedupe(data.tags),
+        tenant_id=tenant_id,
+        name=data.name,
+        description=data.description,
+        tags=_dedupe(data.tags),
         created_by=principal.user_id,
     )
     session.add(project)
     await session.flush()
-    audit.record(session, principal, "project.create", target_type="project", target_id=project.id,
-                 project_id=project.id, tenant_id=tenant_id, details={"name": project.name})
-    events.record(session, "project.created", tenant_id=tenant_id, data={
-        "project_id": project.id, "name": project.name, "description": project.description,
-        "tags": project.tags, "created_at": iso(project.created_at), "created_by": principal.user_id,
-    })
+    audit.record(
+        session,
+        principal,
+        "project.create",
+        target_type="project",
+        target_id=project.id,
+        project_id=project.id,
+        tenant_id=tenant_id,
+        details={"name": project.name},
+    )
+    events.record(
+        session,
+        "project.created",
+        tenant_id=tenant_id,
+        data={
+            "project_id": project.id,
+            "name": project.name,
+            "description": project.description,
+            "tags": project.tags,
+            "created_at": iso(project.created_at),
+            "created_by": principal.user_id,
+        },
+    )
     return project
 
 
@@ -44,13 +64,23 @@ async def get(session: AsyncSession, principal: Principal, project_id: int) -> V
 
 
 async def list_visible(
-    session: AsyncSession, principal: Principal, *, tenant_id: int | None, tag: str | None, q: str | None,
-    limit: int, offset: int,
+    session: AsyncSession,
+    principal: Principal,
+    *,
+    tenant_id: int | None,
+    tag: str | None,
+    q: str | None,
+    limit: int,
+    offset: int,
 ) -> tuple[list[Project], int]:
-    return await ProjectRepository(session, principal).list(tenant_id=tenant_id, tag=tag, q=q, limit=limit, offset=offset)
+    return await ProjectRepository(session, principal).list(
+        tenant_id=tenant_id, tag=tag, q=q, limit=limit, offset=offset
+    )
 
 
-async def update(session: AsyncSession, principal: Principal, project_id: int, data: ProjectUpdate) -> Project:
+async def update(
+    session: AsyncSession, principal: Principal, project_id: int, data: ProjectUpdate
+) -> Project:
     visible = await ProjectRepository(session, principal).get(project_id)
     require_project(principal, visible.role, Action.PROJECT_UPDATE)
     fields = data.model_dump(exclude_unset=True, exclude_none=True)
@@ -62,12 +92,22 @@ async def update(session: AsyncSession, principal: Principal, project_id: int, d
     for key, value in fields.items():
         setattr(project, key, value)
     project.updated_at = utcnow()
-    audit.record(session, principal, "project.update", target_type="project", target_id=project.id,
-                 project_id=project.id, tenant_id=project.tenant_id, details={"fields": sorted(fields)})
+    audit.record(
+        session,
+        principal,
+        "project.update",
+        target_type="project",
+        target_id=project.id,
+        project_id=project.id,
+        tenant_id=project.tenant_id,
+        details={"fields": sorted(fields)},
+    )
     return project
 
 
-async def delete(session: AsyncSession, principal: Principal, project_id: int, *, settings: Settings | None = None) -> Project:
+async def delete(
+    session: AsyncSession, principal: Principal, project_id: int, *, settings: Settings | None = None
+) -> Project:
     repo = ProjectRepository(session, principal)
     visible = await repo.get(project_id)
     require_project(principal, visible.role, Action.PROJECT_DELETE)
@@ -79,12 +119,22 @@ async def delete(session: AsyncSession, principal: Principal, project_id: int, *
     await repo.delete_schema_links(project_id)
     await repo.delete_memberships(project_id)
     await session.delete(project)
-    audit.record(session, principal, "project.delete", target_type="project", target_id=project_id,
-                 project_id=project_id, tenant_id=project.tenant_id, details={"name": project.name})
+    audit.record(
+        session,
+        principal,
+        "project.delete",
+        target_type="project",
+        target_id=project_id,
+        project_id=project_id,
+        tenant_id=project.tenant_id,
+        details={"name": project.name},
+    )
     return project
 
 
-async def add_member(session: AsyncSession, principal: Principal, project_id: int, data: MemberAdd) -> ProjectMember:
+async def add_member(
+    session: AsyncSession, principal: Principal, project_id: int, data: MemberAdd
+) -> ProjectMember:
     repo = ProjectRepository(session, principal)
     visible = await repo.get(project_id)
     require_project(principal, visible.role, Action.PROJECT_MANAGE_MEMBERS)
@@ -103,17 +153,28 @@ async def add_member(session: AsyncSession, principal: Principal, project_id: in
         member.role = data.role.value
         action = "project.member_update"
     else:
-        member = ProjectMember(project_id=project_id, user_id=data.user_id, role=data.role.value,
-                               added_by=principal.user_id)
+        member = ProjectMember(
+            project_id=project_id, user_id=data.user_id, role=data.role.value, added_by=principal.user_id
+        )
         session.add(member)
         action = "project.member_add"
-    audit.record(session, principal, action, target_type="user", target_id=data.user_id, project_id=project_id,
-                 tenant_id=visible.project.tenant_id, details={"role": data.role.value})
+    audit.record(
+        session,
+        principal,
+        action,
+        target_type="user",
+        target_id=data.user_id,
+        project_id=project_id,
+        tenant_id=visible.project.tenant_id,
+        details={"role": data.role.value},
+    )
     await session.flush()
     return member
 
 
-async def remove_member(session: AsyncSession, principal: Principal, project_id: int, data: MemberRemove) -> Project:
+async def remove_member(
+    session: AsyncSession, principal: Principal, project_id: int, data: MemberRemove
+) -> Project:
     repo = ProjectRepository(session, principal)
     visible = await repo.get(project_id)
     require_project(principal, visible.role, Action.PROJECT_MANAGE_MEMBERS)
@@ -121,6 +182,13 @@ async def remove_member(session: AsyncSession, principal: Principal, project_id:
     if member is None:
         raise NotFound(f"User {data.user_id} is not a member of project {project_id}.")
     await session.delete(member)
-    audit.record(session, principal, "project.member_remove", target_type="user", target_id=data.user_id,
-                 project_id=project_id, tenant_id=visible.project.tenant_id)
+    audit.record(
+        session,
+        principal,
+        "project.member_remove",
+        target_type="user",
+        target_id=data.user_id,
+        project_id=project_id,
+        tenant_id=visible.project.tenant_id,
+    )
     return visible.project

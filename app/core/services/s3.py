@@ -17,11 +17,18 @@ _ERROR_CODE = re.compile(r"\(([A-Za-z0-9.]+)\)")
 
 def s3_client(config: dict[str, Any], secrets: dict[str, str]) -> Any:
     return boto3.session.Session().client(
-        "s3", endpoint_url=config.get("endpoint_url") or None, region_name=config.get("region") or "us-east-1",
-        aws_access_key_id=config["access_key_id"], aws_secret_access_key=secrets["secret_access_key"],
-        config=Config(connect_timeout=10, read_timeout=60, retries={"max_attempts": 3, "mode": "standard"},
-                      # path-style works with every S3-compatible store (MinIO, Ceph, moto)
-                      s3={"addressing_style": "path"}),
+        "s3",
+        endpoint_url=config.get("endpoint_url") or None,
+        region_name=config.get("region") or "us-east-1",
+        aws_access_key_id=config["access_key_id"],
+        aws_secret_access_key=secrets["secret_access_key"],
+        config=Config(
+            connect_timeout=10,
+            read_timeout=60,
+            retries={"max_attempts": 3, "mode": "standard"},
+            # path-style works with every S3-compatible store (MinIO, Ceph, moto)
+            s3={"addressing_style": "path"},
+        ),
     )
 
 

@@ -28,10 +28,20 @@ from app.generation.schema.loader import MAX_SCHEMA_BYTES, LoadedSchema
 def describe(doc: SchemaDoc, project_ids: list[int]) -> dict[str, Any]:
     """The schema resource as the API returns it (also the `schema.uploaded` event payload)."""
     return {
-        "schema_id": doc.id, "name": doc.name, "type": doc.type, "version": doc.version, "filename": doc.filename,
-        "size_bytes": doc.size_bytes, "sha256": doc.sha256, "roots": list(doc.roots), "default_root": doc.default_root,
-        "field_count": doc.field_count, "created_at": iso(doc.created_at), "created_by": doc.created_by,
-        "tenant_id": doc.tenant_id, "project_ids": project_ids,
+        "schema_id": doc.id,
+        "name": doc.name,
+        "type": doc.type,
+        "version": doc.version,
+        "filename": doc.filename,
+        "size_bytes": doc.size_bytes,
+        "sha256": doc.sha256,
+        "roots": list(doc.roots),
+        "default_root": doc.default_root,
+        "field_count": doc.field_count,
+        "created_at": iso(doc.created_at),
+        "created_by": doc.created_by,
+        "tenant_id": doc.tenant_id,
+        "project_ids": project_ids,
     }
 
 
@@ -46,11 +56,15 @@ def upload_bytes(data: SchemaUpload) -> bytes:
         except (binascii.Error, ValueError):
             raise Invalid("content_base64 is not valid base64.") from None
     if len(raw) > MAX_SCHEMA_BYTES:
-        raise PayloadTooLarge(f"The schema file is {len(raw):,} bytes; the limit is {MAX_SCHEMA_BYTES:,} bytes (10 MiB).")
+        raise PayloadTooLarge(
+            f"The schema file is {len(raw):,} bytes; the limit is {MAX_SCHEMA_BYTES:,} bytes (10 MiB)."
+        )
     return raw
 
 
-async def upload(session: AsyncSession, principal: Principal, settings: Settings, data: SchemaUpload) -> SchemaDoc:
+async def upload(
+    session: AsyncSession, principal: Principal, settings: Settings, data: SchemaUpload
+) -> SchemaDoc:
     require(principal, Action.SCHEMA_UPLOAD)
     raw = upload_bytes(data)
     if data.project_id is not None:
@@ -63,20 +77,37 @@ async def upload(session: AsyncSession, principal: Principal, settings: Settings
     if data.project_id is not None:
         tenant_id = visible.project.tenant_id
     doc = SchemaDoc(
-        tenant_id=tenant_id, name=data.name or loaded.filename or f"{loaded.type} schema", type=loaded.type,
-        version=loaded.version, filename=loaded.filename, size_bytes=len(raw), sha256=key, storage_key=key,
-        roots=list(loaded.roots), default_root=loaded.default_root, field_count=field_count(loaded),
+        tenant_id=tenant_id,
+        name=data.name or loaded.filename or f"{loaded.type} schema",
+        type=loaded.type,
+        version=loaded.version,
+        filename=loaded.filename,
+        size_bytes=len(raw),
+        sha256=key,
+        storage_key=key,
+        roots=list(loaded.roots),
+        default_root=loaded.default_root,
+        field_count=field_count(loaded),
         created_by=principal.user_id,
     )
     session.add(doc)
     await session.flush()
     project_ids: list[int] = []
     if data.project_id is not None:
-        session.add(ProjectSchema(project_id=data.project_id, schema_id=stored_id(doc), linked_by=principal.user_id))
+        session.add(
+            ProjectSchema(project_id=data.project_id, schema_id=stored_id(doc), linked_by=principal.user_id)
+        )
         project_ids.append(data.project_id)
-    audit.record(session, principal, "schema.upload", target_type="schema", target_id=doc.id,
-                 project_id=data.project_id, tenant_id=tenant_id,
-                 details={"name": doc.name, "type": doc.type, "version": doc.version, "size_bytes": doc.size_bytes})
+    audit.record(
+        session,
+        principal,
+        "schema.upload",
+        target_type="schema",
+        target_id=doc.id,
+        project_id=data.project_id,
+        tenant_id=tenant_id,
+        details={"name": doc.name, "type": doc.type, "version": doc.version, "size_bytes": doc.size_bytes},
+    )
     events.record(session, "schema.uploaded", tenant_id=tenant_id, data=describe(doc, project_ids))
     await session.flush()
     return doc
@@ -86,20 +117,32 @@ async def get(session: AsyncSession, principal: Principal, schema_id: int) -> Sc
     return await SchemaRepository(session, principal).get(schema_id)
 
 
-async def list_visible(session: AsyncSession, principal: Principal, *, project_id: int | None, q: str | None,
-                       limit: int, offset: int) -> tuple[list[SchemaDoc], int]:
+async def list_visible(
+    session: AsyncSession,
+    principal: Principal,
+    *,
+    project_id: int | None,
+    q: str | None,
+    limit: int,
+    offset: int,
+) -> tuple[list[SchemaDoc], int]:
     if project_id is not None:
         await ProjectRepository(session, principal).get(project_id)
-    return await SchemaRepository(session, principal).list(project_id=project_id, q=q, limit=limit, offset=offset)
+    return await SchemaRepository(session, principal).list(
+        project_id=project_id, q=q, limit=limit, offset=offset
+    )
 
 
-async def loaded_schema(session: AsyncSession, principal: Principal, settings: Settings, schema_id: int) -> tuple[SchemaDoc, LoadedSchema]:
+async def loaded_schema(
+    session: AsyncSession, principal: Principal, settings: Settings, schema_id: int
+) -> tuple[SchemaDoc, LoadedSchema]:
     doc = await SchemaRepository(session, principal).get(schema_id)
     return doc, await load_cached_async(BlobStore(settings.data_dir), doc.storage_key, doc.filename)
 
 
-async def representation(session: AsyncSession, principal: Principal, settings: Settings, schema_id: int,
-                         root: str | None) -> dict[str, Any]:
+async def representation(
+    session: AsyncSession, principal: Principal, settings: Settings, schema_id: int, root: str | None
+) -> dict[str, Any]:
     doc, loaded = await loaded_schema(session, principal, settings, schema_id)
     body = await asyncio.to_thread(schema_repr, loaded, root)
     return {"schema_id": doc.id, **body}
@@ -118,8 +161,15 @@ async def link(session: AsyncSession, principal: Principal, project_id: int, dat
     if await schemas.link(project_id, data.schema_id) is not None:
         return
     session.add(ProjectSchema(project_id=project_id, schema_id=data.schema_id, linked_by=principal.user_id))
-    audit.record(session, principal, "project.schema_link", target_type="schema", target_id=data.schema_id,
-                 project_id=project_id, tenant_id=visible.project.tenant_id)
+    audit.record(
+        session,
+        principal,
+        "project.schema_link",
+        target_type="schema",
+        target_id=data.schema_id,
+        project_id=project_id,
+        tenant_id=visible.project.tenant_id,
+    )
     await session.flush()
 
 
@@ -134,6 +184,13 @@ async def delete(session: AsyncSession, principal: Principal, schema_id: int) ->
         await session.delete(constraint_set)
     await schemas.unlink_all(schema_id)
     await session.delete(doc)
-    audit.record(session, principal, "schema.delete", target_type="schema", target_id=schema_id,
-                 tenant_id=doc.tenant_id, details={"name": doc.name})
+    audit.record(
+        session,
+        principal,
+        "schema.delete",
+        target_type="schema",
+        target_id=schema_id,
+        tenant_id=doc.tenant_id,
+        details={"name": doc.name},
+    )
     return doc

@@ -14,7 +14,9 @@ from app.core.security.passwords import check_password_policy, hash_password_asy
 from app.core.services import audit
 
 
-async def list_visible(session: AsyncSession, principal: Principal, limit: int, offset: int) -> tuple[list[Tenant], int]:
+async def list_visible(
+    session: AsyncSession, principal: Principal, limit: int, offset: int
+) -> tuple[list[Tenant], int]:
     return await TenantRepository(session, principal).list(limit, offset)
 
 
@@ -40,13 +42,24 @@ async def create(session: AsyncSession, principal: Principal, data: TenantCreate
     await session.flush()
     assert tenant.id is not None
     admin = User(
-        tenant_id=tenant.id, username=data.admin_username, email=data.admin_email, role=Role.Admin.value,
-        password_hash=await hash_password_async(data.admin_password), created_by=principal.user_id,
+        tenant_id=tenant.id,
+        username=data.admin_username,
+        email=data.admin_email,
+        role=Role.Admin.value,
+        password_hash=await hash_password_async(data.admin_password),
+        created_by=principal.user_id,
     )
     session.add(admin)
     await session.flush()
-    audit.record(session, principal, "tenant.create", target_type="tenant", target_id=tenant.id, tenant_id=tenant.id,
-                 details={"name": data.name, "admin_username": data.admin_username})
+    audit.record(
+        session,
+        principal,
+        "tenant.create",
+        target_type="tenant",
+        target_id=tenant.id,
+        tenant_id=tenant.id,
+        details={"name": data.name, "admin_username": data.admin_username},
+    )
     return tenant, admin
 
 
@@ -63,6 +76,13 @@ async def update(session: AsyncSession, principal: Principal, tenant_id: int, da
     for key, value in fields.items():
         setattr(tenant, key, value)
     tenant.updated_at = utcnow()
-    audit.record(session, principal, "tenant.update", target_type="tenant", target_id=tenant.id, tenant_id=tenant.id,
-                 details={k: v for k, v in fields.items()})
+    audit.record(
+        session,
+        principal,
+        "tenant.update",
+        target_type="tenant",
+        target_id=tenant.id,
+        tenant_id=tenant.id,
+        details={k: v for k, v in fields.items()},
+    )
     return tenant

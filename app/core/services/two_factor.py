@@ -88,7 +88,9 @@ async def check_second_factor(session: AsyncSession, settings: Settings, user: U
     return await TwoFactorRepository(session, user.id).use_recovery_code(_recovery_hash(code))
 
 
-async def enable(session: AsyncSession, principal: Principal, settings: Settings, data: TwoFactorEnable) -> TwoFactorState:
+async def enable(
+    session: AsyncSession, principal: Principal, settings: Settings, data: TwoFactorEnable
+) -> TwoFactorState:
     """Without a code: start (or restart) enrolment. With a code: confirm it and turn 2FA on."""
     user = await UserRepository(session, principal).get(principal.user_id)
     if user.two_factor_enabled:
@@ -99,8 +101,13 @@ async def enable(session: AsyncSession, principal: Principal, settings: Settings
         user.updated_at = utcnow()
         audit.record(session, principal, "settings.2fa_enrol", target_type="user", target_id=user.id)
         uri = pyotp.TOTP(secret).provisioning_uri(name=user.username, issuer_name=ISSUER)
-        return TwoFactorState(False, "Add the secret to an authenticator app, then send one of its codes as "
-                                     "{\"code\": \"...\"} to confirm.", secret=secret, otpauth_uri=uri)
+        return TwoFactorState(
+            False,
+            "Add the secret to an authenticator app, then send one of its codes as "
+            '{"code": "..."} to confirm.',
+            secret=secret,
+            otpauth_uri=uri,
+        )
     if user.totp_pending_enc is None:
         raise Conflict("No enrolment is in progress; call enable_2fa without a code first.")
     secret = unseal(settings.signing_key(), user.totp_pending_enc)
@@ -113,11 +120,17 @@ async def enable(session: AsyncSession, principal: Principal, settings: Settings
     user.two_factor_enabled = True
     user.updated_at = utcnow()
     audit.record(session, principal, "settings.2fa_enable", target_type="user", target_id=user.id)
-    return TwoFactorState(True, "Two-factor authentication is on. Store the recovery codes now: they are not "
-                                "shown again and each works once.", recovery_codes=codes)
+    return TwoFactorState(
+        True,
+        "Two-factor authentication is on. Store the recovery codes now: they are not "
+        "shown again and each works once.",
+        recovery_codes=codes,
+    )
 
 
-async def disable(session: AsyncSession, principal: Principal, settings: Settings, data: TwoFactorDisable) -> TwoFactorState:
+async def disable(
+    session: AsyncSession, principal: Principal, settings: Settings, data: TwoFactorDisable
+) -> TwoFactorState:
     user = await UserRepository(session, principal).get(principal.user_id)
     if not user.two_factor_enabled:
         raise Conflict("Two-factor authentication is not enabled.")

@@ -34,8 +34,17 @@ async def _target_tenant(session: AsyncSession, principal: Principal, tenant_id:
 
 
 async def _new_user(
-    session: AsyncSession, principal: Principal, settings: Settings, *, tenant_id: int, username: str,
-    email: str | None, role: Role, display_name: str | None, password: str | None, action: str,
+    session: AsyncSession,
+    principal: Principal,
+    settings: Settings,
+    *,
+    tenant_id: int,
+    username: str,
+    email: str | None,
+    role: Role,
+    display_name: str | None,
+    password: str | None,
+    action: str,
 ) -> CreatedUser:
     users = UserRepository(session, principal)
     if await users.username_taken(username):
@@ -45,7 +54,11 @@ async def _new_user(
     if password is not None:
         check_password_policy(password)
     user = User(
-        tenant_id=tenant_id, username=username, email=email, role=role.value, display_name=display_name,
+        tenant_id=tenant_id,
+        username=username,
+        email=email,
+        role=role.value,
+        display_name=display_name,
         is_active=password is not None,
         password_hash=await hash_password_async(password) if password is not None else None,
         created_by=principal.user_id,
@@ -57,28 +70,53 @@ async def _new_user(
         token = await create_invitation(session, principal, settings, user)
         url = f"{settings.site_url}/setup-password?token={token}"
     audit.record(
-        session, principal, action, target_type="user", target_id=user.id, tenant_id=tenant_id,
+        session,
+        principal,
+        action,
+        target_type="user",
+        target_id=user.id,
+        tenant_id=tenant_id,
         details={"username": username, "role": role.value, "invited": password is None},
     )
     return CreatedUser(user, token, url)
 
 
-async def create(session: AsyncSession, principal: Principal, settings: Settings, data: UserCreate) -> CreatedUser:
+async def create(
+    session: AsyncSession, principal: Principal, settings: Settings, data: UserCreate
+) -> CreatedUser:
     require(principal, Action.USER_CREATE)
     authz.require_grant(principal, data.role)
     tenant_id = await _target_tenant(session, principal, data.tenant_id)
     return await _new_user(
-        session, principal, settings, tenant_id=tenant_id, username=data.username, email=data.email,
-        role=data.role, display_name=data.display_name, password=data.password, action="user.create",
+        session,
+        principal,
+        settings,
+        tenant_id=tenant_id,
+        username=data.username,
+        email=data.email,
+        role=data.role,
+        display_name=data.display_name,
+        password=data.password,
+        action="user.create",
     )
 
 
-async def invite(session: AsyncSession, principal: Principal, settings: Settings, data: UserInvite) -> CreatedUser:
+async def invite(
+    session: AsyncSession, principal: Principal, settings: Settings, data: UserInvite
+) -> CreatedUser:
     require(principal, Action.USER_INVITE)
     authz.require_grant(principal, data.role)
     return await _new_user(
-        session, principal, settings, tenant_id=principal.tenant_id, username=data.username, email=data.email,
-        role=data.role, display_name=data.display_name, password=None, action="user.invite",
+        session,
+        principal,
+        settings,
+        tenant_id=principal.tenant_id,
+        username=data.username,
+        email=data.email,
+        role=data.role,
+        display_name=data.display_name,
+        password=None,
+        action="user.invite",
     )
 
 
@@ -90,8 +128,15 @@ async def get(session: AsyncSession, principal: Principal, user_id: int) -> User
 
 
 async def search(
-    session: AsyncSession, principal: Principal, *, q: str | None, role: Role | None, is_active: bool | None,
-    tenant_id: int | None, limit: int, offset: int,
+    session: AsyncSession,
+    principal: Principal,
+    *,
+    q: str | None,
+    role: Role | None,
+    is_active: bool | None,
+    tenant_id: int | None,
+    limit: int,
+    offset: int,
 ) -> tuple[list[User], int]:
     require(principal, Action.USER_LIST)
     return await UserRepository(session, principal).search(
@@ -106,8 +151,9 @@ async def update(session: AsyncSession, principal: Principal, user_id: int, data
     if not fields:
         raise Invalid("Nothing to update: send at least one of role, is_active, display_name, email.")
     current = Role(user.role)
-    authz.require_user_update(principal, user_id=user_id, current=current, new_role=data.role,
-                              deactivate=data.is_active is False)
+    authz.require_user_update(
+        principal, user_id=user_id, current=current, new_role=data.role, deactivate=data.is_active is False
+    )
 
     def active_admins() -> Awaitable[int]:
         return users.active_admin_count(user.tenant_id)
@@ -121,12 +167,16 @@ async def update(session: AsyncSession, principal: Principal, user_id: int, data
         if not data.is_active:
             await authz.require_another_admin(current, user.is_active, active_admins, "be deactivated")
         if data.is_active and user.password_hash is None:
-            raise Conflict("This user has not set a password yet; they activate by accepting their invitation.")
+            raise Conflict(
+                "This user has not set a password yet; they activate by accepting their invitation."
+            )
         changes["is_active"] = [user.is_active, data.is_active]
         user.is_active = data.is_active
     if data.is_active is False and user.password_hash is None:
         # deactivating someone who has not accepted yet withdraws their invitation
-        changes["invitations_revoked"] = await AuthRepository(session).revoke_invitations(stored_id(user), utcnow())
+        changes["invitations_revoked"] = await AuthRepository(session).revoke_invitations(
+            stored_id(user), utcnow()
+        )
     if "display_name" in fields:
         user.display_name = data.display_name
         changes["display_name"] = True
@@ -137,7 +187,12 @@ async def update(session: AsyncSession, principal: Principal, user_id: int, data
         changes["email"] = True
     user.updated_at = utcnow()
     audit.record(
-        session, principal, "user.update", target_type="user", target_id=user.id, tenant_id=user.tenant_id,
+        session,
+        principal,
+        "user.update",
+        target_type="user",
+        target_id=user.id,
+        tenant_id=user.tenant_id,
         details=changes,
     )
     return user

@@ -15,8 +15,9 @@ from app.core.services import audit, integrations
 DeliveryWithAttempts = tuple[WebhookDelivery, list[DeliveryAttempt]]
 
 
-async def deliveries(session: AsyncSession, principal: Principal, integration_id: int, *, limit: int, offset: int
-                     ) -> tuple[list[DeliveryWithAttempts], int]:
+async def deliveries(
+    session: AsyncSession, principal: Principal, integration_id: int, *, limit: int, offset: int
+) -> tuple[list[DeliveryWithAttempts], int]:
     await integrations.get(session, principal, integration_id)
     repo = IntegrationRepository(session, principal)
     rows, total = await repo.deliveries(integration_id, limit=limit, offset=offset)
@@ -24,8 +25,9 @@ async def deliveries(session: AsyncSession, principal: Principal, integration_id
     return [(r, attempts.get(r.id, [])) for r in rows if r.id is not None], total
 
 
-async def redeliver(session: AsyncSession, principal: Principal, integration_id: int, delivery_id: int
-                    ) -> DeliveryWithAttempts:
+async def redeliver(
+    session: AsyncSession, principal: Principal, integration_id: int, delivery_id: int
+) -> DeliveryWithAttempts:
     """Queue the same event again (same body, same webhook-id, so receivers can deduplicate)."""
     row = await integrations.get(session, principal, integration_id)
     require(principal, Action.INTEGRATION_MANAGE)
@@ -33,11 +35,26 @@ async def redeliver(session: AsyncSession, principal: Principal, integration_id:
     integrations.ensure_active(row)
     if row.provider != "webhook":
         raise Invalid("Only webhook deliveries can be redelivered.")
-    copy = WebhookDelivery(integration_id=integration_id, tenant_id=original.tenant_id, webhook_id=original.webhook_id,
-                           event_type=original.event_type, body=original.body, next_attempt_at=utcnow())
+    copy = WebhookDelivery(
+        integration_id=integration_id,
+        tenant_id=original.tenant_id,
+        webhook_id=original.webhook_id,
+        event_type=original.event_type,
+        body=original.body,
+        next_attempt_at=utcnow(),
+    )
     session.add(copy)
     await session.flush()
-    audit.record(session, principal, "integration.redeliver", target_type="webhook_delivery", target_id=copy.id,
-                 details={"integration_id": integration_id, "original_delivery_id": delivery_id,
-                          "webhook_id": original.webhook_id})
+    audit.record(
+        session,
+        principal,
+        "integration.redeliver",
+        target_type="webhook_delivery",
+        target_id=copy.id,
+        details={
+            "integration_id": integration_id,
+            "original_delivery_id": delivery_id,
+            "webhook_id": original.webhook_id,
+        },
+    )
     return copy, []

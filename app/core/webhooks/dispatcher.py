@@ -66,15 +66,29 @@ class WebhookDispatcher(PeriodicTask):
             for event in queue.unfanned_events(BATCH * 4):
                 if not queue.mark_fanned_out(event.id, now) or event.tenant_id is None:
                     continue
-                body = orjson.dumps({"id": event.id, "type": event.type, "created_at": iso(event.created_at),
-                                     "tenant_id": event.tenant_id, "data": event.data}).decode()
+                body = orjson.dumps(
+                    {
+                        "id": event.id,
+                        "type": event.type,
+                        "created_at": iso(event.created_at),
+                        "tenant_id": event.tenant_id,
+                        "data": event.data,
+                    }
+                ).decode()
                 if not queue.actor_forwards(event):
                     continue
                 for integration in queue.active_webhooks(event.tenant_id):
                     if event.type in integration.events:
-                        session.add(WebhookDelivery(
-                            integration_id=stored_id(integration), tenant_id=event.tenant_id, webhook_id=event.id,
-                            event_type=event.type, body=body, next_attempt_at=now))
+                        session.add(
+                            WebhookDelivery(
+                                integration_id=stored_id(integration),
+                                tenant_id=event.tenant_id,
+                                webhook_id=event.id,
+                                event_type=event.type,
+                                body=body,
+                                next_attempt_at=now,
+                            )
+                        )
             session.commit()
 
     # -- sending -----------------------------------------------------------------------------
@@ -93,13 +107,26 @@ class WebhookDispatcher(PeriodicTask):
                     continue
                 integration = queue.integration(delivery.integration_id)
                 if integration is None or not integration.is_active:
-                    queue.record_outcome(delivery.id, delivery.attempts, status=DeliveryStatus.failed.value,
-                                         lease_until=None, finished_at=now,
-                                         last_error="The integration is disabled; the event was not sent.")
+                    queue.record_outcome(
+                        delivery.id,
+                        delivery.attempts,
+                        status=DeliveryStatus.failed.value,
+                        lease_until=None,
+                        finished_at=now,
+                        last_error="The integration is disabled; the event was not sent.",
+                    )
                     continue
-                claimed.append(_Claimed(delivery.id, delivery.integration_id, delivery.attempts, delivery.webhook_id,
-                                        delivery.body.encode(), integration.config["url"],
-                                        secrets_of(self.settings, integration)["signing_secret"]))
+                claimed.append(
+                    _Claimed(
+                        delivery.id,
+                        delivery.integration_id,
+                        delivery.attempts,
+                        delivery.webhook_id,
+                        delivery.body.encode(),
+                        integration.config["url"],
+                        secrets_of(self.settings, integration)["signing_secret"],
+                    )
+                )
             session.commit()
         return claimed
 
@@ -107,16 +134,25 @@ class WebhookDispatcher(PeriodicTask):
         now = utcnow()
         # signed afresh per attempt: the timestamp is the attempt's, the id and body never change
         headers = signing.headers(job.secret, job.webhook_id, int(now.timestamp()), job.body)
-        result = await sender.post(job.url, headers, job.body, timeout=self.settings.webhook_timeout_seconds,
-                                   allow_private=self.settings.webhook_allow_private)
+        result = await sender.post(
+            job.url,
+            headers,
+            job.body,
+            timeout=self.settings.webhook_timeout_seconds,
+            allow_private=self.settings.webhook_allow_private,
+        )
         await asyncio.to_thread(self._record, job, result, now)
 
     def _record(self, job: _Claimed, result: sender.SendResult, at: datetime) -> None:
         now = utcnow()
         attempt = job.attempts + 1
         schedule = self.settings.webhook_retry_schedule
-        values: dict[str, object] = {"attempts": attempt, "lease_until": None, "last_status_code": result.status_code,
-                                     "last_error": result.error}
+        values: dict[str, object] = {
+            "attempts": attempt,
+            "lease_until": None,
+            "last_status_code": result.status_code,
+            "last_error": result.error,
+        }
         final_failure = False
         if result.ok:
             values.update(status=DeliveryStatus.succeeded.value, finished_at=now, next_attempt_at=None)
@@ -130,15 +166,27 @@ class WebhookDispatcher(PeriodicTask):
             if not queue.record_outcome(job.delivery_id, job.attempts, **values):
                 session.rollback()  # the lease lapsed and another dispatcher took over
                 return
-            session.add(DeliveryAttempt(delivery_id=job.delivery_id, attempt=attempt, at=at,
-                                        status_code=result.status_code, error=result.error,
-                                        response_body=result.response_body, duration_ms=result.duration_ms))
+            session.add(
+                DeliveryAttempt(
+                    delivery_id=job.delivery_id,
+                    attempt=attempt,
+                    at=at,
+                    status_code=result.status_code,
+                    error=result.error,
+                    response_body=result.response_body,
+                    duration_ms=result.duration_ms,
+                )
+            )
             if result.ok:
                 queue.reset_failures(job.integration_id)
             elif final_failure:
                 failed_events = queue.count_failed_event(job.integration_id)
                 if failed_events >= self.settings.webhook_max_failed_events and queue.disable(
-                        job.integration_id, f"Disabled after {failed_events} consecutive events could not be "
-                                            "delivered.", now):
-                    log.warning("integration %s disabled after %s failed events", job.integration_id, failed_events)
+                    job.integration_id,
+                    f"Disabled after {failed_events} consecutive events could not be delivered.",
+                    now,
+                ):
+                    log.warning(
+                        "integration %s disabled after %s failed events", job.integration_id, failed_events
+                    )
             session.commit()

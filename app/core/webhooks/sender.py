@@ -20,23 +20,32 @@ class _VettedBackend(httpcore.AsyncNetworkBackend):
         self._inner = httpcore.AnyIOBackend()
         self._allow_private = allow_private
 
-    async def connect_tcp(self, host: str, port: int, timeout: float | None = None,
-                          local_address: str | None = None,
-                          socket_options: Iterable[httpcore.SOCKET_OPTION] | None = None) -> httpcore.AsyncNetworkStream:
+    async def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[httpcore.SOCKET_OPTION] | None = None,
+    ) -> httpcore.AsyncNetworkStream:
         addresses = await ssrf.resolve(host, port, allow_private=self._allow_private)
         last: Exception | None = None
         for address in addresses:
             try:
-                return await self._inner.connect_tcp(address, port, timeout=timeout, local_address=local_address,
-                                                     socket_options=socket_options)
+                return await self._inner.connect_tcp(
+                    address, port, timeout=timeout, local_address=local_address, socket_options=socket_options
+                )
             except (httpcore.ConnectError, httpcore.ConnectTimeout) as exc:
                 last = exc
         assert last is not None
         raise last
 
-    async def connect_unix_socket(self, path: str, timeout: float | None = None,
-                                  socket_options: Iterable[httpcore.SOCKET_OPTION] | None = None
-                                  ) -> httpcore.AsyncNetworkStream:
+    async def connect_unix_socket(
+        self,
+        path: str,
+        timeout: float | None = None,
+        socket_options: Iterable[httpcore.SOCKET_OPTION] | None = None,
+    ) -> httpcore.AsyncNetworkStream:
         raise httpcore.ConnectError("unix sockets are not webhook destinations")
 
     async def sleep(self, seconds: float) -> None:
@@ -52,7 +61,9 @@ class SendResult:
     duration_ms: int
 
 
-async def post(url: str, headers: dict[str, str], body: bytes, *, timeout: float, allow_private: bool) -> SendResult:
+async def post(
+    url: str, headers: dict[str, str], body: bytes, *, timeout: float, allow_private: bool
+) -> SendResult:
     """POST once; never raises for network trouble, the outcome is in the result."""
     started = time.monotonic()
 
@@ -61,11 +72,17 @@ async def post(url: str, headers: dict[str, str], body: bytes, *, timeout: float
 
     try:
         ssrf.split_url(url)
-        async with httpcore.AsyncConnectionPool(network_backend=_VettedBackend(allow_private=allow_private),
-                                                max_connections=1, retries=0) as pool:
+        async with httpcore.AsyncConnectionPool(
+            network_backend=_VettedBackend(allow_private=allow_private), max_connections=1, retries=0
+        ) as pool:
             response = await pool.request(
-                "POST", url, headers=list(headers.items()), content=body,
-                extensions={"timeout": {"connect": timeout, "read": timeout, "write": timeout, "pool": timeout}},
+                "POST",
+                url,
+                headers=list(headers.items()),
+                content=body,
+                extensions={
+                    "timeout": {"connect": timeout, "read": timeout, "write": timeout, "pool": timeout}
+                },
             )
             text = response.content[:RESPONSE_KEEP_BYTES].decode("utf-8", "replace")
     except ssrf.UnsafeDestination as exc:

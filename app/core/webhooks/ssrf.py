@@ -70,8 +70,10 @@ async def resolve(host: str, port: int, *, allow_private: bool) -> list[str]:
         for address in addresses:
             reason = refusal(ipaddress.ip_address(address.split("%", 1)[0]))
             if reason is not None:
-                raise UnsafeDestination(f"The host '{host[:100]}' resolves to {reason} ({address}); only public "
-                                        "addresses are allowed (TDG_WEBHOOK_ALLOW_PRIVATE).")
+                raise UnsafeDestination(
+                    f"The host '{host[:100]}' resolves to {reason} ({address}); only public "
+                    "addresses are allowed (TDG_WEBHOOK_ALLOW_PRIVATE)."
+                )
     return addresses
 
 
