@@ -34,7 +34,7 @@ class AuthRepository:
                    else literal(False))
         stmt = (select(User, Tenant, revoked.label("revoked")).join(Tenant, col(Tenant.id) == User.tenant_id)
                 .where(col(User.id) == user_id))
-        row = (await self.session.exec(stmt)).first()  # type: ignore[call-overload]
+        row = (await self.session.exec(stmt)).first()
         if row is None:
             return None, None, bool(jti is not None and await self.is_revoked(jti))
         return row[0], row[1], bool(row[2])
@@ -47,7 +47,7 @@ class AuthRepository:
 
     async def revoke_invitations(self, user_id: int, now: datetime) -> int:
         """Mark the user's open invitations used; returns how many were open."""
-        result = await self.session.exec(update(Invitation).where(  # type: ignore[call-overload]
+        result = await self.session.exec(update(Invitation).where(
             col(Invitation.user_id) == user_id, col(Invitation.used_at).is_(None)).values(used_at=now))
         return int(result.rowcount or 0)
 
@@ -55,7 +55,7 @@ class AuthRepository:
         return await self.session.get(LoginThrottle, key)
 
     async def purge_expired_revocations(self, now: datetime) -> None:
-        await self.session.exec(delete(RevokedToken).where(RevokedToken.expires_at < now))  # type: ignore[call-overload]
+        await self.session.exec(delete(RevokedToken).where(col(RevokedToken.expires_at) < now))
 
     async def tenant_count(self) -> int:
         return len((await self.session.exec(select(Tenant.id).limit(1))).all())

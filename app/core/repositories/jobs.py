@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import case, delete, exists, func, or_, update
+from sqlalchemy import case, delete, exists, func, insert, or_, update
 from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select
 
@@ -46,7 +46,7 @@ class JobRepository:
         return list(self.session.exec(stmt).all())
 
     def running_per_tenant(self) -> dict[int, int]:
-        stmt = select(Dataset.tenant_id, func.count()).where(Dataset.status == RUNNING).group_by(Dataset.tenant_id)
+        stmt = select(Dataset.tenant_id, func.count()).where(Dataset.status == RUNNING).group_by(col(Dataset.tenant_id))
         return {tid: int(n) for tid, n in self.session.exec(stmt).all()}
 
     def tenant_caps(self) -> dict[int, int]:
@@ -54,16 +54,16 @@ class JobRepository:
 
     def start(self, dataset_id: int, owner: str, ranges: Sequence[tuple[int, int]]) -> bool:
         """queued -> running, with one queued generate shard per range and a waiting assembly."""
-        result = self.session.exec(  # type: ignore[call-overload]
+        result = self.session.exec(
             update(Dataset)
-            .where(col(Dataset.id) == dataset_id, Dataset.status == QUEUED, col(Dataset.startable).is_(True))
+            .where(col(Dataset.id) == dataset_id, col(Dataset.status) == QUEUED, col(Dataset.startable).is_(True))
             .values(status=RUNNING, locked_by=owner, lease_until=None, error=None, shard_count=len(ranges),
                     shards_done=0, progress=0.0, records_generated=0)
         )
         if result.rowcount != 1:
             return False
         # leftovers of an earlier run (a dataset re-queued from before shards existed)
-        self.session.exec(delete(DatasetShard).where(col(DatasetShard.dataset_id) == dataset_id))  # type: ignore[call-overload]
+        self.session.exec(delete(DatasetShard).where(col(DatasetShard.dataset_id) == dataset_id))
         for index, (start, stop) in enumerate(ranges):
             self.session.add(DatasetShard(dataset_id=dataset_id, shard_index=index, kind=ShardKind.generate.value,
                                           start=start, stop=stop, status=ShardStatus.queued.value))
@@ -73,13 +73,13 @@ class JobRepository:
 
     def running_without_shards(self) -> list[Dataset]:
         """Running datasets with no work rows: runs started before shards existed."""
-        has_shards = exists().where(DatasetShard.dataset_id == Dataset.id)
+        has_shards = exists().where(col(DatasetShard.dataset_id) == Dataset.id)
         stmt = select(Dataset).where(Dataset.status == RUNNING, ~has_shards)
         return list(self.session.exec(stmt).all())
 
     def requeue_dataset(self, dataset_id: int) -> bool:
-        result = self.session.exec(  # type: ignore[call-overload]
-            update(Dataset).where(col(Dataset.id) == dataset_id, Dataset.status == RUNNING)
+        result = self.session.exec(
+            update(Dataset).where(col(Dataset.id) == dataset_id, col(Dataset.status) == RUNNING)
             .values(status=QUEUED, locked_by=None, lease_until=None, progress=0.0, records_generated=0)
         )
         return result.rowcount == 1
@@ -93,9 +93,9 @@ class JobRepository:
 
     def claim_shard(self, shard_id: int, attempt: int, now: datetime, lease: timedelta, owner: str) -> bool:
         """queued -> running for the dispatcher (or the worker that finished the last shard)."""
-        result = self.session.exec(  # type: ignore[call-overload]
+        result = self.session.exec(
             update(DatasetShard)
-            .where(col(DatasetShard.id) == shard_id, DatasetShard.attempt == attempt,
+            .where(col(DatasetShard.id) == shard_id, col(DatasetShard.attempt) == attempt,
                    col(DatasetShard.status).in_([ShardStatus.queued.value, ShardStatus.waiting.value]))
             .values(status=ShardStatus.running.value, lease_until=now + lease, locked_by=owner)
         )
@@ -108,9 +108,9 @@ class JobRepository:
         return list(self.session.exec(stmt).all())
 
     def requeue_shard(self, shard_id: int, attempt: int) -> bool:
-        result = self.session.exec(  # type: ignore[call-overload]
-            update(DatasetShard).where(col(DatasetShard.id) == shard_id, DatasetShard.attempt == attempt,
-                                       DatasetShard.status == ShardStatus.running.value)
+        result = self.session.exec(
+            update(DatasetShard).where(col(DatasetShard.id) == shard_id, col(DatasetShard.attempt) == attempt,
+                                       col(DatasetShard.status) == ShardStatus.running.value)
             .values(status=ShardStatus.queued.value, locked_by=None, lease_until=None, records_done=0,
                     split_wanted=False)
         )
@@ -135,16 +135,16 @@ class JobRepository:
         return sorted(out, key=lambda pair: -pair[1])
 
     def ask_split(self, shard_id: int, attempt: int) -> bool:
-        result = self.session.exec(  # type: ignore[call-overload]
-            update(DatasetShard).where(col(DatasetShard.id) == shard_id, DatasetShard.attempt == attempt,
-                                       DatasetShard.status == ShardStatus.running.value)
+        result = self.session.exec(
+            update(DatasetShard).where(col(DatasetShard.id) == shard_id, col(DatasetShard.attempt) == attempt,
+                                       col(DatasetShard.status) == ShardStatus.running.value)
             .values(split_wanted=True)
         )
         return result.rowcount == 1
 
     def drop_shards(self, dataset_id: int) -> None:
         """A finished run's work rows (in the transaction that finishes it)."""
-        self.session.exec(delete(DatasetShard).where(col(DatasetShard.dataset_id) == dataset_id))  # type: ignore[call-overload]
+        self.session.exec(delete(DatasetShard).where(col(DatasetShard.dataset_id) == dataset_id))
 
     # -- worker ----------------------------------------------------------------------------
 
@@ -160,18 +160,18 @@ class JobRepository:
         """Become the one worker of a claimed shard; returns the new attempt (the fence)."""
         attempt = shard.attempt + 1
         lock_dataset(self.session.connection(), shard.dataset_id)
-        result = self.session.exec(  # type: ignore[call-overload]
+        result = self.session.exec(
             update(DatasetShard)
-            .where(col(DatasetShard.id) == shard.id, DatasetShard.attempt == shard.attempt,
-                   DatasetShard.status == ShardStatus.running.value, _dataset_running)
+            .where(col(DatasetShard.id) == shard.id, col(DatasetShard.attempt) == shard.attempt,
+                   col(DatasetShard.status) == ShardStatus.running.value, _dataset_running)
             .values(attempt=attempt, locked_by=owner, lease_until=now + lease, records_done=0)
         )
         if result.rowcount != 1:
             return None
-        self.session.exec(  # type: ignore[call-overload]
+        self.session.exec(
             update(Dataset).where(col(Dataset.id) == shard.dataset_id)
             .values(started_at=func.coalesce(Dataset.started_at, now), locked_by=owner,
-                    attempt=case((Dataset.attempt < attempt, attempt), else_=Dataset.attempt))
+                    attempt=case((col(Dataset.attempt) < attempt, attempt), else_=Dataset.attempt))
         )
         return attempt
 
@@ -186,7 +186,7 @@ class JobRepository:
         if not fenced_shard_update(conn, shard_id, attempt, status=ShardStatus.done.value, lease_until=None,
                                    outputs=outputs, records_done=records_done):
             return None
-        result = conn.execute(update(Dataset).where(col(Dataset.id) == dataset_id, Dataset.status == RUNNING)
+        result = conn.execute(update(Dataset).where(col(Dataset.id) == dataset_id, col(Dataset.status) == RUNNING)
                               .values(shards_done=Dataset.shards_done + 1))
         if result.rowcount != 1:
             return None
@@ -223,8 +223,8 @@ def fenced_shard_update(conn: Connection, shard_id: int, attempt: int, **values:
     """Update the shard only while this worker still holds it and its dataset still runs."""
     result = conn.execute(
         update(DatasetShard)
-        .where(col(DatasetShard.id) == shard_id, DatasetShard.attempt == attempt,
-               DatasetShard.status == ShardStatus.running.value, _dataset_running)
+        .where(col(DatasetShard.id) == shard_id, col(DatasetShard.attempt) == attempt,
+               col(DatasetShard.status) == ShardStatus.running.value, _dataset_running)
         .values(**values)
     )
     return result.rowcount == 1
@@ -239,15 +239,15 @@ def split_shard(conn: Connection, shard: DatasetShard, attempt: int, mid: int, s
     its dataset (fenced like every worker write; the caller holds the dataset lock)."""
     result = conn.execute(
         update(DatasetShard)
-        .where(col(DatasetShard.id) == shard.id, DatasetShard.attempt == attempt, DatasetShard.stop == stop,
-               DatasetShard.status == ShardStatus.running.value, _dataset_running)
+        .where(col(DatasetShard.id) == shard.id, col(DatasetShard.attempt) == attempt, col(DatasetShard.stop) == stop,
+               col(DatasetShard.status) == ShardStatus.running.value, _dataset_running)
         .values(stop=mid, split_wanted=False)
     )
     if result.rowcount != 1:
         return False
     index = conn.execute(select(func.max(DatasetShard.shard_index))
                          .where(DatasetShard.dataset_id == shard.dataset_id)).scalar_one()
-    conn.execute(DatasetShard.__table__.insert().values(  # type: ignore[attr-defined]
+    conn.execute(insert(DatasetShard).values(
         dataset_id=shard.dataset_id, shard_index=int(index) + 1, kind=ShardKind.generate.value, start=mid,
         stop=stop, status=ShardStatus.queued.value, attempt=0, records_done=0, outputs=[], split_wanted=False))
     conn.execute(update(Dataset).where(col(Dataset.id) == shard.dataset_id)
@@ -263,13 +263,13 @@ def record_progress(conn: Connection, dataset_id: int, record_count: int, format
     total = max(1, record_count * formats)
     progress = min(0.99, int(done) / total)
     records = min(record_count, int(done) // max(1, formats))
-    conn.execute(update(Dataset).where(col(Dataset.id) == dataset_id, Dataset.status == RUNNING).values(
-        progress=case((Dataset.progress < progress, progress), else_=Dataset.progress),
-        records_generated=case((Dataset.records_generated < records, records), else_=Dataset.records_generated)))
+    conn.execute(update(Dataset).where(col(Dataset.id) == dataset_id, col(Dataset.status) == RUNNING).values(
+        progress=case((col(Dataset.progress) < progress, progress), else_=Dataset.progress),
+        records_generated=case((col(Dataset.records_generated) < records, records), else_=Dataset.records_generated)))
 
 
 def fenced_dataset_finish(conn: Connection, dataset_id: int, **values: object) -> bool:
     """A running dataset's final state (completed or failed); False when it is no longer running."""
-    result = conn.execute(update(Dataset).where(col(Dataset.id) == dataset_id, Dataset.status == RUNNING)
+    result = conn.execute(update(Dataset).where(col(Dataset.id) == dataset_id, col(Dataset.status) == RUNNING)
                           .values(**values))
     return result.rowcount == 1

@@ -36,12 +36,12 @@ class RetentionRepository:
 
     def expire(self, dataset_id: int, reason: str) -> bool:
         """completed -> expired and its file rows gone, unless the dataset changed meanwhile."""
-        result = self.session.exec(update(Dataset).where(  # type: ignore[call-overload]
-            col(Dataset.id) == dataset_id, Dataset.status == DatasetStatus.completed.value).values(
+        result = self.session.exec(update(Dataset).where(
+            col(Dataset.id) == dataset_id, col(Dataset.status) == DatasetStatus.completed.value).values(
             status=DatasetStatus.expired.value, error=reason))
         if result.rowcount != 1:
             return False
-        self.session.exec(delete(DatasetFile).where(col(DatasetFile.dataset_id) == dataset_id))  # type: ignore[call-overload]
+        self.session.exec(delete(DatasetFile).where(col(DatasetFile.dataset_id) == dataset_id))
         return True
 
     def prune_history(self, cutoff: datetime) -> tuple[int, int]:
@@ -52,9 +52,9 @@ class RetentionRepository:
             col(WebhookDelivery.status).in_([DeliveryStatus.succeeded.value, DeliveryStatus.failed.value]),
             col(WebhookDelivery.finished_at) < cutoff))
         # attempts first and explicitly: SQLite enforces ON DELETE CASCADE only with foreign keys on
-        self.session.exec(delete(DeliveryAttempt).where(col(DeliveryAttempt.delivery_id).in_(ended)))  # type: ignore[call-overload]
-        deliveries = self.session.exec(delete(WebhookDelivery).where(col(WebhookDelivery.id).in_(ended)))  # type: ignore[call-overload]
-        events = self.session.exec(delete(DomainEvent).where(  # type: ignore[call-overload]
+        self.session.exec(delete(DeliveryAttempt).where(col(DeliveryAttempt.delivery_id).in_(ended)))
+        deliveries = self.session.exec(delete(WebhookDelivery).where(col(WebhookDelivery.id).in_(ended)))
+        events = self.session.exec(delete(DomainEvent).where(
             col(DomainEvent.fanned_out_at).is_not(None), col(DomainEvent.fanned_out_at) < cutoff))
         return int(events.rowcount or 0), int(deliveries.rowcount or 0)
 

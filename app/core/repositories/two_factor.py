@@ -19,7 +19,7 @@ class TwoFactorRepository:
         """Serialise code checks of one user, so two logins racing with the same code cannot both
         pass the replay check. A no-op UPDATE rather than SELECT ... FOR UPDATE: it takes the row
         lock on PostgreSQL and the write lock on SQLite (which has no row locks) alike."""
-        await self.session.exec(update(User).where(col(User.id) == self.user_id).values(  # type: ignore[call-overload]
+        await self.session.exec(update(User).where(col(User.id) == self.user_id).values(
             two_factor_enabled=User.two_factor_enabled))
 
     async def last_step(self) -> int | None:
@@ -30,12 +30,12 @@ class TwoFactorRepository:
         self.session.add(TotpUsedStep(user_id=self.user_id, step=step))
 
     async def forget_steps_before(self, step: int) -> None:
-        await self.session.exec(delete(TotpUsedStep).where(  # type: ignore[call-overload]
+        await self.session.exec(delete(TotpUsedStep).where(
             col(TotpUsedStep.user_id) == self.user_id, col(TotpUsedStep.step) < step))
 
     async def use_recovery_code(self, code_hash: str) -> bool:
         """Mark an unused code used; the guarded UPDATE makes two concurrent uses impossible."""
-        result = await self.session.exec(update(RecoveryCode).where(  # type: ignore[call-overload]
+        result = await self.session.exec(update(RecoveryCode).where(
             col(RecoveryCode.user_id) == self.user_id, col(RecoveryCode.code_hash) == code_hash,
             col(RecoveryCode.used_at).is_(None)).values(used_at=utcnow()))
         return bool(result.rowcount == 1)
@@ -50,5 +50,5 @@ class TwoFactorRepository:
             self.session.add(RecoveryCode(user_id=self.user_id, code_hash=code_hash))
 
     async def clear(self) -> None:
-        await self.session.exec(delete(RecoveryCode).where(col(RecoveryCode.user_id) == self.user_id))  # type: ignore[call-overload]
-        await self.session.exec(delete(TotpUsedStep).where(col(TotpUsedStep.user_id) == self.user_id))  # type: ignore[call-overload]
+        await self.session.exec(delete(RecoveryCode).where(col(RecoveryCode.user_id) == self.user_id))
+        await self.session.exec(delete(TotpUsedStep).where(col(TotpUsedStep.user_id) == self.user_id))
