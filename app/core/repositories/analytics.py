@@ -24,7 +24,7 @@ TOP = 10
 class AnalyticsRepository(DatasetRepository):
     @property
     def _postgres(self) -> bool:
-        return self.session.bind.dialect.name == "postgresql"
+        return self.dialect_name() == "postgresql"
 
     def _day(self, column: Any) -> ColumnElement[Any]:
         """The UTC day of a timestamp: a date on PostgreSQL (in UTC, not the session's zone; grouped
@@ -86,19 +86,19 @@ class AnalyticsRepository(DatasetRepository):
     async def top(self, by: type[Project] | type[SchemaDoc], project_id: int | None,
                   since: datetime) -> list[tuple[int, str, int, Any]]:
         """The TOP projects or schemas by records generated: (id, name, datasets, records)."""
-        key = Dataset.project_id if by is Project else Dataset.schema_id
+        key = col(Dataset.project_id) if by is Project else col(Dataset.schema_id)
         records = func.coalesce(func.sum(Dataset.records_generated), 0)
         stmt = (self.select(by.id, by.name, func.count(col(Dataset.id)), records, scope=Dataset)
                 .join(by, col(by.id) == key).where(*self._scope(project_id, since))
-                .group_by(by.id, by.name).order_by(desc(records), by.id).limit(TOP))
-        return [tuple(r) for r in (await self.session.exec(stmt)).all()]  # type: ignore[misc]
+                .group_by(col(by.id), col(by.name)).order_by(desc(records), col(by.id)).limit(TOP))
+        return [tuple(r) for r in (await self.session.exec(stmt)).all()]
 
     async def failure_reasons(self, project_id: int | None, since: datetime) -> list[tuple[str, int]]:
         reason = func.coalesce(Dataset.error, "")
         stmt = (self.select(reason, func.count(), scope=Dataset).where(*self._scope(project_id, since),
                                                    col(Dataset.status) == DatasetStatus.failed.value)
                 .group_by(reason).order_by(desc(func.count()), reason).limit(TOP))
-        return [tuple(r) for r in (await self.session.exec(stmt)).all()]  # type: ignore[misc]
+        return [tuple(r) for r in (await self.session.exec(stmt)).all()]
 
     async def throughput(self, project_id: int | None, since: datetime) -> list[tuple[str, Any, Any]]:
         """Per UTC day of finishing: records of the datasets completed that day and their
@@ -118,6 +118,6 @@ class AnalyticsRepository(DatasetRepository):
         stmt = (self.select(Project.id, Project.name, size, scope=Dataset).select_from(DatasetFile)
                 .join(Dataset, col(Dataset.id) == DatasetFile.dataset_id)
                 .join(Project, col(Project.id) == Dataset.project_id)
-                .where(*self._scope(project_id, None)).group_by(Project.id, Project.name)
-                .order_by(desc(size), Project.id))
-        return [tuple(r) for r in (await self.session.exec(stmt)).all()]  # type: ignore[misc]
+                .where(*self._scope(project_id, None)).group_by(col(Project.id), col(Project.name))
+                .order_by(desc(size), col(Project.id)))
+        return [tuple(r) for r in (await self.session.exec(stmt)).all()]

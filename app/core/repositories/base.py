@@ -54,6 +54,14 @@ class ScopedRepository:
         clause: ColumnElement[bool] = column == self.principal.tenant_id
         return clause
 
+    def dialect_name(self) -> str:
+        """The session's database dialect ("postgresql", "sqlite"), for the few functions they
+        spell differently."""
+        bind = self.session.bind
+        if bind is None:
+            raise RuntimeError(f"{type(self).__name__} needs a session bound to an engine to pick SQL per dialect")
+        return bind.dialect.name
+
     def owned(self, model: type[SQLModel]) -> ColumnElement[bool]:
         """The caller's rows of `model`; a model without an owner column has no rule (TypeError)."""
         if model in USER_OWNED:

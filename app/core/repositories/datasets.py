@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Sequence
 
 from sqlalchemy import ColumnElement, func
@@ -28,7 +29,7 @@ class DatasetRepository(ScopedRepository):
         # one query: the row only if its project is visible (a CI pipeline polls this)
         return await self.get_owned(Dataset, dataset_id, self.visible())
 
-    async def list(self, *, project_id: int | None, status: str | None, limit: int, offset: int) -> tuple[list[Dataset], int]:
+    async def list(self, *, project_id: int | None, status: str | None, limit: int, offset: int) -> tuple[builtins.list[Dataset], int]:
         stmt = self.select(Dataset).where(self.visible())
         if project_id is not None:
             stmt = stmt.where(Dataset.project_id == project_id)
@@ -36,14 +37,14 @@ class DatasetRepository(ScopedRepository):
             stmt = stmt.where(Dataset.status == status)
         return await self.paginate(stmt.order_by(col(Dataset.id).desc()), limit, offset)
 
-    async def of_projects(self, project_ids: Sequence[int]) -> dict[int, list[Dataset]]:
+    async def of_projects(self, project_ids: Sequence[int]) -> dict[int, builtins.list[Dataset]]:
         stmt = self.select(Dataset).where(col(Dataset.project_id).in_(project_ids)).order_by(col(Dataset.id).desc())
         out: dict[int, list[Dataset]] = {pid: [] for pid in project_ids}
         for row in (await self.session.exec(stmt)).all():
             out[row.project_id].append(row)
         return out
 
-    async def followed(self, *, project_id: int | None, ids: Sequence[int], after_id: int) -> list[Dataset]:
+    async def followed(self, *, project_id: int | None, ids: Sequence[int], after_id: int) -> builtins.list[Dataset]:
         """What a live stream of datasets looks at: the visible ones that are queued or running,
         those in `ids` (followed since the last look) and any newer than `after_id`."""
         watched = (col(Dataset.status).in_((DatasetStatus.queued.value, DatasetStatus.running.value))
@@ -63,9 +64,9 @@ class DatasetRepository(ScopedRepository):
     async def drop_work(self, dataset_id: int) -> None:
         """A cancelled dataset's shard rows (its workers lose their fence either way)."""
         mine = self.select(Dataset.id).where(col(Dataset.id) == dataset_id)
-        await self.session.exec(self.delete_where(DatasetShard, col(DatasetShard.dataset_id).in_(mine)))  # type: ignore[call-overload]
+        await self.session.exec(self.delete_where(DatasetShard, col(DatasetShard.dataset_id).in_(mine)))
 
-    async def files_of(self, dataset_ids: Sequence[int]) -> dict[int, list[DatasetFile]]:
+    async def files_of(self, dataset_ids: Sequence[int]) -> dict[int, builtins.list[DatasetFile]]:
         stmt = (self.select(DatasetFile, scope=Dataset).join(Dataset, col(Dataset.id) == DatasetFile.dataset_id)
                 .where(col(DatasetFile.dataset_id).in_(dataset_ids))
                 .order_by(col(DatasetFile.format), col(DatasetFile.file_index)))
@@ -85,14 +86,14 @@ class DatasetRepository(ScopedRepository):
         stmt = self.unscoped(func.count()).where(Dataset.constraint_set_id == constraint_id)
         return int((await self.session.exec(stmt)).one())
 
-    async def of_project(self, project_id: int) -> list[Dataset]:
+    async def of_project(self, project_id: int) -> builtins.list[Dataset]:
         return list((await self.session.exec(self.select(Dataset).where(Dataset.project_id == project_id))).all())
 
 
 class NotificationRepository(ScopedRepository):
     """Only ever the caller's own notifications."""
 
-    async def list(self, *, unread_only: bool, limit: int, offset: int) -> tuple[list[Notification], int]:
+    async def list(self, *, unread_only: bool, limit: int, offset: int) -> tuple[builtins.list[Notification], int]:
         stmt = self.select(Notification)
         if unread_only:
             stmt = stmt.where(col(Notification.read_at).is_(None))
@@ -106,5 +107,5 @@ class NotificationRepository(ScopedRepository):
         return int((await self.session.exec(stmt)).one())
 
     async def mark_all_read(self) -> None:
-        await self.session.exec(self.update(Notification).where(  # type: ignore[call-overload]
+        await self.session.exec(self.update(Notification).where(
             col(Notification.read_at).is_(None)).values(read_at=utcnow()))

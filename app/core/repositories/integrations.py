@@ -7,6 +7,8 @@ every outcome update by the attempt number it claimed."""
 
 from __future__ import annotations
 
+import builtins
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from sqlalchemy import or_, update
@@ -31,10 +33,10 @@ class IntegrationRepository(ScopedRepository):
     async def get(self, integration_id: int) -> Integration:
         return await self.get_owned(Integration, integration_id)
 
-    async def list(self, *, limit: int, offset: int) -> tuple[list[Integration], int]:
+    async def list(self, *, limit: int, offset: int) -> tuple[builtins.list[Integration], int]:
         return await self.paginate(self.select(Integration).order_by(col(Integration.id)), limit, offset)
 
-    async def deliveries(self, integration_id: int, *, limit: int, offset: int) -> tuple[list[WebhookDelivery], int]:
+    async def deliveries(self, integration_id: int, *, limit: int, offset: int) -> tuple[builtins.list[WebhookDelivery], int]:
         stmt = self.select(WebhookDelivery).where(WebhookDelivery.integration_id == integration_id)
         return await self.paginate(stmt.order_by(col(WebhookDelivery.id).desc()), limit, offset)
 
@@ -43,7 +45,7 @@ class IntegrationRepository(ScopedRepository):
             WebhookDelivery, delivery_id, col(WebhookDelivery.integration_id) == integration_id,
             message=f"Delivery {delivery_id} of integration {integration_id} was not found.")
 
-    async def attempts_of(self, delivery_ids: list[int]) -> dict[int, list[DeliveryAttempt]]:
+    async def attempts_of(self, delivery_ids: Sequence[int]) -> dict[int, builtins.list[DeliveryAttempt]]:
         out: dict[int, list[DeliveryAttempt]] = {d: [] for d in delivery_ids}
         if not delivery_ids:
             return out
@@ -55,7 +57,7 @@ class IntegrationRepository(ScopedRepository):
             out[row.delivery_id].append(row)
         return out
 
-    async def exports_of(self, dataset_id: int) -> list[ObjectExport]:
+    async def exports_of(self, dataset_id: int) -> builtins.list[ObjectExport]:
         stmt = self.select(ObjectExport).where(ObjectExport.dataset_id == dataset_id)
         return list((await self.session.exec(stmt.order_by(col(ObjectExport.id)))).all())
 
@@ -75,7 +77,7 @@ class DeliveryQueue:
 
     def mark_fanned_out(self, event_id: str, now: datetime) -> bool:
         """Claim the event for this transaction; False when another dispatcher already did."""
-        result = self.session.exec(update(DomainEvent).where(  # type: ignore[call-overload]
+        result = self.session.exec(update(DomainEvent).where(
             col(DomainEvent.id) == event_id, col(DomainEvent.fanned_out_at).is_(None)).values(fanned_out_at=now))
         return bool(result.rowcount == 1)
 
@@ -102,9 +104,9 @@ class DeliveryQueue:
         return list(self.session.exec(stmt).all())
 
     def claim(self, delivery_id: int, attempts: int, now: datetime, lease: timedelta) -> bool:
-        result = self.session.exec(update(WebhookDelivery).where(  # type: ignore[call-overload]
-            col(WebhookDelivery.id) == delivery_id, WebhookDelivery.status == PENDING,
-            WebhookDelivery.attempts == attempts,
+        result = self.session.exec(update(WebhookDelivery).where(
+            col(WebhookDelivery.id) == delivery_id, col(WebhookDelivery.status) == PENDING,
+            col(WebhookDelivery.attempts) == attempts,
             or_(col(WebhookDelivery.lease_until).is_(None), col(WebhookDelivery.lease_until) < now),
         ).values(lease_until=now + lease))
         return bool(result.rowcount == 1)
@@ -117,24 +119,24 @@ class DeliveryQueue:
 
     def record_outcome(self, delivery_id: int, claimed_attempts: int, **values: object) -> bool:
         """Write the outcome of the attempt this dispatcher claimed (fenced by the attempt count)."""
-        result = self.session.exec(update(WebhookDelivery).where(  # type: ignore[call-overload]
-            col(WebhookDelivery.id) == delivery_id, WebhookDelivery.attempts == claimed_attempts,
-            WebhookDelivery.status == PENDING).values(**values))
+        result = self.session.exec(update(WebhookDelivery).where(
+            col(WebhookDelivery.id) == delivery_id, col(WebhookDelivery.attempts) == claimed_attempts,
+            col(WebhookDelivery.status) == PENDING).values(**values))
         return bool(result.rowcount == 1)
 
     def count_failed_event(self, integration_id: int) -> int:
         """One more event that could not be delivered; returns the consecutive count."""
-        self.session.exec(update(Integration).where(col(Integration.id) == integration_id).values(  # type: ignore[call-overload]
+        self.session.exec(update(Integration).where(col(Integration.id) == integration_id).values(
             consecutive_failures=Integration.consecutive_failures + 1))
         return int(self.session.exec(select(Integration.consecutive_failures).where(
             col(Integration.id) == integration_id)).one())
 
     def reset_failures(self, integration_id: int) -> None:
-        self.session.exec(update(Integration).where(  # type: ignore[call-overload]
-            col(Integration.id) == integration_id, Integration.consecutive_failures != 0).values(consecutive_failures=0))
+        self.session.exec(update(Integration).where(
+            col(Integration.id) == integration_id, col(Integration.consecutive_failures) != 0).values(consecutive_failures=0))
 
     def disable(self, integration_id: int, reason: str, now: datetime) -> bool:
-        result = self.session.exec(update(Integration).where(  # type: ignore[call-overload]
+        result = self.session.exec(update(Integration).where(
             col(Integration.id) == integration_id, col(Integration.is_active).is_(True)).values(
             is_active=False, disabled_reason=reason, updated_at=now))
         return bool(result.rowcount == 1)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -25,7 +26,7 @@ class VisibleProject:
 class ProjectRepository(ScopedRepository):
     def _has_tag(self, tag: str) -> ColumnElement[bool]:
         """JSON array membership in SQL: jsonb containment on PostgreSQL, json_each on SQLite."""
-        if self.session.bind.dialect.name == "postgresql":
+        if self.dialect_name() == "postgresql":
             return cast(Project.tags, JSONB).contains([tag])
         member = self.unscoped(literal(1)).select_from(func.json_each(Project.tags).table_valued("value"))
         return exists(member.where(literal_column("value") == tag))
@@ -49,7 +50,7 @@ class ProjectRepository(ScopedRepository):
 
     async def list(
         self, *, tenant_id: int | None, tag: str | None, q: str | None, limit: int, offset: int
-    ) -> tuple[list[Project], int]:
+    ) -> tuple[builtins.list[Project], int]:
         stmt = self.select(Project).where(visible_project(self.principal))
         if tenant_id is not None:
             stmt = stmt.where(Project.tenant_id == tenant_id)
@@ -60,7 +61,7 @@ class ProjectRepository(ScopedRepository):
             stmt = stmt.where(self._has_tag(tag))
         return await self.paginate(stmt.order_by(col(Project.id)), limit, offset)
 
-    async def visible_for_user(self, user_ids: Sequence[int]) -> dict[int, list[Project]]:
+    async def visible_for_user(self, user_ids: Sequence[int]) -> dict[int, builtins.list[Project]]:
         """Projects each user belongs to (or created), restricted to what the caller may see."""
         stmt = (
             self.select(ProjectMember.user_id, Project, scope=Project)
@@ -70,12 +71,14 @@ class ProjectRepository(ScopedRepository):
         created = self.select(Project).where(col(Project.created_by).in_(user_ids), visible_project(self.principal))
         out: dict[int, dict[int, Project]] = {uid: {} for uid in user_ids}
         for uid, project in (await self.session.exec(stmt)).all():
-            out[uid][project.id] = project  # type: ignore[index]
+            out[uid][project.id] = project
         for project in (await self.session.exec(created)).all():
-            out[project.created_by][project.id] = project  # type: ignore[index]
+            # always set: `created_by` matched `user_ids`, and a stored row has its id
+            if project.created_by is not None and project.id is not None:
+                out[project.created_by][project.id] = project
         return {uid: sorted(d.values(), key=lambda p: p.id or 0) for uid, d in out.items()}
 
-    async def members_of(self, project_ids: Sequence[int]) -> list[ProjectMember]:
+    async def members_of(self, project_ids: Sequence[int]) -> builtins.list[ProjectMember]:
         """Members of projects the caller already resolved as visible (ids come from `get`/`list`)."""
         stmt = (
             self.select(ProjectMember, scope=Project)
@@ -89,7 +92,7 @@ class ProjectRepository(ScopedRepository):
         return await self.session.get(ProjectMember, (project_id, user_id))
 
     async def delete_memberships(self, project_id: int) -> None:
-        await self.session.exec(self.delete_where(ProjectMember, col(ProjectMember.project_id) == project_id))  # type: ignore[call-overload]
+        await self.session.exec(self.delete_where(ProjectMember, col(ProjectMember.project_id) == project_id))
 
     async def delete_schema_links(self, project_id: int) -> None:
-        await self.session.exec(self.delete_where(ProjectSchema, col(ProjectSchema.project_id) == project_id))  # type: ignore[call-overload]
+        await self.session.exec(self.delete_where(ProjectSchema, col(ProjectSchema.project_id) == project_id))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Sequence
 
 from sqlalchemy import func
@@ -15,7 +16,7 @@ class SchemaRepository(ScopedRepository):
     async def get(self, schema_id: int) -> SchemaDoc:
         return await self.get_owned(SchemaDoc, schema_id)
 
-    async def list(self, *, project_id: int | None, q: str | None, limit: int, offset: int) -> tuple[list[SchemaDoc], int]:
+    async def list(self, *, project_id: int | None, q: str | None, limit: int, offset: int) -> tuple[builtins.list[SchemaDoc], int]:
         stmt = self.select(SchemaDoc)
         if project_id is not None:
             stmt = stmt.where(col(SchemaDoc.id).in_(
@@ -24,7 +25,7 @@ class SchemaRepository(ScopedRepository):
             stmt = stmt.where(func.lower(SchemaDoc.name).contains(q.lower(), autoescape=True))
         return await self.paginate(stmt.order_by(col(SchemaDoc.id)), limit, offset)
 
-    async def project_ids(self, schema_ids: Sequence[int]) -> dict[int, list[int]]:
+    async def project_ids(self, schema_ids: Sequence[int]) -> dict[int, builtins.list[int]]:
         stmt = (
             self.select(ProjectSchema.schema_id, ProjectSchema.project_id, scope=SchemaDoc)
             .join(SchemaDoc, col(SchemaDoc.id) == ProjectSchema.schema_id)
@@ -36,7 +37,7 @@ class SchemaRepository(ScopedRepository):
             out[sid].append(pid)
         return out
 
-    async def of_projects(self, project_ids: Sequence[int]) -> dict[int, list[SchemaDoc]]:
+    async def of_projects(self, project_ids: Sequence[int]) -> dict[int, builtins.list[SchemaDoc]]:
         stmt = (
             self.select(ProjectSchema.project_id, SchemaDoc, scope=SchemaDoc)
             .join(SchemaDoc, col(SchemaDoc.id) == ProjectSchema.schema_id)
@@ -57,19 +58,19 @@ class SchemaRepository(ScopedRepository):
         return int((await self.session.exec(stmt)).one())
 
     async def unlink_all(self, schema_id: int) -> None:
-        await self.session.exec(self.delete_where(ProjectSchema, col(ProjectSchema.schema_id) == schema_id))  # type: ignore[call-overload]
+        await self.session.exec(self.delete_where(ProjectSchema, col(ProjectSchema.schema_id) == schema_id))
 
 
 class ConstraintSetRepository(ScopedRepository):
     async def get(self, constraint_id: int) -> ConstraintSet:
         return await self.get_owned(ConstraintSet, constraint_id)
 
-    async def list(self, *, schema_id: int | None, limit: int, offset: int) -> tuple[list[ConstraintSet], int]:
+    async def list(self, *, schema_id: int | None, limit: int, offset: int) -> tuple[builtins.list[ConstraintSet], int]:
         stmt = self.select(ConstraintSet)
         if schema_id is not None:
             stmt = stmt.where(ConstraintSet.schema_id == schema_id)
         return await self.paginate(stmt.order_by(col(ConstraintSet.id)), limit, offset)
 
-    async def of_schema(self, schema_id: int) -> list[ConstraintSet]:
+    async def of_schema(self, schema_id: int) -> builtins.list[ConstraintSet]:
         stmt = self.select(ConstraintSet).where(ConstraintSet.schema_id == schema_id)
         return list((await self.session.exec(stmt)).all())

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import builtins
+
 from sqlalchemy import func
 from sqlmodel import col
 
@@ -13,7 +15,7 @@ class TenantRepository(ScopedRepository):
     async def get(self, tenant_id: int) -> Tenant:
         return await self.get_owned(Tenant, tenant_id)
 
-    async def list(self, limit: int, offset: int) -> tuple[list[Tenant], int]:
+    async def list(self, limit: int, offset: int) -> tuple[builtins.list[Tenant], int]:
         return await self.paginate(self.select(Tenant).order_by(col(Tenant.id)), limit, offset)
 
     async def name_taken(self, name: str, *, except_id: int | None = None) -> bool:

@@ -31,4 +31,4 @@ def visible_project(principal: Principal) -> ColumnElement[bool]:
 
 def visible_project_ids(principal: Principal) -> Select[Any]:
     """The ids of the projects the caller may see, for `column.in_(...)`."""
-    return select(Project.id).where(visible_project(principal))  # type: ignore[no-any-return]
+    return select(Project.id).where(visible_project(principal))
