@@ -61,63 +61,113 @@ class AnalyticsRepository(DatasetRepository):
         # json_array_elements_text) cost a join and a second pass per query
         types_text = cast(Dataset.types, Text)
         formats = [count_if(types_text.like(f'%"{fmt}"%')) for fmt in OUTPUT_FORMATS]
-        statuses = [count_if(col(Dataset.status) == s.value) for s in
-                    (DatasetStatus.completed, DatasetStatus.failed, DatasetStatus.running, DatasetStatus.queued)]
+        statuses = [
+            count_if(col(Dataset.status) == s.value)
+            for s in (
+                DatasetStatus.completed,
+                DatasetStatus.failed,
+                DatasetStatus.running,
+                DatasetStatus.queued,
+            )
+        ]
         # a semi-join: both planners pick from the file table's dataset_id index (few datasets in
         # the period) or a hash of the ids (many); a per-row correlated sum was 30 ms on PostgreSQL
         in_period = self.select(Dataset.id).where(*scope)
         # restricted through `in_period`, which is scoped
-        file_bytes = (self.unscoped(func.coalesce(func.sum(DatasetFile.size_bytes), 0))
-                      .where(col(DatasetFile.dataset_id).in_(in_period)).scalar_subquery())
-        stmt = self.select(func.count(), *statuses, func.coalesce(func.sum(Dataset.records_generated), 0), file_bytes,
-                           *formats, scope=Dataset).where(*scope)
+        file_bytes = (
+            self.unscoped(func.coalesce(func.sum(DatasetFile.size_bytes), 0))
+            .where(col(DatasetFile.dataset_id).in_(in_period))
+            .scalar_subquery()
+        )
+        stmt = self.select(
+            func.count(),
+            *statuses,
+            func.coalesce(func.sum(Dataset.records_generated), 0),
+            file_bytes,
+            *formats,
+            scope=Dataset,
+        ).where(*scope)
         row = list((await self.session.exec(stmt)).one())
         keys = ("datasets", "completed", "failed", "running", "queued", "records", "bytes")
         out: dict[str, Any] = dict(zip(keys, row, strict=False))
-        out["formats"] = dict(zip(OUTPUT_FORMATS, row[len(keys):], strict=True))
+        out["formats"] = dict(zip(OUTPUT_FORMATS, row[len(keys) :], strict=True))
         return out
 
     async def per_day(self, project_id: int | None, since: datetime) -> list[tuple[str, str, int, Any]]:
         day = self._day(Dataset.created_at)
-        stmt = (self.select(day, Dataset.status, func.count(), func.coalesce(func.sum(Dataset.records_generated), 0),
-                            scope=Dataset).where(*self._scope(project_id, since)).group_by(day, Dataset.status).order_by(day, Dataset.status))
+        stmt = (
+            self.select(
+                day,
+                Dataset.status,
+                func.count(),
+                func.coalesce(func.sum(Dataset.records_generated), 0),
+                scope=Dataset,
+            )
+            .where(*self._scope(project_id, since))
+            .group_by(day, Dataset.status)
+            .order_by(day, Dataset.status)
+        )
         return [(str(d), *rest) for d, *rest in (await self.session.exec(stmt)).all()]
 
-    async def top(self, by: type[Project] | type[SchemaDoc], project_id: int | None,
-                  since: datetime) -> list[tuple[int, str, int, Any]]:
+    async def top(
+        self, by: type[Project] | type[SchemaDoc], project_id: int | None, since: datetime
+    ) -> list[tuple[int, str, int, Any]]:
         """The TOP projects or schemas by records generated: (id, name, datasets, records)."""
         key = col(Dataset.project_id) if by is Project else col(Dataset.schema_id)
         records = func.coalesce(func.sum(Dataset.records_generated), 0)
-        stmt = (self.select(by.id, by.name, func.count(col(Dataset.id)), records, scope=Dataset)
-                .join(by, col(by.id) == key).where(*self._scope(project_id, since))
-                .group_by(col(by.id), col(by.name)).order_by(desc(records), col(by.id)).limit(TOP))
+        stmt = (
+            self.select(by.id, by.name, func.count(col(Dataset.id)), records, scope=Dataset)
+            .join(by, col(by.id) == key)
+            .where(*self._scope(project_id, since))
+            .group_by(col(by.id), col(by.name))
+            .order_by(desc(records), col(by.id))
+            .limit(TOP)
+        )
         return [tuple(r) for r in (await self.session.exec(stmt)).all()]
 
     async def failure_reasons(self, project_id: int | None, since: datetime) -> list[tuple[str, int]]:
         reason = func.coalesce(Dataset.error, "")
-        stmt = (self.select(reason, func.count(), scope=Dataset).where(*self._scope(project_id, since),
-                                                   col(Dataset.status) == DatasetStatus.failed.value)
-                .group_by(reason).order_by(desc(func.count()), reason).limit(TOP))
+        stmt = (
+            self.select(reason, func.count(), scope=Dataset)
+            .where(*self._scope(project_id, since), col(Dataset.status) == DatasetStatus.failed.value)
+            .group_by(reason)
+            .order_by(desc(func.count()), reason)
+            .limit(TOP)
+        )
         return [tuple(r) for r in (await self.session.exec(stmt)).all()]
 
     async def throughput(self, project_id: int | None, since: datetime) -> list[tuple[str, Any, Any]]:
         """Per UTC day of finishing: records of the datasets completed that day and their
         generation seconds (started -> finished)."""
         day = self._day(Dataset.finished_at)
-        stmt = (self.select(day, func.coalesce(func.sum(Dataset.records_generated), 0),
-                            func.coalesce(func.sum(self._seconds(Dataset.started_at, Dataset.finished_at)), 0.0),
-                            scope=Dataset)
-                .where(*self._scope(project_id, None), col(Dataset.status) == DatasetStatus.completed.value,
-                       col(Dataset.started_at).is_not(None), col(Dataset.finished_at) >= since)
-                .group_by(day).order_by(day))
+        stmt = (
+            self.select(
+                day,
+                func.coalesce(func.sum(Dataset.records_generated), 0),
+                func.coalesce(func.sum(self._seconds(Dataset.started_at, Dataset.finished_at)), 0.0),
+                scope=Dataset,
+            )
+            .where(
+                *self._scope(project_id, None),
+                col(Dataset.status) == DatasetStatus.completed.value,
+                col(Dataset.started_at).is_not(None),
+                col(Dataset.finished_at) >= since,
+            )
+            .group_by(day)
+            .order_by(day)
+        )
         return [(str(d), *rest) for d, *rest in (await self.session.exec(stmt)).all()]
 
     async def storage(self, project_id: int | None) -> list[tuple[int, str, Any]]:
         """Bytes of dataset files per project, all time, largest first."""
         size = func.sum(DatasetFile.size_bytes)
-        stmt = (self.select(Project.id, Project.name, size, scope=Dataset).select_from(DatasetFile)
-                .join(Dataset, col(Dataset.id) == DatasetFile.dataset_id)
-                .join(Project, col(Project.id) == Dataset.project_id)
-                .where(*self._scope(project_id, None)).group_by(col(Project.id), col(Project.name))
-                .order_by(desc(size), col(Project.id)))
+        stmt = (
+            self.select(Project.id, Project.name, size, scope=Dataset)
+            .select_from(DatasetFile)
+            .join(Dataset, col(Dataset.id) == DatasetFile.dataset_id)
+            .join(Project, col(Project.id) == Dataset.project_id)
+            .where(*self._scope(project_id, None))
+            .group_by(col(Project.id), col(Project.name))
+            .order_by(desc(size), col(Project.id))
+        )
         return [tuple(r) for r in (await self.session.exec(stmt)).all()]

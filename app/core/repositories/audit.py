@@ -27,7 +27,9 @@ class AuditRepository(ScopedRepository):
         stmt = self.select(AuditLog)
         if action:
             # "project" matches project.create, project.delete, ...; an exact name matches itself
-            stmt = stmt.where((col(AuditLog.action) == action) | col(AuditLog.action).startswith(action + "."))
+            stmt = stmt.where(
+                (col(AuditLog.action) == action) | col(AuditLog.action).startswith(action + ".")
+            )
         if actor_id is not None:
             stmt = stmt.where(AuditLog.actor_id == actor_id)
         if role:

@@ -30,10 +30,16 @@ class AuthRepository:
     async def bearer(self, user_id: int, jti: str | None) -> tuple[User | None, Tenant | None, bool]:
         """The user, their tenant and whether the token id is revoked, in one round trip: this
         runs before every authenticated request (a CI pipeline polls it)."""
-        revoked = (select(RevokedToken.jti).where(RevokedToken.jti == jti).exists() if jti is not None
-                   else literal(False))
-        stmt = (select(User, Tenant, revoked.label("revoked")).join(Tenant, col(Tenant.id) == User.tenant_id)
-                .where(col(User.id) == user_id))
+        revoked = (
+            select(RevokedToken.jti).where(RevokedToken.jti == jti).exists()
+            if jti is not None
+            else literal(False)
+        )
+        stmt = (
+            select(User, Tenant, revoked.label("revoked"))
+            .join(Tenant, col(Tenant.id) == User.tenant_id)
+            .where(col(User.id) == user_id)
+        )
         row = (await self.session.exec(stmt)).first()
         if row is None:
             return None, None, bool(jti is not None and await self.is_revoked(jti))
@@ -43,12 +49,17 @@ class AuthRepository:
         return (await self.session.exec(select(ApiToken).where(ApiToken.token_hash == token_hash))).first()
 
     async def invitation_by_hash(self, token_hash: str) -> Invitation | None:
-        return (await self.session.exec(select(Invitation).where(Invitation.token_hash == token_hash))).first()
+        return (
+            await self.session.exec(select(Invitation).where(Invitation.token_hash == token_hash))
+        ).first()
 
     async def revoke_invitations(self, user_id: int, now: datetime) -> int:
         """Mark the user's open invitations used; returns how many were open."""
-        result = await self.session.exec(update(Invitation).where(
-            col(Invitation.user_id) == user_id, col(Invitation.used_at).is_(None)).values(used_at=now))
+        result = await self.session.exec(
+            update(Invitation)
+            .where(col(Invitation.user_id) == user_id, col(Invitation.used_at).is_(None))
+            .values(used_at=now)
+        )
         return int(result.rowcount or 0)
 
     async def throttle(self, key: str) -> LoginThrottle | None:

@@ -59,7 +59,9 @@ class ScopedRepository:
         spell differently."""
         bind = self.session.bind
         if bind is None:
-            raise RuntimeError(f"{type(self).__name__} needs a session bound to an engine to pick SQL per dialect")
+            raise RuntimeError(
+                f"{type(self).__name__} needs a session bound to an engine to pick SQL per dialect"
+            )
         return bind.dialect.name
 
     def owned(self, model: type[SQLModel]) -> ColumnElement[bool]:

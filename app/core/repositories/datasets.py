@@ -29,7 +29,9 @@ class DatasetRepository(ScopedRepository):
         # one query: the row only if its project is visible (a CI pipeline polls this)
         return await self.get_owned(Dataset, dataset_id, self.visible())
 
-    async def list(self, *, project_id: int | None, status: str | None, limit: int, offset: int) -> tuple[builtins.list[Dataset], int]:
+    async def list(
+        self, *, project_id: int | None, status: str | None, limit: int, offset: int
+    ) -> tuple[builtins.list[Dataset], int]:
         stmt = self.select(Dataset).where(self.visible())
         if project_id is not None:
             stmt = stmt.where(Dataset.project_id == project_id)
@@ -38,17 +40,26 @@ class DatasetRepository(ScopedRepository):
         return await self.paginate(stmt.order_by(col(Dataset.id).desc()), limit, offset)
 
     async def of_projects(self, project_ids: Sequence[int]) -> dict[int, builtins.list[Dataset]]:
-        stmt = self.select(Dataset).where(col(Dataset.project_id).in_(project_ids)).order_by(col(Dataset.id).desc())
+        stmt = (
+            self.select(Dataset)
+            .where(col(Dataset.project_id).in_(project_ids))
+            .order_by(col(Dataset.id).desc())
+        )
         out: dict[int, list[Dataset]] = {pid: [] for pid in project_ids}
         for row in (await self.session.exec(stmt)).all():
             out[row.project_id].append(row)
         return out
 
-    async def followed(self, *, project_id: int | None, ids: Sequence[int], after_id: int) -> builtins.list[Dataset]:
+    async def followed(
+        self, *, project_id: int | None, ids: Sequence[int], after_id: int
+    ) -> builtins.list[Dataset]:
         """What a live stream of datasets looks at: the visible ones that are queued or running,
         those in `ids` (followed since the last look) and any newer than `after_id`."""
-        watched = (col(Dataset.status).in_((DatasetStatus.queued.value, DatasetStatus.running.value))
-                   | col(Dataset.id).in_(ids) | (col(Dataset.id) > after_id))
+        watched = (
+            col(Dataset.status).in_((DatasetStatus.queued.value, DatasetStatus.running.value))
+            | col(Dataset.id).in_(ids)
+            | (col(Dataset.id) > after_id)
+        )
         stmt = self.select(Dataset).where(self.visible(), watched)
         if project_id is not None:
             stmt = stmt.where(Dataset.project_id == project_id)
@@ -67,18 +78,27 @@ class DatasetRepository(ScopedRepository):
         await self.session.exec(self.delete_where(DatasetShard, col(DatasetShard.dataset_id).in_(mine)))
 
     async def files_of(self, dataset_ids: Sequence[int]) -> dict[int, builtins.list[DatasetFile]]:
-        stmt = (self.select(DatasetFile, scope=Dataset).join(Dataset, col(Dataset.id) == DatasetFile.dataset_id)
-                .where(col(DatasetFile.dataset_id).in_(dataset_ids))
-                .order_by(col(DatasetFile.format), col(DatasetFile.file_index)))
+        stmt = (
+            self.select(DatasetFile, scope=Dataset)
+            .join(Dataset, col(Dataset.id) == DatasetFile.dataset_id)
+            .where(col(DatasetFile.dataset_id).in_(dataset_ids))
+            .order_by(col(DatasetFile.format), col(DatasetFile.file_index))
+        )
         out: dict[int, list[DatasetFile]] = {did: [] for did in dataset_ids}
         for row in (await self.session.exec(stmt)).all():
             out[row.dataset_id].append(row)
         return out
 
     async def file(self, dataset_id: int, fmt: str, file_index: int) -> DatasetFile | None:
-        stmt = (self.select(DatasetFile, scope=Dataset).join(Dataset, col(Dataset.id) == DatasetFile.dataset_id)
-                .where(DatasetFile.dataset_id == dataset_id, DatasetFile.format == fmt,
-                       DatasetFile.file_index == file_index))
+        stmt = (
+            self.select(DatasetFile, scope=Dataset)
+            .join(Dataset, col(Dataset.id) == DatasetFile.dataset_id)
+            .where(
+                DatasetFile.dataset_id == dataset_id,
+                DatasetFile.format == fmt,
+                DatasetFile.file_index == file_index,
+            )
+        )
         return (await self.session.exec(stmt)).first()
 
     async def count_for_constraint_set(self, constraint_id: int) -> int:
@@ -87,13 +107,17 @@ class DatasetRepository(ScopedRepository):
         return int((await self.session.exec(stmt)).one())
 
     async def of_project(self, project_id: int) -> builtins.list[Dataset]:
-        return list((await self.session.exec(self.select(Dataset).where(Dataset.project_id == project_id))).all())
+        return list(
+            (await self.session.exec(self.select(Dataset).where(Dataset.project_id == project_id))).all()
+        )
 
 
 class NotificationRepository(ScopedRepository):
     """Only ever the caller's own notifications."""
 
-    async def list(self, *, unread_only: bool, limit: int, offset: int) -> tuple[builtins.list[Notification], int]:
+    async def list(
+        self, *, unread_only: bool, limit: int, offset: int
+    ) -> tuple[builtins.list[Notification], int]:
         stmt = self.select(Notification)
         if unread_only:
             stmt = stmt.where(col(Notification.read_at).is_(None))
@@ -107,5 +131,6 @@ class NotificationRepository(ScopedRepository):
         return int((await self.session.exec(stmt)).one())
 
     async def mark_all_read(self) -> None:
-        await self.session.exec(self.update(Notification).where(
-            col(Notification.read_at).is_(None)).values(read_at=utcnow()))
+        await self.session.exec(
+            self.update(Notification).where(col(Notification.read_at).is_(None)).values(read_at=utcnow())
+        )

@@ -36,23 +36,30 @@ class IntegrationRepository(ScopedRepository):
     async def list(self, *, limit: int, offset: int) -> tuple[builtins.list[Integration], int]:
         return await self.paginate(self.select(Integration).order_by(col(Integration.id)), limit, offset)
 
-    async def deliveries(self, integration_id: int, *, limit: int, offset: int) -> tuple[builtins.list[WebhookDelivery], int]:
+    async def deliveries(
+        self, integration_id: int, *, limit: int, offset: int
+    ) -> tuple[builtins.list[WebhookDelivery], int]:
         stmt = self.select(WebhookDelivery).where(WebhookDelivery.integration_id == integration_id)
         return await self.paginate(stmt.order_by(col(WebhookDelivery.id).desc()), limit, offset)
 
     async def delivery(self, integration_id: int, delivery_id: int) -> WebhookDelivery:
         return await self.get_owned(
-            WebhookDelivery, delivery_id, col(WebhookDelivery.integration_id) == integration_id,
-            message=f"Delivery {delivery_id} of integration {integration_id} was not found.")
+            WebhookDelivery,
+            delivery_id,
+            col(WebhookDelivery.integration_id) == integration_id,
+            message=f"Delivery {delivery_id} of integration {integration_id} was not found.",
+        )
 
     async def attempts_of(self, delivery_ids: Sequence[int]) -> dict[int, builtins.list[DeliveryAttempt]]:
         out: dict[int, list[DeliveryAttempt]] = {d: [] for d in delivery_ids}
         if not delivery_ids:
             return out
-        stmt = (self.select(DeliveryAttempt, scope=WebhookDelivery)
-                .join(WebhookDelivery, col(WebhookDelivery.id) == DeliveryAttempt.delivery_id)
-                .where(col(DeliveryAttempt.delivery_id).in_(delivery_ids))
-                .order_by(col(DeliveryAttempt.delivery_id), col(DeliveryAttempt.attempt)))
+        stmt = (
+            self.select(DeliveryAttempt, scope=WebhookDelivery)
+            .join(WebhookDelivery, col(WebhookDelivery.id) == DeliveryAttempt.delivery_id)
+            .where(col(DeliveryAttempt.delivery_id).in_(delivery_ids))
+            .order_by(col(DeliveryAttempt.delivery_id), col(DeliveryAttempt.attempt))
+        )
         for row in (await self.session.exec(stmt)).all():
             out[row.delivery_id].append(row)
         return out
@@ -71,14 +78,21 @@ class DeliveryQueue:
     # -- fan-out: outbox events -> delivery rows -------------------------------------------
 
     def unfanned_events(self, limit: int) -> list[DomainEvent]:
-        stmt = (select(DomainEvent).where(col(DomainEvent.fanned_out_at).is_(None))
-                .order_by(col(DomainEvent.created_at)).limit(limit))
+        stmt = (
+            select(DomainEvent)
+            .where(col(DomainEvent.fanned_out_at).is_(None))
+            .order_by(col(DomainEvent.created_at))
+            .limit(limit)
+        )
         return list(self.session.exec(stmt).all())
 
     def mark_fanned_out(self, event_id: str, now: datetime) -> bool:
         """Claim the event for this transaction; False when another dispatcher already did."""
-        result = self.session.exec(update(DomainEvent).where(
-            col(DomainEvent.id) == event_id, col(DomainEvent.fanned_out_at).is_(None)).values(fanned_out_at=now))
+        result = self.session.exec(
+            update(DomainEvent)
+            .where(col(DomainEvent.id) == event_id, col(DomainEvent.fanned_out_at).is_(None))
+            .values(fanned_out_at=now)
+        )
         return bool(result.rowcount == 1)
 
     def actor_forwards(self, event: DomainEvent) -> bool:
@@ -90,25 +104,39 @@ class DeliveryQueue:
         return user is None or preferences.enabled(user.notification_prefs, event.type, "webhook")
 
     def active_webhooks(self, tenant_id: int) -> list[Integration]:
-        stmt = select(Integration).where(Integration.tenant_id == tenant_id, Integration.provider == "webhook",
-                                         col(Integration.is_active).is_(True))
+        stmt = select(Integration).where(
+            Integration.tenant_id == tenant_id,
+            Integration.provider == "webhook",
+            col(Integration.is_active).is_(True),
+        )
         return list(self.session.exec(stmt).all())
 
     # -- sending ---------------------------------------------------------------------------
 
     def due(self, now: datetime, limit: int) -> list[WebhookDelivery]:
-        stmt = (select(WebhookDelivery).where(
-            WebhookDelivery.status == PENDING, col(WebhookDelivery.next_attempt_at) <= now,
-            or_(col(WebhookDelivery.lease_until).is_(None), col(WebhookDelivery.lease_until) < now))
-            .order_by(col(WebhookDelivery.next_attempt_at)).limit(limit))
+        stmt = (
+            select(WebhookDelivery)
+            .where(
+                WebhookDelivery.status == PENDING,
+                col(WebhookDelivery.next_attempt_at) <= now,
+                or_(col(WebhookDelivery.lease_until).is_(None), col(WebhookDelivery.lease_until) < now),
+            )
+            .order_by(col(WebhookDelivery.next_attempt_at))
+            .limit(limit)
+        )
         return list(self.session.exec(stmt).all())
 
     def claim(self, delivery_id: int, attempts: int, now: datetime, lease: timedelta) -> bool:
-        result = self.session.exec(update(WebhookDelivery).where(
-            col(WebhookDelivery.id) == delivery_id, col(WebhookDelivery.status) == PENDING,
-            col(WebhookDelivery.attempts) == attempts,
-            or_(col(WebhookDelivery.lease_until).is_(None), col(WebhookDelivery.lease_until) < now),
-        ).values(lease_until=now + lease))
+        result = self.session.exec(
+            update(WebhookDelivery)
+            .where(
+                col(WebhookDelivery.id) == delivery_id,
+                col(WebhookDelivery.status) == PENDING,
+                col(WebhookDelivery.attempts) == attempts,
+                or_(col(WebhookDelivery.lease_until).is_(None), col(WebhookDelivery.lease_until) < now),
+            )
+            .values(lease_until=now + lease)
+        )
         return bool(result.rowcount == 1)
 
     def integration(self, integration_id: int) -> Integration | None:
@@ -119,24 +147,41 @@ class DeliveryQueue:
 
     def record_outcome(self, delivery_id: int, claimed_attempts: int, **values: object) -> bool:
         """Write the outcome of the attempt this dispatcher claimed (fenced by the attempt count)."""
-        result = self.session.exec(update(WebhookDelivery).where(
-            col(WebhookDelivery.id) == delivery_id, col(WebhookDelivery.attempts) == claimed_attempts,
-            col(WebhookDelivery.status) == PENDING).values(**values))
+        result = self.session.exec(
+            update(WebhookDelivery)
+            .where(
+                col(WebhookDelivery.id) == delivery_id,
+                col(WebhookDelivery.attempts) == claimed_attempts,
+                col(WebhookDelivery.status) == PENDING,
+            )
+            .values(**values)
+        )
         return bool(result.rowcount == 1)
 
     def count_failed_event(self, integration_id: int) -> int:
         """One more event that could not be delivered; returns the consecutive count."""
-        self.session.exec(update(Integration).where(col(Integration.id) == integration_id).values(
-            consecutive_failures=Integration.consecutive_failures + 1))
-        return int(self.session.exec(select(Integration.consecutive_failures).where(
-            col(Integration.id) == integration_id)).one())
+        self.session.exec(
+            update(Integration)
+            .where(col(Integration.id) == integration_id)
+            .values(consecutive_failures=Integration.consecutive_failures + 1)
+        )
+        return int(
+            self.session.exec(
+                select(Integration.consecutive_failures).where(col(Integration.id) == integration_id)
+            ).one()
+        )
 
     def reset_failures(self, integration_id: int) -> None:
-        self.session.exec(update(Integration).where(
-            col(Integration.id) == integration_id, col(Integration.consecutive_failures) != 0).values(consecutive_failures=0))
+        self.session.exec(
+            update(Integration)
+            .where(col(Integration.id) == integration_id, col(Integration.consecutive_failures) != 0)
+            .values(consecutive_failures=0)
+        )
 
     def disable(self, integration_id: int, reason: str, now: datetime) -> bool:
-        result = self.session.exec(update(Integration).where(
-            col(Integration.id) == integration_id, col(Integration.is_active).is_(True)).values(
-            is_active=False, disabled_reason=reason, updated_at=now))
+        result = self.session.exec(
+            update(Integration)
+            .where(col(Integration.id) == integration_id, col(Integration.is_active).is_(True))
+            .values(is_active=False, disabled_reason=reason, updated_at=now)
+        )
         return bool(result.rowcount == 1)

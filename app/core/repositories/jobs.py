@@ -41,12 +41,20 @@ class JobRepository:
     # -- dispatcher: datasets --------------------------------------------------------------
 
     def startable(self, limit: int) -> list[Dataset]:
-        stmt = (select(Dataset).where(Dataset.status == QUEUED, col(Dataset.startable).is_(True))
-                .order_by(col(Dataset.id)).limit(limit))
+        stmt = (
+            select(Dataset)
+            .where(Dataset.status == QUEUED, col(Dataset.startable).is_(True))
+            .order_by(col(Dataset.id))
+            .limit(limit)
+        )
         return list(self.session.exec(stmt).all())
 
     def running_per_tenant(self) -> dict[int, int]:
-        stmt = select(Dataset.tenant_id, func.count()).where(Dataset.status == RUNNING).group_by(col(Dataset.tenant_id))
+        stmt = (
+            select(Dataset.tenant_id, func.count())
+            .where(Dataset.status == RUNNING)
+            .group_by(col(Dataset.tenant_id))
+        )
         return {tid: int(n) for tid, n in self.session.exec(stmt).all()}
 
     def tenant_caps(self) -> dict[int, int]:
@@ -56,19 +64,43 @@ class JobRepository:
         """queued -> running, with one queued generate shard per range and a waiting assembly."""
         result = self.session.exec(
             update(Dataset)
-            .where(col(Dataset.id) == dataset_id, col(Dataset.status) == QUEUED, col(Dataset.startable).is_(True))
-            .values(status=RUNNING, locked_by=owner, lease_until=None, error=None, shard_count=len(ranges),
-                    shards_done=0, progress=0.0, records_generated=0)
+            .where(
+                col(Dataset.id) == dataset_id, col(Dataset.status) == QUEUED, col(Dataset.startable).is_(True)
+            )
+            .values(
+                status=RUNNING,
+                locked_by=owner,
+                lease_until=None,
+                error=None,
+                shard_count=len(ranges),
+                shards_done=0,
+                progress=0.0,
+                records_generated=0,
+            )
         )
         if result.rowcount != 1:
             return False
         # leftovers of an earlier run (a dataset re-queued from before shards existed)
         self.session.exec(delete(DatasetShard).where(col(DatasetShard.dataset_id) == dataset_id))
         for index, (start, stop) in enumerate(ranges):
-            self.session.add(DatasetShard(dataset_id=dataset_id, shard_index=index, kind=ShardKind.generate.value,
-                                          start=start, stop=stop, status=ShardStatus.queued.value))
-        self.session.add(DatasetShard(dataset_id=dataset_id, shard_index=len(ranges), kind=ShardKind.assemble.value,
-                                      status=ShardStatus.waiting.value))
+            self.session.add(
+                DatasetShard(
+                    dataset_id=dataset_id,
+                    shard_index=index,
+                    kind=ShardKind.generate.value,
+                    start=start,
+                    stop=stop,
+                    status=ShardStatus.queued.value,
+                )
+            )
+        self.session.add(
+            DatasetShard(
+                dataset_id=dataset_id,
+                shard_index=len(ranges),
+                kind=ShardKind.assemble.value,
+                status=ShardStatus.waiting.value,
+            )
+        )
         return True
 
     def running_without_shards(self) -> list[Dataset]:
@@ -79,7 +111,8 @@ class JobRepository:
 
     def requeue_dataset(self, dataset_id: int) -> bool:
         result = self.session.exec(
-            update(Dataset).where(col(Dataset.id) == dataset_id, col(Dataset.status) == RUNNING)
+            update(Dataset)
+            .where(col(Dataset.id) == dataset_id, col(Dataset.status) == RUNNING)
             .values(status=QUEUED, locked_by=None, lease_until=None, progress=0.0, records_generated=0)
         )
         return result.rowcount == 1
@@ -87,47 +120,77 @@ class JobRepository:
     # -- dispatcher: shards ----------------------------------------------------------------
 
     def queued_shards(self, limit: int) -> list[DatasetShard]:
-        stmt = (select(DatasetShard).where(DatasetShard.status == ShardStatus.queued.value, _dataset_running)
-                .order_by(col(DatasetShard.dataset_id), col(DatasetShard.shard_index)).limit(limit))
+        stmt = (
+            select(DatasetShard)
+            .where(DatasetShard.status == ShardStatus.queued.value, _dataset_running)
+            .order_by(col(DatasetShard.dataset_id), col(DatasetShard.shard_index))
+            .limit(limit)
+        )
         return list(self.session.exec(stmt).all())
 
     def claim_shard(self, shard_id: int, attempt: int, now: datetime, lease: timedelta, owner: str) -> bool:
         """queued -> running for the dispatcher (or the worker that finished the last shard)."""
         result = self.session.exec(
             update(DatasetShard)
-            .where(col(DatasetShard.id) == shard_id, col(DatasetShard.attempt) == attempt,
-                   col(DatasetShard.status).in_([ShardStatus.queued.value, ShardStatus.waiting.value]))
+            .where(
+                col(DatasetShard.id) == shard_id,
+                col(DatasetShard.attempt) == attempt,
+                col(DatasetShard.status).in_([ShardStatus.queued.value, ShardStatus.waiting.value]),
+            )
             .values(status=ShardStatus.running.value, lease_until=now + lease, locked_by=owner)
         )
         return result.rowcount == 1
 
     def lapsed_shards(self, now: datetime) -> list[DatasetShard]:
         stmt = select(DatasetShard).where(
-            DatasetShard.status == ShardStatus.running.value, _dataset_running,
-            or_(col(DatasetShard.lease_until).is_(None), col(DatasetShard.lease_until) < now))
+            DatasetShard.status == ShardStatus.running.value,
+            _dataset_running,
+            or_(col(DatasetShard.lease_until).is_(None), col(DatasetShard.lease_until) < now),
+        )
         return list(self.session.exec(stmt).all())
 
     def requeue_shard(self, shard_id: int, attempt: int) -> bool:
         result = self.session.exec(
-            update(DatasetShard).where(col(DatasetShard.id) == shard_id, col(DatasetShard.attempt) == attempt,
-                                       col(DatasetShard.status) == ShardStatus.running.value)
-            .values(status=ShardStatus.queued.value, locked_by=None, lease_until=None, records_done=0,
-                    split_wanted=False)
+            update(DatasetShard)
+            .where(
+                col(DatasetShard.id) == shard_id,
+                col(DatasetShard.attempt) == attempt,
+                col(DatasetShard.status) == ShardStatus.running.value,
+            )
+            .values(
+                status=ShardStatus.queued.value,
+                locked_by=None,
+                lease_until=None,
+                records_done=0,
+                split_wanted=False,
+            )
         )
         return result.rowcount == 1
 
     def busy_shards(self) -> int:
         """Shards of running datasets that hold a worker or wait for one."""
-        stmt = select(func.count()).select_from(DatasetShard).where(
-            col(DatasetShard.status).in_([ShardStatus.queued.value, ShardStatus.running.value]), _dataset_running)
+        stmt = (
+            select(func.count())
+            .select_from(DatasetShard)
+            .where(
+                col(DatasetShard.status).in_([ShardStatus.queued.value, ShardStatus.running.value]),
+                _dataset_running,
+            )
+        )
         return int(self.session.exec(stmt).one())
 
     def split_candidates(self, default_types: int) -> list[tuple[DatasetShard, int]]:
         """Running generate shards with the records each has left (from its last progress
         update), most first; `split_wanted` ones count as already asked."""
-        stmt = (select(DatasetShard, Dataset.types).join(Dataset, col(Dataset.id) == DatasetShard.dataset_id)
-                .where(DatasetShard.status == ShardStatus.running.value, Dataset.status == RUNNING,
-                       DatasetShard.kind == ShardKind.generate.value))
+        stmt = (
+            select(DatasetShard, Dataset.types)
+            .join(Dataset, col(Dataset.id) == DatasetShard.dataset_id)
+            .where(
+                DatasetShard.status == ShardStatus.running.value,
+                Dataset.status == RUNNING,
+                DatasetShard.kind == ShardKind.generate.value,
+            )
+        )
         out = []
         for shard, types in self.session.exec(stmt).all():
             formats = max(1, len(types) if types else default_types)
@@ -136,8 +199,12 @@ class JobRepository:
 
     def ask_split(self, shard_id: int, attempt: int) -> bool:
         result = self.session.exec(
-            update(DatasetShard).where(col(DatasetShard.id) == shard_id, col(DatasetShard.attempt) == attempt,
-                                       col(DatasetShard.status) == ShardStatus.running.value)
+            update(DatasetShard)
+            .where(
+                col(DatasetShard.id) == shard_id,
+                col(DatasetShard.attempt) == attempt,
+                col(DatasetShard.status) == ShardStatus.running.value,
+            )
             .values(split_wanted=True)
         )
         return result.rowcount == 1
@@ -152,8 +219,11 @@ class JobRepository:
         return self.session.get(DatasetShard, shard_id)
 
     def shards_of(self, dataset_id: int) -> list[DatasetShard]:
-        stmt = (select(DatasetShard).where(DatasetShard.dataset_id == dataset_id)
-                .order_by(col(DatasetShard.shard_index)))
+        stmt = (
+            select(DatasetShard)
+            .where(DatasetShard.dataset_id == dataset_id)
+            .order_by(col(DatasetShard.shard_index))
+        )
         return list(self.session.exec(stmt).all())
 
     def take_over(self, shard: DatasetShard, owner: str, now: datetime, lease: timedelta) -> int | None:
@@ -162,41 +232,62 @@ class JobRepository:
         lock_dataset(self.session.connection(), shard.dataset_id)
         result = self.session.exec(
             update(DatasetShard)
-            .where(col(DatasetShard.id) == shard.id, col(DatasetShard.attempt) == shard.attempt,
-                   col(DatasetShard.status) == ShardStatus.running.value, _dataset_running)
+            .where(
+                col(DatasetShard.id) == shard.id,
+                col(DatasetShard.attempt) == shard.attempt,
+                col(DatasetShard.status) == ShardStatus.running.value,
+                _dataset_running,
+            )
             .values(attempt=attempt, locked_by=owner, lease_until=now + lease, records_done=0)
         )
         if result.rowcount != 1:
             return None
         self.session.exec(
-            update(Dataset).where(col(Dataset.id) == shard.dataset_id)
-            .values(started_at=func.coalesce(Dataset.started_at, now), locked_by=owner,
-                    attempt=case((col(Dataset.attempt) < attempt, attempt), else_=Dataset.attempt))
+            update(Dataset)
+            .where(col(Dataset.id) == shard.dataset_id)
+            .values(
+                started_at=func.coalesce(Dataset.started_at, now),
+                locked_by=owner,
+                attempt=case((col(Dataset.attempt) < attempt, attempt), else_=Dataset.attempt),
+            )
         )
         return attempt
 
-    def finish_shard(self, shard_id: int, attempt: int, dataset_id: int, outputs: list[dict[str, Any]],
-                     records_done: int) -> tuple[int, int] | None:
+    def finish_shard(
+        self, shard_id: int, attempt: int, dataset_id: int, outputs: list[dict[str, Any]], records_done: int
+    ) -> tuple[int, int] | None:
         """Record a generate shard's outputs; returns how many shards of the dataset are now done
         and how many it has (None: fenced). The count is an increment of the dataset row, so of
         two shards finishing at once exactly one sees the total (the row lock orders them; a
         split, which adds a shard, takes the same lock)."""
         conn = self.session.connection()
         lock_dataset(conn, dataset_id)
-        if not fenced_shard_update(conn, shard_id, attempt, status=ShardStatus.done.value, lease_until=None,
-                                   outputs=outputs, records_done=records_done):
+        if not fenced_shard_update(
+            conn,
+            shard_id,
+            attempt,
+            status=ShardStatus.done.value,
+            lease_until=None,
+            outputs=outputs,
+            records_done=records_done,
+        ):
             return None
-        result = conn.execute(update(Dataset).where(col(Dataset.id) == dataset_id, col(Dataset.status) == RUNNING)
-                              .values(shards_done=Dataset.shards_done + 1))
+        result = conn.execute(
+            update(Dataset)
+            .where(col(Dataset.id) == dataset_id, col(Dataset.status) == RUNNING)
+            .values(shards_done=Dataset.shards_done + 1)
+        )
         if result.rowcount != 1:
             return None
-        done, count = self.session.exec(select(Dataset.shards_done, Dataset.shard_count)
-                                        .where(col(Dataset.id) == dataset_id)).one()
+        done, count = self.session.exec(
+            select(Dataset.shards_done, Dataset.shard_count).where(col(Dataset.id) == dataset_id)
+        ).one()
         return int(done), int(count)
 
     def assembly_of(self, dataset_id: int) -> DatasetShard | None:
-        stmt = select(DatasetShard).where(DatasetShard.dataset_id == dataset_id,
-                                          DatasetShard.kind == ShardKind.assemble.value)
+        stmt = select(DatasetShard).where(
+            DatasetShard.dataset_id == dataset_id, DatasetShard.kind == ShardKind.assemble.value
+        )
         return self.session.exec(stmt).first()
 
     def dataset(self, dataset_id: int) -> Dataset | None:
@@ -206,8 +297,11 @@ class JobRepository:
         return self.session.get(SchemaDoc, schema_id)
 
     def files(self, dataset_id: int) -> list[DatasetFile]:
-        stmt = select(DatasetFile).where(DatasetFile.dataset_id == dataset_id).order_by(
-            col(DatasetFile.format), col(DatasetFile.file_index))
+        stmt = (
+            select(DatasetFile)
+            .where(DatasetFile.dataset_id == dataset_id)
+            .order_by(col(DatasetFile.format), col(DatasetFile.file_index))
+        )
         return list(self.session.exec(stmt).all())
 
 
@@ -223,15 +317,21 @@ def fenced_shard_update(conn: Connection, shard_id: int, attempt: int, **values:
     """Update the shard only while this worker still holds it and its dataset still runs."""
     result = conn.execute(
         update(DatasetShard)
-        .where(col(DatasetShard.id) == shard_id, col(DatasetShard.attempt) == attempt,
-               col(DatasetShard.status) == ShardStatus.running.value, _dataset_running)
+        .where(
+            col(DatasetShard.id) == shard_id,
+            col(DatasetShard.attempt) == attempt,
+            col(DatasetShard.status) == ShardStatus.running.value,
+            _dataset_running,
+        )
         .values(**values)
     )
     return result.rowcount == 1
 
 
 def split_wanted(conn: Connection, shard_id: int) -> bool:
-    return bool(conn.execute(select(DatasetShard.split_wanted).where(col(DatasetShard.id) == shard_id)).scalar())
+    return bool(
+        conn.execute(select(DatasetShard.split_wanted).where(col(DatasetShard.id) == shard_id)).scalar()
+    )
 
 
 def split_shard(conn: Connection, shard: DatasetShard, attempt: int, mid: int, stop: int) -> bool:
@@ -239,37 +339,66 @@ def split_shard(conn: Connection, shard: DatasetShard, attempt: int, mid: int, s
     its dataset (fenced like every worker write; the caller holds the dataset lock)."""
     result = conn.execute(
         update(DatasetShard)
-        .where(col(DatasetShard.id) == shard.id, col(DatasetShard.attempt) == attempt, col(DatasetShard.stop) == stop,
-               col(DatasetShard.status) == ShardStatus.running.value, _dataset_running)
+        .where(
+            col(DatasetShard.id) == shard.id,
+            col(DatasetShard.attempt) == attempt,
+            col(DatasetShard.stop) == stop,
+            col(DatasetShard.status) == ShardStatus.running.value,
+            _dataset_running,
+        )
         .values(stop=mid, split_wanted=False)
     )
     if result.rowcount != 1:
         return False
-    index = conn.execute(select(func.max(DatasetShard.shard_index))
-                         .where(DatasetShard.dataset_id == shard.dataset_id)).scalar_one()
-    conn.execute(insert(DatasetShard).values(
-        dataset_id=shard.dataset_id, shard_index=int(index) + 1, kind=ShardKind.generate.value, start=mid,
-        stop=stop, status=ShardStatus.queued.value, attempt=0, records_done=0, outputs=[], split_wanted=False))
-    conn.execute(update(Dataset).where(col(Dataset.id) == shard.dataset_id)
-                 .values(shard_count=Dataset.shard_count + 1))
+    index = conn.execute(
+        select(func.max(DatasetShard.shard_index)).where(DatasetShard.dataset_id == shard.dataset_id)
+    ).scalar_one()
+    conn.execute(
+        insert(DatasetShard).values(
+            dataset_id=shard.dataset_id,
+            shard_index=int(index) + 1,
+            kind=ShardKind.generate.value,
+            start=mid,
+            stop=stop,
+            status=ShardStatus.queued.value,
+            attempt=0,
+            records_done=0,
+            outputs=[],
+            split_wanted=False,
+        )
+    )
+    conn.execute(
+        update(Dataset).where(col(Dataset.id) == shard.dataset_id).values(shard_count=Dataset.shard_count + 1)
+    )
     return True
 
 
 def record_progress(conn: Connection, dataset_id: int, record_count: int, formats: int) -> None:
     """The dataset's progress from its shards' counters; never moves backwards (a re-queued
     shard restarts from zero, and two shards' updates may commit in either order)."""
-    done = conn.execute(select(func.coalesce(func.sum(DatasetShard.records_done), 0))
-                        .where(DatasetShard.dataset_id == dataset_id)).scalar_one()
+    done = conn.execute(
+        select(func.coalesce(func.sum(DatasetShard.records_done), 0)).where(
+            DatasetShard.dataset_id == dataset_id
+        )
+    ).scalar_one()
     total = max(1, record_count * formats)
     progress = min(0.99, int(done) / total)
     records = min(record_count, int(done) // max(1, formats))
-    conn.execute(update(Dataset).where(col(Dataset.id) == dataset_id, col(Dataset.status) == RUNNING).values(
-        progress=case((col(Dataset.progress) < progress, progress), else_=Dataset.progress),
-        records_generated=case((col(Dataset.records_generated) < records, records), else_=Dataset.records_generated)))
+    conn.execute(
+        update(Dataset)
+        .where(col(Dataset.id) == dataset_id, col(Dataset.status) == RUNNING)
+        .values(
+            progress=case((col(Dataset.progress) < progress, progress), else_=Dataset.progress),
+            records_generated=case(
+                (col(Dataset.records_generated) < records, records), else_=Dataset.records_generated
+            ),
+        )
+    )
 
 
 def fenced_dataset_finish(conn: Connection, dataset_id: int, **values: object) -> bool:
     """A running dataset's final state (completed or failed); False when it is no longer running."""
-    result = conn.execute(update(Dataset).where(col(Dataset.id) == dataset_id, col(Dataset.status) == RUNNING)
-                          .values(**values))
+    result = conn.execute(
+        update(Dataset).where(col(Dataset.id) == dataset_id, col(Dataset.status) == RUNNING).values(**values)
+    )
     return result.rowcount == 1

@@ -68,7 +68,9 @@ class ProjectRepository(ScopedRepository):
             .join(Project, col(Project.id) == ProjectMember.project_id)
             .where(col(ProjectMember.user_id).in_(user_ids), visible_project(self.principal))
         )
-        created = self.select(Project).where(col(Project.created_by).in_(user_ids), visible_project(self.principal))
+        created = self.select(Project).where(
+            col(Project.created_by).in_(user_ids), visible_project(self.principal)
+        )
         out: dict[int, dict[int, Project]] = {uid: {} for uid in user_ids}
         for uid, project in (await self.session.exec(stmt)).all():
             out[uid][project.id] = project

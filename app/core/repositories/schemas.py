@@ -16,11 +16,16 @@ class SchemaRepository(ScopedRepository):
     async def get(self, schema_id: int) -> SchemaDoc:
         return await self.get_owned(SchemaDoc, schema_id)
 
-    async def list(self, *, project_id: int | None, q: str | None, limit: int, offset: int) -> tuple[builtins.list[SchemaDoc], int]:
+    async def list(
+        self, *, project_id: int | None, q: str | None, limit: int, offset: int
+    ) -> tuple[builtins.list[SchemaDoc], int]:
         stmt = self.select(SchemaDoc)
         if project_id is not None:
-            stmt = stmt.where(col(SchemaDoc.id).in_(
-                self.unscoped(ProjectSchema.schema_id).where(ProjectSchema.project_id == project_id)))
+            stmt = stmt.where(
+                col(SchemaDoc.id).in_(
+                    self.unscoped(ProjectSchema.schema_id).where(ProjectSchema.project_id == project_id)
+                )
+            )
         if q:
             stmt = stmt.where(func.lower(SchemaDoc.name).contains(q.lower(), autoescape=True))
         return await self.paginate(stmt.order_by(col(SchemaDoc.id)), limit, offset)
@@ -54,7 +59,9 @@ class SchemaRepository(ScopedRepository):
 
     async def dataset_count(self, schema_id: int) -> int:
         # in use anywhere, also in projects the caller cannot see
-        stmt = self.unscoped(func.count()).where(Dataset.schema_id == schema_id, Dataset.status != "cancelled")
+        stmt = self.unscoped(func.count()).where(
+            Dataset.schema_id == schema_id, Dataset.status != "cancelled"
+        )
         return int((await self.session.exec(stmt)).one())
 
     async def unlink_all(self, schema_id: int) -> None:
@@ -65,7 +72,9 @@ class ConstraintSetRepository(ScopedRepository):
     async def get(self, constraint_id: int) -> ConstraintSet:
         return await self.get_owned(ConstraintSet, constraint_id)
 
-    async def list(self, *, schema_id: int | None, limit: int, offset: int) -> tuple[builtins.list[ConstraintSet], int]:
+    async def list(
+        self, *, schema_id: int | None, limit: int, offset: int
+    ) -> tuple[builtins.list[ConstraintSet], int]:
         stmt = self.select(ConstraintSet)
         if schema_id is not None:
             stmt = stmt.where(ConstraintSet.schema_id == schema_id)

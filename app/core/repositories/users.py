@@ -49,14 +49,18 @@ class UserRepository(ScopedRepository):
         return await self.paginate(stmt.order_by(col(User.id)), limit, offset)
 
     async def email_taken(self, tenant_id: int, email: str, *, except_user: int | None = None) -> bool:
-        stmt = self.select(User.id).where(User.tenant_id == tenant_id, func.lower(User.email) == email.lower())
+        stmt = self.select(User.id).where(
+            User.tenant_id == tenant_id, func.lower(User.email) == email.lower()
+        )
         if except_user is not None:
             stmt = stmt.where(User.id != except_user)
         return (await self.session.exec(stmt)).first() is not None
 
     async def username_taken(self, username: str) -> bool:
         # usernames are global: login takes no tenant
-        return (await self.session.exec(self.unscoped(User.id).where(User.username == username))).first() is not None
+        return (
+            await self.session.exec(self.unscoped(User.id).where(User.username == username))
+        ).first() is not None
 
     async def active_admin_count(self, tenant_id: int) -> int:
         stmt = self.select(func.count(), scope=User).where(

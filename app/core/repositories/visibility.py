@@ -23,7 +23,9 @@ def visible_project(principal: Principal) -> ColumnElement[bool]:
     tenant = col(Project.tenant_id) == principal.tenant_id
     if principal.role is Role.Admin:
         return tenant
-    member = col(Project.id).in_(select(ProjectMember.project_id).where(ProjectMember.user_id == principal.user_id))
+    member = col(Project.id).in_(
+        select(ProjectMember.project_id).where(ProjectMember.user_id == principal.user_id)
+    )
     if principal.role is Role.Manager:
         return tenant & or_(col(Project.created_by) == principal.user_id, member)
     return tenant & member
