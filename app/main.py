@@ -8,7 +8,6 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -33,7 +32,7 @@ from app.core.services import profile
 from app.core.services.bootstrap import ensure_bootstrap
 from app.core.settings import Settings, get_settings
 from app.core.webhooks.dispatcher import WebhookDispatcher
-from app.graphql.context import LiveContext, open_context
+from app.graphql.context import AppServices, LiveContext, open_context
 from app.graphql.schema import build_schema
 from app.rest import errors
 from app.rest.body_limit import BodyLimitMiddleware
@@ -54,15 +53,6 @@ def _version() -> str:
         return version("tdg")
     except PackageNotFoundError:
         return "0.0.0"
-
-
-@dataclass
-class JobServices:
-    """App-level collaborators handed to every request context."""
-
-    executor: Any
-    dispatcher: Dispatcher
-    webhooks: WebhookDispatcher | None = None
 
 
 class OfflineGraphQLRouter(GraphQLRouter):
@@ -116,7 +106,7 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
         dispatcher = Dispatcher(settings, jobs_engine, executor)
         # webhook delivery runs in every `tdg serve` process (leases keep replicas from double-sending)
         webhooks = WebhookDispatcher(settings, jobs_engine)
-        app.state.services = JobServices(executor=executor, dispatcher=dispatcher, webhooks=webhooks)
+        app.state.services = AppServices(executor=executor, dispatcher=dispatcher, webhooks=webhooks)
         retention = RetentionPurger(settings, jobs_engine)
         dispatcher.start()
         # start-up leaves ~300k long-lived objects; moving them out of the collector's view

@@ -6,11 +6,13 @@ connection_init payload (browsers cannot set headers on a WebSocket)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.datastructures import State
 from starlette.requests import HTTPConnection
 from strawberry.fastapi import BaseContext
 
@@ -19,11 +21,28 @@ from app.core.principal import Principal, RequestMeta
 from app.core.services import auth
 from app.core.settings import Settings
 
+if TYPE_CHECKING:
+    # for annotations only: the job machinery loads with the app (app/main.py), not with the schema
+    from app.core.jobs.dispatcher import Dispatcher
+    from app.core.jobs.executors import CeleryExecutor, LocalPoolExecutor
+    from app.core.webhooks.dispatcher import WebhookDispatcher
+    from app.graphql.loaders import Loaders
+
+
+@dataclass(frozen=True)
+class AppServices:
+    """App-level collaborators, made once at start-up (app/main.py's lifespan) and handed to every
+    request context. A context has none (None) when the app's lifespan has not run."""
+
+    executor: LocalPoolExecutor | CeleryExecutor  # runs generation; also renders a format on demand
+    dispatcher: Dispatcher  # starts queued shards: woken once a dataset is queued
+    webhooks: WebhookDispatcher | None = None  # delivers webhook events: woken by a redelivery
+
 
 class Context(BaseContext):
     def __init__(
         self, *, session: AsyncSession, settings: Settings, meta: RequestMeta,
-        principal: Principal | None, auth_error: DomainError | None, services: Any = None,
+        principal: Principal | None, auth_error: DomainError | None, services: AppServices | None = None,
     ) -> None:
         super().__init__()
         self.session = session
@@ -31,7 +50,7 @@ class Context(BaseContext):
         self.meta = meta
         self._principal = principal
         self.auth_error = auth_error
-        self.services = services  # app-level collaborators (job runner, storage) set at start-up
+        self.services = services
         self.post_commit: list[Callable[[], None]] = []
 
     def after_commit(self, callback: Callable[[], None]) -> None:
@@ -50,7 +69,7 @@ class Context(BaseContext):
         return self._principal
 
     @cached_property
-    def loaders(self) -> Any:
+    def loaders(self) -> Loaders:
         from app.graphql.loaders import Loaders
 
         return Loaders(self.session, self.principal)
@@ -63,7 +82,7 @@ class LiveContext(BaseContext):
     session = None  # nothing for the unit of work to commit
 
     def __init__(self, *, sessionmaker: async_sessionmaker[AsyncSession], settings: Settings, meta: RequestMeta,
-                 header_token: str | None, services: Any = None) -> None:
+                 header_token: str | None, services: AppServices | None = None) -> None:
         super().__init__()
         self.sessionmaker = sessionmaker
         self.settings = settings
@@ -103,6 +122,12 @@ def _bearer(header: str) -> str:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else ""
 
 
+def app_services(state: State) -> AppServices | None:
+    """What the lifespan set as `app.state.services`: None before start-up."""
+    services = getattr(state, "services", None)
+    return services if isinstance(services, AppServices) else None
+
+
 def bearer_token(request: HTTPConnection) -> str | None:
     header = request.headers.get("authorization")
     return _bearer(header) if header else None
@@ -115,7 +140,7 @@ async def open_context(request: HTTPConnection) -> AsyncIterator[Context | LiveC
     meta = RequestMeta(ip=client_ip(request))
     if request.scope["type"] == "websocket":
         yield LiveContext(sessionmaker=state.sessionmaker, settings=settings, meta=meta,
-                          header_token=bearer_token(request), services=getattr(state, "services", None))
+                          header_token=bearer_token(request), services=app_services(state))
         return
     async with state.sessionmaker() as session:
         principal: Principal | None = None
@@ -131,5 +156,5 @@ async def open_context(request: HTTPConnection) -> AsyncIterator[Context | LiveC
                     error = exc
         yield Context(
             session=session, settings=settings, meta=meta, principal=principal, auth_error=error,
-            services=getattr(state, "services", None),
+            services=app_services(state),
         )

@@ -13,9 +13,8 @@ from app.graphql.types.datasets import Dataset, Notification
 
 
 def _wake(ctx: Context) -> None:
-    dispatcher = getattr(ctx.services, "dispatcher", None)
-    if dispatcher is not None:
-        dispatcher.wake()
+    if ctx.services is not None:
+        ctx.services.dispatcher.wake()
 
 
 @strawberry.type

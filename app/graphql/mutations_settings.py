@@ -8,6 +8,7 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from app.core import payloads
+from app.core.models import Integration as IntegrationRow
 from app.core.services import integrations, object_export, profile, two_factor, webhooks
 from app.graphql.context import Context
 from app.graphql.inputs import to_payload
@@ -82,8 +83,8 @@ class ObjectExportInput:
     pass
 
 
-def _saved(row: object, secret: str | None) -> IntegrationSaved:
-    return IntegrationSaved(**vars(Integration.from_row(row)), signing_secret=secret)  # type: ignore[arg-type]
+def _saved(row: IntegrationRow, secret: str | None) -> IntegrationSaved:
+    return IntegrationSaved(**vars(Integration.from_row(row)), signing_secret=secret)
 
 
 @strawberry.type
@@ -176,7 +177,7 @@ class SettingsMutation:
                                 ) -> WebhookDelivery:
         ctx = info.context
         row, attempts = await webhooks.redeliver(ctx.session, ctx.principal, integration_id, delivery_id)
-        dispatcher = getattr(ctx.services, "webhooks", None)
+        dispatcher = ctx.services.webhooks if ctx.services is not None else None
         if dispatcher is not None:
             ctx.after_commit(dispatcher.wake)
         return WebhookDelivery.from_row(row, attempts)
@@ -185,7 +186,7 @@ class SettingsMutation:
     async def export_dataset_objectstore(self, info: Info[Context, None], dataset_id: int,
                                          input: ObjectExportInput) -> ObjectExport:
         ctx = info.context
-        renderer = getattr(ctx.services, "executor", None)
+        renderer = ctx.services.executor if ctx.services is not None else None
         row = await object_export.export(ctx.session, ctx.principal, ctx.settings, renderer, dataset_id,
                                          to_payload(payloads.ObjectExportCreate, input))
         return ObjectExport.from_row(row)

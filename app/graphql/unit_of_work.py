@@ -12,19 +12,20 @@ from strawberry.extensions import SchemaExtension
 
 from app.core.errors import Conflict
 from app.core.services.audit import COMMIT_DESPITE_ERROR
+from app.graphql.context import Context
 
 log = logging.getLogger("tdg.graphql")
 
 
 class UnitOfWork(SchemaExtension):
-    async def on_operation(self) -> AsyncIterator[None]:  # type: ignore[override]
+    async def on_operation(self) -> AsyncIterator[None]:
         yield
         context = self.execution_context.context
-        session = getattr(context, "session", None)
-        if session is None:
-            return
+        if not isinstance(context, Context):
+            return  # a WebSocket's LiveContext holds no session: each poll commits its own
+        session = context.session
         result = self.execution_context.result
-        failed = bool(result is None or getattr(result, "errors", None))
+        failed = bool(result is None or result.errors)
         if failed and not session.info.pop(COMMIT_DESPITE_ERROR, False):
             await session.rollback()
             return
@@ -43,5 +44,5 @@ class UnitOfWork(SchemaExtension):
                 result.errors = [GraphQLError(detail, original_error=Conflict(detail) if conflict else None,
                                               extensions=extensions)]
             return
-        for callback in getattr(context, "post_commit", ()):
+        for callback in context.post_commit:
             callback()

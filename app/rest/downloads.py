@@ -5,6 +5,9 @@ of the Authorization header; the download is then authorized as the link's user.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Coroutine
+from typing import Any
+
 from fastapi import Depends, Request
 from starlette.responses import FileResponse, Response
 
@@ -13,8 +16,11 @@ from app.graphql.context import Context, open_context
 from app.rest.route import Route
 from app.rest.variables import build_variables
 
+# a route's handler as FastAPI calls it: the request, and the context its dependency opened
+Endpoint = Callable[[Request, Context], Coroutine[Any, Any, Response]]
 
-def make_download_endpoint(route: Route):  # type: ignore[no-untyped-def]
+
+def make_download_endpoint(route: Route) -> Endpoint:
     async def endpoint(request: Request, context: Context = Depends(open_context)) -> Response:
         link = request.query_params.get("link")
         if not link:
@@ -28,7 +34,7 @@ def make_download_endpoint(route: Route):  # type: ignore[no-untyped-def]
                                                            ip=context.meta.ip)
         else:
             principal = context.principal
-        renderer = getattr(context.services, "executor", None)
+        renderer = context.services.executor if context.services is not None else None
         found = await datasets.download(context.session, principal, context.settings, renderer,
                                         dataset_id, fmt, file_index)
         await context.session.commit()

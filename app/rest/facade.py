@@ -10,13 +10,14 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 import orjson
+import strawberry
 from fastapi import APIRouter, Depends, Request
 from graphql import GraphQLError, parse, validate
 from starlette.responses import Response
 
 from app.core.errors import DomainError
 from app.graphql.context import Context, open_context
-from app.rest.downloads import make_download_endpoint
+from app.rest.downloads import Endpoint, make_download_endpoint
 from app.rest.errors import domain_error_response, error_response
 from app.rest.route import Route
 from app.rest.variables import build_variables
@@ -41,7 +42,7 @@ def _error_from_graphql(error: GraphQLError) -> Response:
     return error_response(_status_of(error), error.message, code=str(ext.get("code", "bad_request")))
 
 
-def make_endpoint(route: Route):  # type: ignore[no-untyped-def]
+def make_endpoint(route: Route) -> Endpoint:
     operation = route.operation
     assert operation is not None, route.path
 
@@ -49,7 +50,7 @@ def make_endpoint(route: Route):  # type: ignore[no-untyped-def]
         if route.auth:
             context.principal  # noqa: B018  (401 before any body parsing)
         variables = await build_variables(route, request)
-        schema = request.app.state.schema
+        schema: strawberry.Schema = request.app.state.schema
         result = await schema.execute(operation.document, variable_values=variables, context_value=context)
         if result.errors:
             return _error_from_graphql(result.errors[0])
