@@ -4,9 +4,10 @@ unexpected is masked (logged with its traceback, never sent)."""
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 from graphql import GraphQLError
+from graphql.execution import SubsequentIncrementalExecutionResult
 from pydantic import ValidationError
 from sqlalchemy.exc import IntegrityError
 from strawberry.extensions import SchemaExtension
@@ -31,19 +32,21 @@ def domain_error_of(error: GraphQLError) -> DomainError | None:
 
 
 class DomainErrors(SchemaExtension):
-    async def on_operation(self) -> AsyncIterator[None]:  # type: ignore[override]
+    async def on_operation(self) -> AsyncIterator[None]:
         yield
         result = self.execution_context.result
-        if result is None or not getattr(result, "errors", None):
+        if result is None or not result.errors:
             return
         result.errors = [self._format(e) for e in result.errors]
 
-    def on_stream_result(self, result: StreamExecutionResult) -> None:  # type: ignore[override]
-        # WebSocket operations: each result is shaped as it is sent. After the first result, an
-        # error without a path is an exception that ended a subscription's stream: not the request's fault
-        if getattr(result, "errors", None):
+    def on_stream_result(self, result: StreamExecutionResult) -> Iterator[None]:
+        # WebSocket operations: each result is shaped before it is sent. After the first result, an
+        # error without a path is an exception that ended a subscription's stream: not the request's fault.
+        # A subsequent incremental result carries its errors inside `incremental`, not at the top.
+        if not isinstance(result, SubsequentIncrementalExecutionResult) and result.errors:
             streamed = not isinstance(result, PreExecutionError)
-            result.errors = [self._format(e, streamed=streamed) for e in result.errors]  # type: ignore[union-attr]
+            result.errors = [self._format(e, streamed=streamed) for e in result.errors]
+        yield
 
     @staticmethod
     def _format(error: GraphQLError, *, streamed: bool = False) -> GraphQLError:

@@ -96,4 +96,4 @@ class Query:
 
     @strawberry.field(description="The authorization table: minimum role (and project role) per action.")
     def permissions(self) -> JSON:
-        return authz.permission_table()
+        return JSON(authz.permission_table())

@@ -8,8 +8,9 @@ from strawberry.types import Info
 
 from app.core.services import analytics
 from app.core.services import preview as previews
+from app.core.services.analytics import AnalyticsPeriod
 from app.graphql.context import Context
-from app.graphql.types.insights import Analytics, AnalyticsPeriodEnum, Preview
+from app.graphql.types.insights import Analytics, Preview  # (and registers the GraphQL enum AnalyticsPeriod)
 
 
 @strawberry.type
@@ -29,7 +30,7 @@ class InsightsQuery:
                                   "(optionally one project).")
     async def analytics(
         self, info: Info[Context, None],
-        period: AnalyticsPeriodEnum = analytics.AnalyticsPeriod.LAST_30_DAYS,  # type: ignore[valid-type]
+        period: AnalyticsPeriod = AnalyticsPeriod.LAST_30_DAYS,
         project_id: int | None = None,
     ) -> Analytics:
         ctx = info.context

@@ -38,7 +38,7 @@ class LibraryQuery:
         record_root: Annotated[str | None, strawberry.argument(name="root")] = None,
     ) -> JSON:
         ctx = info.context
-        return await schemas.representation(ctx.session, ctx.principal, ctx.settings, schema_id, record_root)
+        return JSON(await schemas.representation(ctx.session, ctx.principal, ctx.settings, schema_id, record_root))
 
     @strawberry.field
     async def constraint_sets(

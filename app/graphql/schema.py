@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -38,11 +39,16 @@ from app.graphql.unit_of_work import UnitOfWork
 
 
 class AppSchema(strawberry.Schema):
-    async def execute(self, query: str | None, *args: Any, allowed_operation_types: Any = None,
-                      **kwargs: Any) -> ExecutionResult:
+    async def execute(
+        self, query: str | None, variable_values: dict[str, Any] | None = None, context_value: Any | None = None,
+        root_value: Any | None = None, operation_name: str | None = None,
+        allowed_operation_types: Iterable[OperationType] | None = None,
+        operation_extensions: dict[str, Any] | None = None,
+    ) -> ExecutionResult:
         # a subscription runs over the WebSocket only: executed once over HTTP it has no event to resolve
         allowed = set(allowed_operation_types or DEFAULT_ALLOWED_OPERATION_TYPES) - {OperationType.SUBSCRIPTION}
-        return await super().execute(query, *args, allowed_operation_types=allowed, **kwargs)
+        return await super().execute(query, variable_values, context_value, root_value, operation_name, allowed,
+                                     operation_extensions)
 
     def process_errors(self, errors: list[GraphQLError], execution_context: Any = None) -> None:
         # DomainErrors logs the unexpected ones with their traceback; domain errors are answers, not incidents

@@ -24,7 +24,7 @@ POLL_SECONDS = 1.0
 class SocketOperations(SchemaExtension):
     """Over a WebSocket only subscriptions run: its context has no session for a query or mutation."""
 
-    def on_execute(self) -> Iterator[None]:  # type: ignore[override]
+    def on_execute(self) -> Iterator[None]:
         ctx = self.execution_context
         if isinstance(ctx.context, LiveContext) and ctx.operation_type is not OperationType.SUBSCRIPTION:
             raise BadRequest("Only subscriptions are served over the WebSocket; send queries and mutations "

@@ -55,7 +55,9 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> Response:
-        detail = exc.detail if isinstance(exc.detail, str) else "Request failed."
+        # typed str, but fastapi.HTTPException (a subclass, also handled here) carries any JSON value
+        raw: object = exc.detail
+        detail = raw if isinstance(raw, str) else "Request failed."
         if exc.status_code == 404 and detail == "Not Found":
             detail = "No such path."
         return error_response(exc.status_code, detail, headers=getattr(exc, "headers", None))

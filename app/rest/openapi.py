@@ -98,7 +98,9 @@ def response_schema(schema: GraphQLSchema, route: Route) -> dict[str, Any]:
                  if s.name.value == route.operation.field)
     out, _ = _type_schema(root.fields[route.operation.field].type, field, fragments)
     if route.paged:
-        return out["properties"]["items"]
+        items = out["properties"]["items"]
+        assert isinstance(items, dict)
+        return items
     return out
 
 
@@ -137,6 +139,14 @@ def _multipart_schema(model: type[BaseModel]) -> dict[str, Any]:
     return {"type": "object", "required": ["file"], "properties": props}
 
 
+# a query parameter's JSON schema by its Param.type (any other type is a string)
+_QUERY_SCHEMAS: dict[str, dict[str, Any]] = {
+    "int": {"type": "integer"}, "bool": {"type": "boolean"},
+    "role": {"type": "string", "enum": ["Tester", "Manager", "Admin", "SuperUser"]},
+    "date": {"type": "string", "format": "date"},
+}
+
+
 def build_openapi(routes: tuple[Route, ...], schema: GraphQLSchema, *, version: str) -> dict[str, Any]:
     components: dict[str, Any] = {
         "Error": {"type": "object", "required": ["detail"], "properties": {
@@ -155,9 +165,7 @@ def build_openapi(routes: tuple[Route, ...], schema: GraphQLSchema, *, version: 
                 for n in route.path_params
             ] + [
                 {"name": p.name, "in": "query", "required": False, "description": p.description,
-                 "schema": {"int": {"type": "integer"}, "bool": {"type": "boolean"},
-                            "role": {"type": "string", "enum": ["Tester", "Manager", "Admin", "SuperUser"]},
-                            "date": {"type": "string", "format": "date"}}.get(p.type, {"type": "string"})
+                 "schema": _QUERY_SCHEMAS.get(p.type, {"type": "string"})
                  | ({"default": p.default} if p.default is not None else {})}
                 for p in route.query
             ],

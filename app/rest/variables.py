@@ -122,11 +122,10 @@ async def build_variables(route: Route, request: Request) -> dict[str, Any]:
         _reject_nul(raw, f"Query parameter '{param.name}'")
         variables[param.name] = _convert(param, raw) if raw not in (None, "") else param.default
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if route.multipart and ctype == "multipart/form-data":
-        upload = await _multipart_upload(request, route.body)  # type: ignore[arg-type]
+    if route.multipart and route.body is not None and ctype == "multipart/form-data":
+        upload = await _multipart_upload(request, route.body)
         _reject_nul(upload, "The form")
-        variables["input"] = validate_payload(route.body, upload).model_dump(  # type: ignore[arg-type]
-            mode="json", exclude_unset=True)
+        variables["input"] = validate_payload(route.body, upload).model_dump(mode="json", exclude_unset=True)
     elif route.body is not None:
         body = await _json_body(request)
         if not isinstance(body, dict):

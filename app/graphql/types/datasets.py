@@ -61,7 +61,7 @@ class Dataset:
         assert row.id is not None
         return cls(dataset_id=row.id, name=row.name, project_id=row.project_id, schema_id=row.schema_id,
                    constraint_set_id=row.constraint_set_id, record_count=row.record_count, types=list(row.types),
-                   params=dict(row.params), status=row.status, progress=round(row.progress, 4),
+                   params=JSON(dict(row.params)), status=row.status, progress=round(row.progress, 4),
                    records_generated=row.records_generated, error=row.error, attempt=row.attempt,
                    created_by=row.created_by, created_at=iso(row.created_at) or "", started_at=iso(row.started_at),
                    finished_at=iso(row.finished_at), file_rows=files)
@@ -87,7 +87,7 @@ class Notification:
     @classmethod
     def from_row(cls, row: NotificationRow) -> Notification:
         assert row.id is not None
-        return cls(notification_id=row.id, type=row.type, title=row.title, message=row.message, data=dict(row.data),
+        return cls(notification_id=row.id, type=row.type, title=row.title, message=row.message, data=JSON(dict(row.data)),
                    created_at=iso(row.created_at) or "", read_at=iso(row.read_at), is_read=row.read_at is not None)
 
 

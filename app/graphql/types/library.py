@@ -64,7 +64,7 @@ class ConstraintSet:
     def from_row(cls, row: ConstraintSetRow) -> ConstraintSet:
         assert row.id is not None
         return cls(constraint_id=row.id, name=row.name, description=row.description, schema_id=row.schema_id,
-                   root=row.root, rules=list(row.rules), tenant_id=row.tenant_id, created_by=row.created_by,
+                   root=row.root, rules=JSON(list(row.rules)), tenant_id=row.tenant_id, created_by=row.created_by,
                    created_at=iso(row.created_at) or "", updated_at=iso(row.updated_at) or "")
 
 

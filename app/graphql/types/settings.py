@@ -34,7 +34,7 @@ class UserSettings:
         return cls(user_id=row.id, username=row.username, email=row.email, display_name=row.display_name,
                    theme=row.theme, locale=row.locale, avatar_url=profile.avatar_url(row),
                    two_factor_enabled=row.two_factor_enabled,
-                   notifications=profile.notification_preferences(row))
+                   notifications=JSON(profile.notification_preferences(row)))
 
 
 @strawberry.type(description="A password change: every earlier session token is void; use this fresh one.")
@@ -103,7 +103,7 @@ class Integration:
     def from_row(cls, row: IntegrationRow) -> Integration:
         assert row.id is not None
         return cls(integration_id=row.id, name=row.name, provider=row.provider,
-                   config=integrations.public_config(row),
+                   config=JSON(integrations.public_config(row)),
                    secret_fields=sorted(integrations.SECRET_FIELDS.get(row.provider, set())),
                    events=list(row.events), is_active=row.is_active, consecutive_failures=row.consecutive_failures,
                    disabled_reason=row.disabled_reason, tenant_id=row.tenant_id, created_by=row.created_by,

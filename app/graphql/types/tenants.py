@@ -62,7 +62,7 @@ class AuditLogEntry:
         assert row.id is not None
         return cls(id=row.id, at=iso(row.at) or "", actor_id=row.actor_id, actor_username=row.actor_username,
                    role=row.role, tenant_id=row.tenant_id, action=row.action, project_id=row.project_id,
-                   target_type=row.target_type, target_id=row.target_id, details=row.details or {}, ip=row.ip,
+                   target_type=row.target_type, target_id=row.target_id, details=JSON(row.details or {}), ip=row.ip,
                    success=row.success)
 
 
