@@ -41,8 +41,14 @@ class AppServices:
 
 class Context(BaseContext):
     def __init__(
-        self, *, session: AsyncSession, settings: Settings, meta: RequestMeta,
-        principal: Principal | None, auth_error: DomainError | None, services: AppServices | None = None,
+        self,
+        *,
+        session: AsyncSession,
+        settings: Settings,
+        meta: RequestMeta,
+        principal: Principal | None,
+        auth_error: DomainError | None,
+        services: AppServices | None = None,
     ) -> None:
         super().__init__()
         self.session = session
@@ -61,7 +67,9 @@ class Context(BaseContext):
     def principal(self) -> Principal:
         """The authenticated caller; raises Unauthenticated when there is none."""
         if self._principal is None:
-            raise self.auth_error or Unauthenticated("Authentication required: send 'Authorization: Bearer <token>'.")
+            raise self.auth_error or Unauthenticated(
+                "Authentication required: send 'Authorization: Bearer <token>'."
+            )
         return self._principal
 
     @property
@@ -81,8 +89,15 @@ class LiveContext(BaseContext):
 
     session = None  # nothing for the unit of work to commit
 
-    def __init__(self, *, sessionmaker: async_sessionmaker[AsyncSession], settings: Settings, meta: RequestMeta,
-                 header_token: str | None, services: AppServices | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        settings: Settings,
+        meta: RequestMeta,
+        header_token: str | None,
+        services: AppServices | None = None,
+    ) -> None:
         super().__init__()
         self.sessionmaker = sessionmaker
         self.settings = settings
@@ -98,8 +113,10 @@ class LiveContext(BaseContext):
         raw = next((v for k, v in params.items() if k.lower() == "authorization"), None)
         token = _bearer(raw) if isinstance(raw, str) else self.header_token
         if not token:
-            raise Unauthenticated("Authentication required: send {\"authorization\": \"Bearer <token>\"} "
-                                  "in the connection_init payload.")
+            raise Unauthenticated(
+                'Authentication required: send {"authorization": "Bearer <token>"} '
+                "in the connection_init payload."
+            )
         self.token = token
         async with self.sessionmaker() as session:
             principal = await self.authenticate(session)
@@ -139,8 +156,13 @@ async def open_context(request: HTTPConnection) -> AsyncIterator[Context | LiveC
     settings: Settings = state.settings
     meta = RequestMeta(ip=client_ip(request))
     if request.scope["type"] == "websocket":
-        yield LiveContext(sessionmaker=state.sessionmaker, settings=settings, meta=meta,
-                          header_token=bearer_token(request), services=app_services(state))
+        yield LiveContext(
+            sessionmaker=state.sessionmaker,
+            settings=settings,
+            meta=meta,
+            header_token=bearer_token(request),
+            services=app_services(state),
+        )
         return
     async with state.sessionmaker() as session:
         principal: Principal | None = None
@@ -155,6 +177,10 @@ async def open_context(request: HTTPConnection) -> AsyncIterator[Context | LiveC
                 except DomainError as exc:
                     error = exc
         yield Context(
-            session=session, settings=settings, meta=meta, principal=principal, auth_error=error,
+            session=session,
+            settings=settings,
+            meta=meta,
+            principal=principal,
+            auth_error=error,
             services=app_services(state),
         )

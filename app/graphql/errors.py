@@ -58,12 +58,31 @@ class DomainErrors(SchemaExtension):
             retry_after = getattr(domain, "retry_after", None)
             if retry_after is not None:
                 extensions["retry_after"] = retry_after
-            return GraphQLError(domain.detail, error.nodes, error.source, error.positions, error.path,
-                                original_error=domain, extensions=extensions)
+            return GraphQLError(
+                domain.detail,
+                error.nodes,
+                error.source,
+                error.positions,
+                error.path,
+                original_error=domain,
+                extensions=extensions,
+            )
         if error.original_error is None or not (error.path or streamed):
             # parse / validation errors of the document, variable coercion: the request's fault
-            return GraphQLError(error.message, error.nodes, error.source, error.positions, error.path,
-                                extensions={"code": "graphql_validation", "status": 400})
+            return GraphQLError(
+                error.message,
+                error.nodes,
+                error.source,
+                error.positions,
+                error.path,
+                extensions={"code": "graphql_validation", "status": 400},
+            )
         log.error("Unexpected error in GraphQL operation", exc_info=error.original_error)
-        return GraphQLError("Internal server error.", error.nodes, error.source, error.positions, error.path,
-                            extensions={"code": "internal", "status": 500})
+        return GraphQLError(
+            "Internal server error.",
+            error.nodes,
+            error.source,
+            error.positions,
+            error.path,
+            extensions={"code": "internal", "status": 500},
+        )

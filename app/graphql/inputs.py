@@ -83,7 +83,9 @@ class SchemaLinkInput:
 
 @pydantic_input(model=payloads.ConstraintSetCreate, all_fields=True)
 class ConstraintSetCreateInput:
-    rules: list[JSON] = strawberry.field(default_factory=list, description="Rules: [{path, category, pattern, ...}]")
+    rules: list[JSON] = strawberry.field(
+        default_factory=list, description="Rules: [{path, category, pattern, ...}]"
+    )
 
 
 @pydantic_input(model=payloads.ConstraintSetUpdate, all_fields=True)

@@ -36,13 +36,20 @@ def _created(c: users.CreatedUser) -> UserCreated:
 @strawberry.type
 class Mutation:
     @strawberry.mutation(description="Exchange username and password for a bearer token.")
-    async def login(self, info: Info[Context, None], username: str, password: str, otp: str | None = None) -> TokenResponse:
+    async def login(
+        self, info: Info[Context, None], username: str, password: str, otp: str | None = None
+    ) -> TokenResponse:
         ctx = info.context
-        issued = await auth.login(ctx.session, ctx.meta, ctx.settings, username=username, password=password,
-                                  otp=otp)
-        return TokenResponse(access_token=issued.access_token, token_type=issued.token_type, expires_in=issued.expires_in)
+        issued = await auth.login(
+            ctx.session, ctx.meta, ctx.settings, username=username, password=password, otp=otp
+        )
+        return TokenResponse(
+            access_token=issued.access_token, token_type=issued.token_type, expires_in=issued.expires_in
+        )
 
-    @strawberry.mutation(description="Revoke the access token used for this request (API tokens are revoked in Settings).")
+    @strawberry.mutation(
+        description="Revoke the access token used for this request (API tokens are revoked in Settings)."
+    )
     async def logout(self, info: Info[Context, None]) -> OkResult:
         ctx = info.context
         return OkResult(ok=True, detail=await auth.logout(ctx.session, ctx.principal))
@@ -68,17 +75,25 @@ class Mutation:
     @strawberry.mutation(description="Set a password from an invitation token (no authentication).")
     async def setup_password(self, info: Info[Context, None], input: SetupPasswordInput) -> User:
         ctx = info.context
-        return User.from_row(await auth.setup_password(ctx.session, ctx.meta, to_payload(payloads.SetupPassword, input)))
+        return User.from_row(
+            await auth.setup_password(ctx.session, ctx.meta, to_payload(payloads.SetupPassword, input))
+        )
 
     @strawberry.mutation
     async def create_tenant(self, info: Info[Context, None], input: TenantCreateInput) -> TenantCreated:
         ctx = info.context
-        tenant, admin = await tenants.create(ctx.session, ctx.principal, to_payload(payloads.TenantCreate, input))
+        tenant, admin = await tenants.create(
+            ctx.session, ctx.principal, to_payload(payloads.TenantCreate, input)
+        )
         assert admin.id is not None
-        return TenantCreated(**vars(Tenant.from_row(tenant)), admin_user_id=admin.id, admin_username=admin.username)
+        return TenantCreated(
+            **vars(Tenant.from_row(tenant)), admin_user_id=admin.id, admin_username=admin.username
+        )
 
     @strawberry.mutation
-    async def update_tenant(self, info: Info[Context, None], tenant_id: int, input: TenantUpdateInput) -> Tenant:
+    async def update_tenant(
+        self, info: Info[Context, None], tenant_id: int, input: TenantUpdateInput
+    ) -> Tenant:
         ctx = info.context
         data = to_payload(payloads.TenantUpdate, input)
         return Tenant.from_row(await tenants.update(ctx.session, ctx.principal, tenant_id, data))
@@ -90,9 +105,13 @@ class Mutation:
         return ProjectSummary.from_row(project)
 
     @strawberry.mutation
-    async def update_project(self, info: Info[Context, None], project_id: int, input: ProjectUpdateInput) -> Project:
+    async def update_project(
+        self, info: Info[Context, None], project_id: int, input: ProjectUpdateInput
+    ) -> Project:
         ctx = info.context
-        await projects.update(ctx.session, ctx.principal, project_id, to_payload(payloads.ProjectUpdate, input))
+        await projects.update(
+            ctx.session, ctx.principal, project_id, to_payload(payloads.ProjectUpdate, input)
+        )
         return Project.from_visible(await projects.get(ctx.session, ctx.principal, project_id))
 
     @strawberry.mutation
@@ -102,9 +121,13 @@ class Mutation:
         return DeleteResult(deleted=True, id=project_id)
 
     @strawberry.mutation
-    async def add_project_member(self, info: Info[Context, None], project_id: int, input: MemberAddInput) -> Project:
+    async def add_project_member(
+        self, info: Info[Context, None], project_id: int, input: MemberAddInput
+    ) -> Project:
         ctx = info.context
-        await projects.add_member(ctx.session, ctx.principal, project_id, to_payload(payloads.MemberAdd, input))
+        await projects.add_member(
+            ctx.session, ctx.principal, project_id, to_payload(payloads.MemberAdd, input)
+        )
         return Project.from_visible(await projects.get(ctx.session, ctx.principal, project_id))
 
     @strawberry.mutation
@@ -112,13 +135,19 @@ class Mutation:
         self, info: Info[Context, None], project_id: int, input: MemberRemoveInput
     ) -> Project:
         ctx = info.context
-        await projects.remove_member(ctx.session, ctx.principal, project_id, to_payload(payloads.MemberRemove, input))
+        await projects.remove_member(
+            ctx.session, ctx.principal, project_id, to_payload(payloads.MemberRemove, input)
+        )
         return Project.from_visible(await projects.get(ctx.session, ctx.principal, project_id))
 
     @strawberry.mutation(description="Create an API token; the secret is in the response once.")
-    async def create_api_token(self, info: Info[Context, None], input: ApiTokenCreateInput) -> ApiTokenCreated:
+    async def create_api_token(
+        self, info: Info[Context, None], input: ApiTokenCreateInput
+    ) -> ApiTokenCreated:
         ctx = info.context
-        row, secret = await auth.create_api_token(ctx.session, ctx.principal, to_payload(payloads.ApiTokenCreate, input))
+        row, secret = await auth.create_api_token(
+            ctx.session, ctx.principal, to_payload(payloads.ApiTokenCreate, input)
+        )
         return ApiTokenCreated(**vars(ApiToken.from_row(row)), token=secret)
 
     @strawberry.mutation

@@ -22,7 +22,9 @@ class DatasetMutation:
     @strawberry.mutation(description="Create a dataset; generation starts unless params.deferred is true.")
     async def create_dataset(self, info: Info[Context, None], input: DatasetCreateInput) -> Dataset:
         ctx = info.context
-        row = await datasets.create(ctx.session, ctx.principal, ctx.settings, to_payload(payloads.DatasetCreate, input))
+        row = await datasets.create(
+            ctx.session, ctx.principal, ctx.settings, to_payload(payloads.DatasetCreate, input)
+        )
         ctx.after_commit(lambda: _wake(ctx))
         return Dataset.from_row(row)
 
@@ -33,7 +35,9 @@ class DatasetMutation:
         ctx.after_commit(lambda: _wake(ctx))
         return Dataset.from_row(row)
 
-    @strawberry.mutation(description="Cancel a queued or running dataset, or delete a finished one; files are removed.")
+    @strawberry.mutation(
+        description="Cancel a queued or running dataset, or delete a finished one; files are removed."
+    )
     async def delete_dataset(self, info: Info[Context, None], dataset_id: int) -> Dataset:
         ctx = info.context
         return Dataset.from_row(await datasets.delete(ctx.session, ctx.principal, ctx.settings, dataset_id))
@@ -41,4 +45,6 @@ class DatasetMutation:
     @strawberry.mutation(description="Mark a notification read.")
     async def mark_notification_read(self, info: Info[Context, None], notification_id: int) -> Notification:
         ctx = info.context
-        return Notification.from_row(await notifications.mark_read(ctx.session, ctx.principal, notification_id))
+        return Notification.from_row(
+            await notifications.mark_read(ctx.session, ctx.principal, notification_id)
+        )

@@ -22,10 +22,14 @@ from app.graphql.types.projects import Project
 
 @strawberry.type
 class LibraryMutation:
-    @strawberry.mutation(description="Upload a schema: `content` as text, or `content_base64` for a .zip of XSDs.")
+    @strawberry.mutation(
+        description="Upload a schema: `content` as text, or `content_base64` for a .zip of XSDs."
+    )
     async def upload_schema(self, info: Info[Context, None], input: SchemaUploadInput) -> Schema:
         ctx = info.context
-        doc = await schemas.upload(ctx.session, ctx.principal, ctx.settings, to_payload(payloads.SchemaUpload, input))
+        doc = await schemas.upload(
+            ctx.session, ctx.principal, ctx.settings, to_payload(payloads.SchemaUpload, input)
+        )
         return Schema.from_row(doc)
 
     @strawberry.mutation
@@ -35,16 +39,22 @@ class LibraryMutation:
         return DeleteResult(deleted=True, id=schema_id)
 
     @strawberry.mutation(description="Link a schema of the tenant to a project.")
-    async def add_project_schema(self, info: Info[Context, None], project_id: int, input: SchemaLinkInput) -> Project:
+    async def add_project_schema(
+        self, info: Info[Context, None], project_id: int, input: SchemaLinkInput
+    ) -> Project:
         ctx = info.context
         await schemas.link(ctx.session, ctx.principal, project_id, to_payload(payloads.SchemaLink, input))
         return Project.from_visible(await projects.get(ctx.session, ctx.principal, project_id))
 
     @strawberry.mutation
-    async def create_constraint_set(self, info: Info[Context, None], input: ConstraintSetCreateInput) -> ConstraintSet:
+    async def create_constraint_set(
+        self, info: Info[Context, None], input: ConstraintSetCreateInput
+    ) -> ConstraintSet:
         ctx = info.context
         data = to_payload(payloads.ConstraintSetCreate, input)
-        return ConstraintSet.from_row(await constraints.create(ctx.session, ctx.principal, ctx.settings, data))
+        return ConstraintSet.from_row(
+            await constraints.create(ctx.session, ctx.principal, ctx.settings, data)
+        )
 
     @strawberry.mutation
     async def update_constraint_set(
@@ -53,7 +63,8 @@ class LibraryMutation:
         ctx = info.context
         data = to_payload(payloads.ConstraintSetUpdate, input)
         return ConstraintSet.from_row(
-            await constraints.update(ctx.session, ctx.principal, ctx.settings, constraint_id, data))
+            await constraints.update(ctx.session, ctx.principal, ctx.settings, constraint_id, data)
+        )
 
     @strawberry.mutation
     async def delete_constraint_set(self, info: Info[Context, None], constraint_id: int) -> DeleteResult:

@@ -47,7 +47,9 @@ class EmailChangeInput:
 
 @pydantic_input(model=payloads.NotificationPrefsUpdate, all_fields=True)
 class NotificationPrefsInput:
-    preferences: JSON = strawberry.field(description='{"dataset.completed": {"in_app": true, "webhook": false}, ...}')
+    preferences: JSON = strawberry.field(
+        description='{"dataset.completed": {"in_app": true, "webhook": false}, ...}'
+    )
 
 
 @pydantic_input(model=payloads.TwoFactorEnable, all_fields=True)
@@ -95,20 +97,29 @@ class SettingsMutation:
         row = await profile.update(ctx.session, ctx.principal, to_payload(payloads.SettingsUpdate, input))
         return UserSettings.from_row(row)
 
-    @strawberry.mutation(description="Upload an avatar (PNG, JPEG or WebP, up to 2 MiB); stored as a 256x256 PNG.")
+    @strawberry.mutation(
+        description="Upload an avatar (PNG, JPEG or WebP, up to 2 MiB); stored as a 256x256 PNG."
+    )
     async def upload_avatar(self, info: Info[Context, None], input: AvatarUploadInput) -> UserSettings:
         ctx = info.context
-        row = await profile.upload_avatar(ctx.session, ctx.principal, ctx.settings,
-                                          to_payload(payloads.AvatarUpload, input))
+        row = await profile.upload_avatar(
+            ctx.session, ctx.principal, ctx.settings, to_payload(payloads.AvatarUpload, input)
+        )
         return UserSettings.from_row(row)
 
     @strawberry.mutation(description="Change the password; earlier session tokens stop working.")
     async def change_password(self, info: Info[Context, None], input: PasswordChangeInput) -> PasswordChanged:
         ctx = info.context
-        done = await profile.change_password(ctx.session, ctx.principal, ctx.settings,
-                                             to_payload(payloads.PasswordChange, input))
-        return PasswordChanged(ok=True, detail="Password changed; earlier session tokens no longer work.",
-                               access_token=done.access_token, token_type="bearer", expires_in=done.expires_in)
+        done = await profile.change_password(
+            ctx.session, ctx.principal, ctx.settings, to_payload(payloads.PasswordChange, input)
+        )
+        return PasswordChanged(
+            ok=True,
+            detail="Password changed; earlier session tokens no longer work.",
+            access_token=done.access_token,
+            token_type="bearer",
+            expires_in=done.expires_in,
+        )
 
     @strawberry.mutation(description="Change the email address (password required).")
     async def change_email(self, info: Info[Context, None], input: EmailChangeInput) -> UserSettings:
@@ -117,47 +128,64 @@ class SettingsMutation:
         return UserSettings.from_row(row)
 
     @strawberry.mutation(description="Set notification preferences per event.")
-    async def update_notification_preferences(self, info: Info[Context, None], input: NotificationPrefsInput
-                                              ) -> UserSettings:
+    async def update_notification_preferences(
+        self, info: Info[Context, None], input: NotificationPrefsInput
+    ) -> UserSettings:
         ctx = info.context
-        row = await profile.update_notifications(ctx.session, ctx.principal,
-                                                 to_payload(payloads.NotificationPrefsUpdate, input))
+        row = await profile.update_notifications(
+            ctx.session, ctx.principal, to_payload(payloads.NotificationPrefsUpdate, input)
+        )
         return UserSettings.from_row(row)
 
     @strawberry.mutation(description="Start two-factor enrolment (no code) or confirm it (with a code).")
     async def enable_2fa(self, info: Info[Context, None], input: TwoFactorEnableInput) -> TwoFactorStatus:
         ctx = info.context
-        state = await two_factor.enable(ctx.session, ctx.principal, ctx.settings,
-                                        to_payload(payloads.TwoFactorEnable, input))
+        state = await two_factor.enable(
+            ctx.session, ctx.principal, ctx.settings, to_payload(payloads.TwoFactorEnable, input)
+        )
         return TwoFactorStatus.from_state(state)
 
     @strawberry.mutation(description="Turn two-factor authentication off (password and a code).")
     async def disable_2fa(self, info: Info[Context, None], input: TwoFactorDisableInput) -> TwoFactorStatus:
         ctx = info.context
-        state = await two_factor.disable(ctx.session, ctx.principal, ctx.settings,
-                                         to_payload(payloads.TwoFactorDisable, input))
+        state = await two_factor.disable(
+            ctx.session, ctx.principal, ctx.settings, to_payload(payloads.TwoFactorDisable, input)
+        )
         return TwoFactorStatus.from_state(state)
 
     @strawberry.mutation(description="Delete (deactivate and anonymise) the caller's account.")
     async def delete_account(self, info: Info[Context, None], input: AccountDeleteInput) -> DeleteResult:
         ctx = info.context
-        row = await profile.delete_account(ctx.session, ctx.principal, to_payload(payloads.AccountDelete, input))
+        row = await profile.delete_account(
+            ctx.session, ctx.principal, to_payload(payloads.AccountDelete, input)
+        )
         assert row.id is not None
         return DeleteResult(deleted=True, id=row.id)
 
-    @strawberry.mutation(description="Create an integration (Admin); a webhook's signing secret is returned once.")
-    async def create_integration(self, info: Info[Context, None], input: IntegrationCreateInput) -> IntegrationSaved:
+    @strawberry.mutation(
+        description="Create an integration (Admin); a webhook's signing secret is returned once."
+    )
+    async def create_integration(
+        self, info: Info[Context, None], input: IntegrationCreateInput
+    ) -> IntegrationSaved:
         ctx = info.context
-        row, secret = await integrations.create(ctx.session, ctx.principal, ctx.settings,
-                                                to_payload(payloads.IntegrationCreate, input))
+        row, secret = await integrations.create(
+            ctx.session, ctx.principal, ctx.settings, to_payload(payloads.IntegrationCreate, input)
+        )
         return _saved(row, secret)
 
     @strawberry.mutation(description="Update an integration (Admin); omitted secrets are kept.")
-    async def update_integration(self, info: Info[Context, None], integration_id: int,
-                                 input: IntegrationUpdateInput) -> IntegrationSaved:
+    async def update_integration(
+        self, info: Info[Context, None], integration_id: int, input: IntegrationUpdateInput
+    ) -> IntegrationSaved:
         ctx = info.context
-        row, secret = await integrations.update(ctx.session, ctx.principal, ctx.settings, integration_id,
-                                                to_payload(payloads.IntegrationUpdate, input))
+        row, secret = await integrations.update(
+            ctx.session,
+            ctx.principal,
+            ctx.settings,
+            integration_id,
+            to_payload(payloads.IntegrationUpdate, input),
+        )
         return _saved(row, secret)
 
     @strawberry.mutation(description="Remove an integration and its delivery log (Admin).")
@@ -166,15 +194,20 @@ class SettingsMutation:
         await integrations.delete(ctx.session, ctx.principal, integration_id)
         return DeleteResult(deleted=True, id=integration_id)
 
-    @strawberry.mutation(description="Really connect: a signed ping to a webhook, a bucket check for s3 (Admin).")
+    @strawberry.mutation(
+        description="Really connect: a signed ping to a webhook, a bucket check for s3 (Admin)."
+    )
     async def test_integration(self, info: Info[Context, None], integration_id: int) -> ConnectionCheck:
         ctx = info.context
-        outcome = await integrations.check_connection(ctx.session, ctx.principal, ctx.settings, integration_id)
+        outcome = await integrations.check_connection(
+            ctx.session, ctx.principal, ctx.settings, integration_id
+        )
         return ConnectionCheck.from_outcome(outcome)
 
     @strawberry.mutation(description="Queue an event again with the same webhook-id (Admin).")
-    async def redeliver_webhook(self, info: Info[Context, None], integration_id: int, delivery_id: int
-                                ) -> WebhookDelivery:
+    async def redeliver_webhook(
+        self, info: Info[Context, None], integration_id: int, delivery_id: int
+    ) -> WebhookDelivery:
         ctx = info.context
         row, attempts = await webhooks.redeliver(ctx.session, ctx.principal, integration_id, delivery_id)
         dispatcher = ctx.services.webhooks if ctx.services is not None else None
@@ -183,10 +216,17 @@ class SettingsMutation:
         return WebhookDelivery.from_row(row, attempts)
 
     @strawberry.mutation(description="Upload a completed dataset's files to an s3 integration.")
-    async def export_dataset_objectstore(self, info: Info[Context, None], dataset_id: int,
-                                         input: ObjectExportInput) -> ObjectExport:
+    async def export_dataset_objectstore(
+        self, info: Info[Context, None], dataset_id: int, input: ObjectExportInput
+    ) -> ObjectExport:
         ctx = info.context
         renderer = ctx.services.executor if ctx.services is not None else None
-        row = await object_export.export(ctx.session, ctx.principal, ctx.settings, renderer, dataset_id,
-                                         to_payload(payloads.ObjectExportCreate, input))
+        row = await object_export.export(
+            ctx.session,
+            ctx.principal,
+            ctx.settings,
+            renderer,
+            dataset_id,
+            to_payload(payloads.ObjectExportCreate, input),
+        )
         return ObjectExport.from_row(row)

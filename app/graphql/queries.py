@@ -25,16 +25,31 @@ class Query:
         ctx = info.context
         return User.from_row(await users.get(ctx.session, ctx.principal, ctx.principal.user_id))
 
-    @strawberry.field(description="Users of the caller's tenant (Manager and up); SuperUsers see every tenant.")
+    @strawberry.field(
+        description="Users of the caller's tenant (Manager and up); SuperUsers see every tenant."
+    )
     async def users(
-        self, info: Info[Context, None], q: str | None = None, role: Role | None = None,
-        is_active: bool | None = None, tenant_id: int | None = None,
-        limit: int = DEFAULT_LIMIT, offset: int = 0,
+        self,
+        info: Info[Context, None],
+        q: str | None = None,
+        role: Role | None = None,
+        is_active: bool | None = None,
+        tenant_id: int | None = None,
+        limit: int = DEFAULT_LIMIT,
+        offset: int = 0,
     ) -> UserPage:
         ctx = info.context
         limit, offset = check_page(limit, offset)
-        rows, total = await users.search(ctx.session, ctx.principal, q=q, role=role, is_active=is_active,
-                                         tenant_id=tenant_id, limit=limit, offset=offset)
+        rows, total = await users.search(
+            ctx.session,
+            ctx.principal,
+            q=q,
+            role=role,
+            is_active=is_active,
+            tenant_id=tenant_id,
+            limit=limit,
+            offset=offset,
+        )
         return UserPage(items=[User.from_row(r) for r in rows], total=total)
 
     @strawberry.field
@@ -44,13 +59,19 @@ class Query:
 
     @strawberry.field(description="Projects the caller may see.")
     async def projects(
-        self, info: Info[Context, None], q: str | None = None, tag: str | None = None,
-        tenant_id: int | None = None, limit: int = DEFAULT_LIMIT, offset: int = 0,
+        self,
+        info: Info[Context, None],
+        q: str | None = None,
+        tag: str | None = None,
+        tenant_id: int | None = None,
+        limit: int = DEFAULT_LIMIT,
+        offset: int = 0,
     ) -> ProjectPage:
         ctx = info.context
         limit, offset = check_page(limit, offset)
-        rows, total = await projects.list_visible(ctx.session, ctx.principal, tenant_id=tenant_id, tag=tag, q=q,
-                                                  limit=limit, offset=offset)
+        rows, total = await projects.list_visible(
+            ctx.session, ctx.principal, tenant_id=tenant_id, tag=tag, q=q, limit=limit, offset=offset
+        )
         return ProjectPage(items=[ProjectSummary.from_row(r) for r in rows], total=total)
 
     @strawberry.field
@@ -59,13 +80,17 @@ class Query:
         return Project.from_visible(await projects.get(ctx.session, ctx.principal, project_id))
 
     @strawberry.field(description="Tenants the caller may see: their own, or all for a SuperUser.")
-    async def tenants(self, info: Info[Context, None], limit: int = DEFAULT_LIMIT, offset: int = 0) -> TenantPage:
+    async def tenants(
+        self, info: Info[Context, None], limit: int = DEFAULT_LIMIT, offset: int = 0
+    ) -> TenantPage:
         ctx = info.context
         limit, offset = check_page(limit, offset)
         rows, total = await tenants.list_visible(ctx.session, ctx.principal, limit, offset)
         return TenantPage(items=[Tenant.from_row(r) for r in rows], total=total)
 
-    @strawberry.field(description="A tenant by id (SuperUser for other tenants); the caller's own when omitted.")
+    @strawberry.field(
+        description="A tenant by id (SuperUser for other tenants); the caller's own when omitted."
+    )
     async def tenant(self, info: Info[Context, None], tenant_id: int | None = None) -> Tenant:
         ctx = info.context
         if tenant_id is None:
@@ -74,18 +99,31 @@ class Query:
 
     @strawberry.field(description="Audit records (Admin: own tenant; SuperUser: all), newest first.")
     async def audit_logs(
-        self, info: Info[Context, None], action: str | None = None, actor_id: int | None = None,
-        role: str | None = None, project_id: int | None = None, start_date: str | None = None,
-        end_date: str | None = None, tenant_id: int | None = None,
-        limit: int = DEFAULT_LIMIT, offset: int = 0,
+        self,
+        info: Info[Context, None],
+        action: str | None = None,
+        actor_id: int | None = None,
+        role: str | None = None,
+        project_id: int | None = None,
+        start_date: str | None = None,
+        end_date: str | None = None,
+        tenant_id: int | None = None,
+        limit: int = DEFAULT_LIMIT,
+        offset: int = 0,
     ) -> AuditLogPage:
         ctx = info.context
         require(ctx.principal, Action.AUDIT_READ)
         limit, offset = check_page(limit, offset)
         rows, total = await AuditRepository(ctx.session, ctx.principal).search(
-            action=action, actor_id=actor_id, role=role, project_id=project_id,
-            start=parse_instant(start_date, "start_date"), end=parse_instant(end_date, "end_date", end_of_day=True),
-            tenant_id=tenant_id, limit=limit, offset=offset,
+            action=action,
+            actor_id=actor_id,
+            role=role,
+            project_id=project_id,
+            start=parse_instant(start_date, "start_date"),
+            end=parse_instant(end_date, "end_date", end_of_day=True),
+            tenant_id=tenant_id,
+            limit=limit,
+            offset=offset,
         )
         return AuditLogPage(items=[AuditLogEntry.from_row(r) for r in rows], total=total)
 

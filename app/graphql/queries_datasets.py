@@ -15,13 +15,18 @@ from app.graphql.types.datasets import Dataset, DatasetPage, Notification, Notif
 class DatasetQuery:
     @strawberry.field(description="Datasets of the projects the caller may see, newest first.")
     async def datasets(
-        self, info: Info[Context, None], project_id: int | None = None, status: str | None = None,
-        limit: int = DEFAULT_LIMIT, offset: int = 0,
+        self,
+        info: Info[Context, None],
+        project_id: int | None = None,
+        status: str | None = None,
+        limit: int = DEFAULT_LIMIT,
+        offset: int = 0,
     ) -> DatasetPage:
         ctx = info.context
         limit, offset = check_page(limit, offset)
-        rows, total = await datasets.list_visible(ctx.session, ctx.principal, project_id=project_id, status=status,
-                                                  limit=limit, offset=offset)
+        rows, total = await datasets.list_visible(
+            ctx.session, ctx.principal, project_id=project_id, status=status, limit=limit, offset=offset
+        )
         return DatasetPage(items=[Dataset.from_row(r) for r in rows], total=total)
 
     @strawberry.field
@@ -31,12 +36,17 @@ class DatasetQuery:
 
     @strawberry.field(description="The caller's notifications, newest first.")
     async def notifications(
-        self, info: Info[Context, None], unread_only: bool = False, limit: int = DEFAULT_LIMIT, offset: int = 0
+        self,
+        info: Info[Context, None],
+        unread_only: bool = False,
+        limit: int = DEFAULT_LIMIT,
+        offset: int = 0,
     ) -> NotificationPage:
         ctx = info.context
         limit, offset = check_page(limit, offset)
-        rows, total = await notifications.list_own(ctx.session, ctx.principal, unread_only=unread_only, limit=limit,
-                                                   offset=offset)
+        rows, total = await notifications.list_own(
+            ctx.session, ctx.principal, unread_only=unread_only, limit=limit, offset=offset
+        )
         return NotificationPage(items=[Notification.from_row(r) for r in rows], total=total)
 
     @strawberry.field

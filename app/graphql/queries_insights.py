@@ -15,21 +15,39 @@ from app.graphql.types.insights import Analytics, Preview  # (and registers the 
 
 @strawberry.type
 class InsightsQuery:
-    @strawberry.field(description="The first `count` records (1-100) of a schema with an optional constraint set "
-                                  "and params, rendered in `format`; nothing is stored.")
+    @strawberry.field(
+        description="The first `count` records (1-100) of a schema with an optional constraint set "
+        "and params, rendered in `format`; nothing is stored."
+    )
     async def preview(
-        self, info: Info[Context, None], schema_id: int, constraint_set_id: int | None = None,
-        params: JSON | None = None, count: int = 10, format: str = "json",
+        self,
+        info: Info[Context, None],
+        schema_id: int,
+        constraint_set_id: int | None = None,
+        params: JSON | None = None,
+        count: int = 10,
+        format: str = "json",
     ) -> Preview:
         ctx = info.context
-        result = await previews.preview(ctx.session, ctx.principal, ctx.settings, schema_id,
-                                        constraint_set_id=constraint_set_id, params=params, count=count, fmt=format)
+        result = await previews.preview(
+            ctx.session,
+            ctx.principal,
+            ctx.settings,
+            schema_id,
+            constraint_set_id=constraint_set_id,
+            params=params,
+            count=count,
+            fmt=format,
+        )
         return Preview.from_result(result)
 
-    @strawberry.field(description="Generation statistics over a period, for the datasets the caller may see "
-                                  "(optionally one project).")
+    @strawberry.field(
+        description="Generation statistics over a period, for the datasets the caller may see "
+        "(optionally one project)."
+    )
     async def analytics(
-        self, info: Info[Context, None],
+        self,
+        info: Info[Context, None],
         period: AnalyticsPeriod = AnalyticsPeriod.LAST_30_DAYS,
         project_id: int | None = None,
     ) -> Analytics:

@@ -18,13 +18,18 @@ from app.graphql.types.library import Category, ConstraintSet, ConstraintSetPage
 class LibraryQuery:
     @strawberry.field(description="Schemas of the caller's tenant.")
     async def schemas(
-        self, info: Info[Context, None], project_id: int | None = None, q: str | None = None,
-        limit: int = DEFAULT_LIMIT, offset: int = 0,
+        self,
+        info: Info[Context, None],
+        project_id: int | None = None,
+        q: str | None = None,
+        limit: int = DEFAULT_LIMIT,
+        offset: int = 0,
     ) -> SchemaPage:
         ctx = info.context
         limit, offset = check_page(limit, offset)
-        rows, total = await schemas.list_visible(ctx.session, ctx.principal, project_id=project_id, q=q,
-                                                 limit=limit, offset=offset)
+        rows, total = await schemas.list_visible(
+            ctx.session, ctx.principal, project_id=project_id, q=q, limit=limit, offset=offset
+        )
         return SchemaPage(items=[Schema.from_row(r) for r in rows], total=total)
 
     @strawberry.field
@@ -34,20 +39,29 @@ class LibraryQuery:
 
     @strawberry.field(description="The field tree used to build constraints; `root` picks the record root.")
     async def schema_repr(
-        self, info: Info[Context, None], schema_id: int,
+        self,
+        info: Info[Context, None],
+        schema_id: int,
         record_root: Annotated[str | None, strawberry.argument(name="root")] = None,
     ) -> JSON:
         ctx = info.context
-        return JSON(await schemas.representation(ctx.session, ctx.principal, ctx.settings, schema_id, record_root))
+        return JSON(
+            await schemas.representation(ctx.session, ctx.principal, ctx.settings, schema_id, record_root)
+        )
 
     @strawberry.field
     async def constraint_sets(
-        self, info: Info[Context, None], schema_id: int | None = None, limit: int = DEFAULT_LIMIT, offset: int = 0
+        self,
+        info: Info[Context, None],
+        schema_id: int | None = None,
+        limit: int = DEFAULT_LIMIT,
+        offset: int = 0,
     ) -> ConstraintSetPage:
         ctx = info.context
         limit, offset = check_page(limit, offset)
-        rows, total = await constraints.list_visible(ctx.session, ctx.principal, schema_id=schema_id, limit=limit,
-                                                     offset=offset)
+        rows, total = await constraints.list_visible(
+            ctx.session, ctx.principal, schema_id=schema_id, limit=limit, offset=offset
+        )
         return ConstraintSetPage(items=[ConstraintSet.from_row(r) for r in rows], total=total)
 
     @strawberry.field

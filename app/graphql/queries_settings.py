@@ -30,8 +30,9 @@ class SettingsQuery:
         return [IntegrationProvider.from_provider(p) for p in integrations.list_providers()]
 
     @strawberry.field(description="Integrations of the caller's tenant (Manager and up).")
-    async def integrations(self, info: Info[Context, None], limit: int = DEFAULT_LIMIT, offset: int = 0
-                           ) -> IntegrationPage:
+    async def integrations(
+        self, info: Info[Context, None], limit: int = DEFAULT_LIMIT, offset: int = 0
+    ) -> IntegrationPage:
         ctx = info.context
         limit, offset = check_page(limit, offset)
         rows, total = await integrations.list_visible(ctx.session, ctx.principal, limit=limit, offset=offset)
@@ -42,11 +43,15 @@ class SettingsQuery:
         ctx = info.context
         return Integration.from_row(await integrations.get(ctx.session, ctx.principal, integration_id))
 
-    @strawberry.field(description="The webhook delivery log of an integration, newest first, with every attempt.")
-    async def integration_deliveries(self, info: Info[Context, None], integration_id: int,
-                                     limit: int = DEFAULT_LIMIT, offset: int = 0) -> DeliveryPage:
+    @strawberry.field(
+        description="The webhook delivery log of an integration, newest first, with every attempt."
+    )
+    async def integration_deliveries(
+        self, info: Info[Context, None], integration_id: int, limit: int = DEFAULT_LIMIT, offset: int = 0
+    ) -> DeliveryPage:
         ctx = info.context
         limit, offset = check_page(limit, offset)
-        rows, total = await webhooks.deliveries(ctx.session, ctx.principal, integration_id, limit=limit,
-                                                offset=offset)
+        rows, total = await webhooks.deliveries(
+            ctx.session, ctx.principal, integration_id, limit=limit, offset=offset
+        )
         return DeliveryPage(items=[WebhookDelivery.from_row(r, a) for r, a in rows], total=total)

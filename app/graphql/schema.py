@@ -40,15 +40,22 @@ from app.graphql.unit_of_work import UnitOfWork
 
 class AppSchema(strawberry.Schema):
     async def execute(
-        self, query: str | None, variable_values: dict[str, Any] | None = None, context_value: Any | None = None,
-        root_value: Any | None = None, operation_name: str | None = None,
+        self,
+        query: str | None,
+        variable_values: dict[str, Any] | None = None,
+        context_value: Any | None = None,
+        root_value: Any | None = None,
+        operation_name: str | None = None,
         allowed_operation_types: Iterable[OperationType] | None = None,
         operation_extensions: dict[str, Any] | None = None,
     ) -> ExecutionResult:
         # a subscription runs over the WebSocket only: executed once over HTTP it has no event to resolve
-        allowed = set(allowed_operation_types or DEFAULT_ALLOWED_OPERATION_TYPES) - {OperationType.SUBSCRIPTION}
-        return await super().execute(query, variable_values, context_value, root_value, operation_name, allowed,
-                                     operation_extensions)
+        allowed = set(allowed_operation_types or DEFAULT_ALLOWED_OPERATION_TYPES) - {
+            OperationType.SUBSCRIPTION
+        }
+        return await super().execute(
+            query, variable_values, context_value, root_value, operation_name, allowed, operation_extensions
+        )
 
     def process_errors(self, errors: list[GraphQLError], execution_context: Any = None) -> None:
         # DomainErrors logs the unexpected ones with their traceback; domain errors are answers, not incidents
@@ -59,12 +66,18 @@ def build_schema(settings: Settings) -> strawberry.Schema:
     """The schema for these settings; built once per distinct set of limits, since a schema is
     stateless across requests and building it (and validating the REST operations against it)
     is most of an app's start-up."""
-    return _build_schema(settings.graphql_max_depth, settings.graphql_max_aliases, settings.graphql_max_tokens,
-                         settings.graphql_introspection and not settings.is_production)
+    return _build_schema(
+        settings.graphql_max_depth,
+        settings.graphql_max_aliases,
+        settings.graphql_max_tokens,
+        settings.graphql_introspection and not settings.is_production,
+    )
 
 
 @lru_cache(maxsize=8)
-def _build_schema(max_depth: int, max_aliases: int, max_tokens: int, introspection: bool) -> strawberry.Schema:
+def _build_schema(
+    max_depth: int, max_aliases: int, max_tokens: int, introspection: bool
+) -> strawberry.Schema:
     # Validation rules are built once: a fresh rule class per request would defeat the
     # ValidationCache (its key includes the rules), re-validating every stored REST operation.
     rules = [
@@ -84,8 +97,9 @@ def _build_schema(max_depth: int, max_aliases: int, max_tokens: int, introspecti
     ]
     return AppSchema(
         query=merge_types("Query", (Query, LibraryQuery, DatasetQuery, SettingsQuery, InsightsQuery)),
-        mutation=merge_types("Mutation", (Mutation, LibraryMutation, DatasetMutation, SettingsMutation,
-                                           DownloadMutation)),
+        mutation=merge_types(
+            "Mutation", (Mutation, LibraryMutation, DatasetMutation, SettingsMutation, DownloadMutation)
+        ),
         subscription=Subscription,
         config=StrawberryConfig(auto_camel_case=False),
         extensions=extensions,

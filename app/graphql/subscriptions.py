@@ -27,8 +27,10 @@ class SocketOperations(SchemaExtension):
     def on_execute(self) -> Iterator[None]:
         ctx = self.execution_context
         if isinstance(ctx.context, LiveContext) and ctx.operation_type is not OperationType.SUBSCRIPTION:
-            raise BadRequest("Only subscriptions are served over the WebSocket; send queries and mutations "
-                             "to POST /graphql.")
+            raise BadRequest(
+                "Only subscriptions are served over the WebSocket; send queries and mutations "
+                "to POST /graphql."
+            )
         yield
 
 
@@ -47,7 +49,9 @@ async def _poll(ctx: LiveContext, watch: DatasetWatch) -> list[Dataset]:
     return out
 
 
-async def _follow(ctx: LiveContext, watch: DatasetWatch, first: list[Dataset]) -> AsyncGenerator[Dataset, None]:
+async def _follow(
+    ctx: LiveContext, watch: DatasetWatch, first: list[Dataset]
+) -> AsyncGenerator[Dataset, None]:
     pending = first
     while True:
         for dataset in pending:
@@ -60,12 +64,18 @@ async def _follow(ctx: LiveContext, watch: DatasetWatch, first: list[Dataset]) -
 
 @strawberry.type
 class Subscription:
-    @strawberry.subscription(description=(
-        "Datasets of the caller's visible projects as they change (status, progress, records_generated, files); "
-        "with dataset_id only that one, with project_id only that project's. Each changed dataset is sent once "
-        "per change; the stream for one dataset_id ends after it reaches completed, failed, cancelled or expired."))
+    @strawberry.subscription(
+        description=(
+            "Datasets of the caller's visible projects as they change (status, progress, records_generated, files); "
+            "with dataset_id only that one, with project_id only that project's. Each changed dataset is sent once "
+            "per change; the stream for one dataset_id ends after it reaches completed, failed, cancelled or expired."
+        )
+    )
     async def dataset_updates(
-        self, info: Info[LiveContext, None], dataset_id: int | None = None, project_id: int | None = None,
+        self,
+        info: Info[LiveContext, None],
+        dataset_id: int | None = None,
+        project_id: int | None = None,
     ) -> AsyncGenerator[Dataset, None]:
         ctx = _live(info.context)
         watch = DatasetWatch(dataset_id=dataset_id, project_id=project_id)

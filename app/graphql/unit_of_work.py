@@ -37,12 +37,17 @@ class UnitOfWork(SchemaExtension):
             conflict = isinstance(exc, IntegrityError)
             if not conflict:
                 log.exception("commit failed")
-            detail = "The change conflicts with existing data." if conflict else "The change could not be saved."
+            detail = (
+                "The change conflicts with existing data." if conflict else "The change could not be saved."
+            )
             extensions = {"code": "conflict" if conflict else "internal", "status": 409 if conflict else 500}
             if result is not None:
                 result.data = None
-                result.errors = [GraphQLError(detail, original_error=Conflict(detail) if conflict else None,
-                                              extensions=extensions)]
+                result.errors = [
+                    GraphQLError(
+                        detail, original_error=Conflict(detail) if conflict else None, extensions=extensions
+                    )
+                ]
             return
         for callback in context.post_commit:
             callback()

@@ -27,19 +27,32 @@ def make_download_endpoint(route: Route) -> Endpoint:
             context.principal  # noqa: B018  (401 before any parameter parsing)
         # the same path/query parsing as every other row: id range, integer checks, defaults
         variables = await build_variables(route, request)
-        dataset_id, fmt, file_index = variables["dataset_id"], str(variables["format"]).lower(), variables["file_index"]
+        dataset_id, fmt, file_index = (
+            variables["dataset_id"],
+            str(variables["format"]).lower(),
+            variables["file_index"],
+        )
         if link:
-            principal = await download_links.principal_for(context.session, context.settings, link,
-                                                           dataset_id=dataset_id, fmt=fmt, file_index=file_index,
-                                                           ip=context.meta.ip)
+            principal = await download_links.principal_for(
+                context.session,
+                context.settings,
+                link,
+                dataset_id=dataset_id,
+                fmt=fmt,
+                file_index=file_index,
+                ip=context.meta.ip,
+            )
         else:
             principal = context.principal
         renderer = context.services.executor if context.services is not None else None
-        found = await datasets.download(context.session, principal, context.settings, renderer,
-                                        dataset_id, fmt, file_index)
+        found = await datasets.download(
+            context.session, principal, context.settings, renderer, dataset_id, fmt, file_index
+        )
         await context.session.commit()
         return FileResponse(
-            found.path, media_type=found.media_type, filename=found.filename,
+            found.path,
+            media_type=found.media_type,
+            filename=found.filename,
             headers={"X-Content-SHA256": found.sha256, "Cache-Control": "private, max-age=0"},
         )
 

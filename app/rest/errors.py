@@ -17,8 +17,14 @@ from app.core.validation import from_pydantic
 log = logging.getLogger("tdg.rest")
 
 
-def error_response(status: int, detail: str, *, code: str | None = None, errors: Any = None,
-                   headers: dict[str, str] | None = None) -> Response:
+def error_response(
+    status: int,
+    detail: str,
+    *,
+    code: str | None = None,
+    errors: Any = None,
+    headers: dict[str, str] | None = None,
+) -> Response:
     body: dict[str, Any] = {"detail": detail}
     if code:
         body["code"] = code
@@ -51,7 +57,9 @@ def install(app: FastAPI) -> None:
             return error_response(400, f"Missing required field '{loc}'.", code="bad_request")
         first = errors[0] if errors else {}
         loc = ".".join(str(p) for p in first.get("loc", ())[1:]) or "request"
-        return error_response(422, f"Invalid value for '{loc}': {first.get('msg', 'invalid')}.", code="invalid")
+        return error_response(
+            422, f"Invalid value for '{loc}': {first.get('msg', 'invalid')}.", code="invalid"
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> Response:

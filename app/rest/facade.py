@@ -59,8 +59,12 @@ def make_endpoint(route: Route) -> Endpoint:
         if route.paged:
             headers = {"X-Total-Count": str(payload["total"])}
             payload = payload["items"]
-        return Response(orjson.dumps(payload, default=_default), status_code=route.status,
-                        media_type="application/json", headers=headers)
+        return Response(
+            orjson.dumps(payload, default=_default),
+            status_code=route.status,
+            media_type="application/json",
+            headers=headers,
+        )
 
     endpoint.__name__ = route.operation_id
     return endpoint
@@ -101,7 +105,10 @@ def build_router(routes: tuple[Route, ...], graphql_schema: Any) -> APIRouter:
     for route in routes:
         endpoint = make_download_endpoint(route) if route.download else make_endpoint(route)
         router.add_api_route(
-            starlette_path(route), endpoint, methods=[route.method], include_in_schema=False,
+            starlette_path(route),
+            endpoint,
+            methods=[route.method],
+            include_in_schema=False,
             name=route.operation_id,
         )
     return router

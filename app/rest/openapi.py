@@ -25,8 +25,14 @@ from app.core.authz import MIN_PROJECT_ROLE, MIN_ROLE, describe
 from app.core.models import Role
 from app.rest.route import Route
 
-_SCALARS = {"Int": {"type": "integer"}, "Float": {"type": "number"}, "String": {"type": "string"},
-            "Boolean": {"type": "boolean"}, "ID": {"type": "string"}, "JSON": {}}
+_SCALARS = {
+    "Int": {"type": "integer"},
+    "Float": {"type": "number"},
+    "String": {"type": "string"},
+    "Boolean": {"type": "boolean"},
+    "ID": {"type": "string"},
+    "JSON": {},
+}
 
 _ERROR_TEXT = {
     400: "Malformed JSON or a missing required field",
@@ -94,8 +100,11 @@ def response_schema(schema: GraphQLSchema, route: Route) -> dict[str, Any]:
     fragments = {d.name.value: d for d in doc.definitions if isinstance(d, FragmentDefinitionNode)}
     root = schema.mutation_type if operation.operation.value == "mutation" else schema.query_type
     assert root is not None
-    field = next(s for s in _fields(operation.selection_set.selections, fragments)
-                 if s.name.value == route.operation.field)
+    field = next(
+        s
+        for s in _fields(operation.selection_set.selections, fragments)
+        if s.name.value == route.operation.field
+    )
     out, _ = _type_schema(root.fields[route.operation.field].type, field, fragments)
     if route.paged:
         items = out["properties"]["items"]
@@ -114,8 +123,10 @@ def who_may_call(route: Route) -> str:
     text = "SuperUser" if role is Role.SuperUser else f"{role.value} and up"
     project_role = MIN_PROJECT_ROLE.get(route.action)
     if project_role is not None:
-        text += (f" with a project role of at least '{project_role.value}' (Admins own every project of their "
-                 "tenant, a Manager the projects they created)")
+        text += (
+            f" with a project role of at least '{project_role.value}' (Admins own every project of their "
+            "tenant, a Manager the projects they created)"
+        )
     return f"Allowed for: {text}, to {describe(route.action)} (authz action `{route.action.value}`)."
 
 
@@ -132,7 +143,9 @@ _FILLED_BY_UPLOAD = {"content", "content_base64", "filename"}
 
 def _multipart_schema(model: type[BaseModel]) -> dict[str, Any]:
     """The upload door's form: part `file` plus the body model's plain fields."""
-    props: dict[str, Any] = {"file": {"type": "string", "format": "binary", "description": "The file to upload"}}
+    props: dict[str, Any] = {
+        "file": {"type": "string", "format": "binary", "description": "The file to upload"}
+    }
     for name, field in model.model_fields.items():
         if name not in _FILLED_BY_UPLOAD:
             props[name] = {"type": "string", "description": field.description or name}
@@ -141,7 +154,8 @@ def _multipart_schema(model: type[BaseModel]) -> dict[str, Any]:
 
 # a query parameter's JSON schema by its Param.type (any other type is a string)
 _QUERY_SCHEMAS: dict[str, dict[str, Any]] = {
-    "int": {"type": "integer"}, "bool": {"type": "boolean"},
+    "int": {"type": "integer"},
+    "bool": {"type": "boolean"},
     "role": {"type": "string", "enum": ["Tester", "Manager", "Admin", "SuperUser"]},
     "date": {"type": "string", "format": "date"},
 }
@@ -149,9 +163,15 @@ _QUERY_SCHEMAS: dict[str, dict[str, Any]] = {
 
 def build_openapi(routes: tuple[Route, ...], schema: GraphQLSchema, *, version: str) -> dict[str, Any]:
     components: dict[str, Any] = {
-        "Error": {"type": "object", "required": ["detail"], "properties": {
-            "detail": {"type": "string", "description": "One human-readable sentence"},
-            "code": {"type": "string"}, "errors": {"type": "array", "items": {"type": "object"}}}},
+        "Error": {
+            "type": "object",
+            "required": ["detail"],
+            "properties": {
+                "detail": {"type": "string", "description": "One human-readable sentence"},
+                "code": {"type": "string"},
+                "errors": {"type": "array", "items": {"type": "object"}},
+            },
+        },
     }
     paths: dict[str, dict[str, Any]] = {}
     for route in routes:
@@ -163,10 +183,16 @@ def build_openapi(routes: tuple[Route, ...], schema: GraphQLSchema, *, version: 
             "parameters": [
                 {"name": n, "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
                 for n in route.path_params
-            ] + [
-                {"name": p.name, "in": "query", "required": False, "description": p.description,
-                 "schema": _QUERY_SCHEMAS.get(p.type, {"type": "string"})
-                 | ({"default": p.default} if p.default is not None else {})}
+            ]
+            + [
+                {
+                    "name": p.name,
+                    "in": "query",
+                    "required": False,
+                    "description": p.description,
+                    "schema": _QUERY_SCHEMAS.get(p.type, {"type": "string"})
+                    | ({"default": p.default} if p.default is not None else {}),
+                }
                 for p in route.query
             ],
             "responses": {},
@@ -176,40 +202,70 @@ def build_openapi(routes: tuple[Route, ...], schema: GraphQLSchema, *, version: 
         else:
             op["security"] = []
         if route.body is not None:
-            op["requestBody"] = {"required": True, "content": {"application/json": {
-                "schema": _model_schema(route.body, components)}}}
+            op["requestBody"] = {
+                "required": True,
+                "content": {"application/json": {"schema": _model_schema(route.body, components)}},
+            }
         if route.multipart and route.body is not None:
             op["requestBody"]["content"]["multipart/form-data"] = {"schema": _multipart_schema(route.body)}
         if route.form is not None:
-            op["requestBody"] = {"required": True, "content": {"application/x-www-form-urlencoded": {
-                "schema": _model_schema(route.form, components)}}}
+            op["requestBody"] = {
+                "required": True,
+                "content": {
+                    "application/x-www-form-urlencoded": {"schema": _model_schema(route.form, components)}
+                },
+            }
         if route.download:
             op["responses"]["200"] = {
                 "description": "The file, streamed; supports Range requests; X-Content-SHA256 carries its checksum",
-                "content": {m: {"schema": {"type": "string", "format": "binary"}} for m in (
-                    "text/csv", "application/json", "application/xml", "application/sql", "application/x-ndjson")},
+                "content": {
+                    m: {"schema": {"type": "string", "format": "binary"}}
+                    for m in (
+                        "text/csv",
+                        "application/json",
+                        "application/xml",
+                        "application/sql",
+                        "application/x-ndjson",
+                    )
+                },
             }
             op["responses"]["206"] = {"description": "Partial content (Range request)"}
         if route.operation is not None:
-            success: dict[str, Any] = {"description": "Success", "content": {"application/json": {
-                "schema": response_schema(schema, route)}}}
+            success: dict[str, Any] = {
+                "description": "Success",
+                "content": {"application/json": {"schema": response_schema(schema, route)}},
+            }
             if route.paged:
-                success["headers"] = {"X-Total-Count": {"schema": {"type": "integer"},
-                                                        "description": "Total matching rows"}}
+                success["headers"] = {
+                    "X-Total-Count": {"schema": {"type": "integer"}, "description": "Total matching rows"}
+                }
             op["responses"][str(route.status)] = success
         statuses = set(route.errors) | ({401} if route.auth else set())
         for status in sorted(statuses):
-            op["responses"][str(status)] = {"description": _ERROR_TEXT.get(status, "Error"), "content": {
-                "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+            op["responses"][str(status)] = {
+                "description": _ERROR_TEXT.get(status, "Error"),
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+            }
         paths.setdefault(route.path, {})[route.method.lower()] = op
     return {
         "openapi": "3.1.0",
-        "info": {"title": "Test Data Generation Service", "version": version,
-                 "description": "REST facade over the GraphQL API at /graphql. Every error body is "
-                                "{\"detail\": \"...\"}. Lists take limit (1-500, default 50) and offset and "
-                                "return the total in X-Total-Count."},
+        "info": {
+            "title": "Test Data Generation Service",
+            "version": version,
+            "description": "REST facade over the GraphQL API at /graphql. Every error body is "
+            '{"detail": "..."}. Lists take limit (1-500, default 50) and offset and '
+            "return the total in X-Total-Count.",
+        },
         "servers": [{"url": "/api/v1"}],
         "paths": paths,
-        "components": {"schemas": components, "securitySchemes": {
-            "bearer": {"type": "http", "scheme": "bearer", "description": "JWT from /users/token or an API token (tdg_...)"}}},
+        "components": {
+            "schemas": components,
+            "securitySchemes": {
+                "bearer": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "JWT from /users/token or an API token (tdg_...)",
+                }
+            },
+        },
     }

@@ -85,8 +85,10 @@ def check_variables(route: Route, operation: Operation) -> None:
     supplied = supplied_variables(route)
     unknown = sorted(f"{kind} '{name}'" for name, kind in supplied.items() if name not in operation.variables)
     if unknown:
-        raise ValueError(f"{where}: {', '.join(unknown)} not among the operation's variables "
-                         f"({', '.join(sorted(operation.variables)) or 'none'}).")
+        raise ValueError(
+            f"{where}: {', '.join(unknown)} not among the operation's variables "
+            f"({', '.join(sorted(operation.variables)) or 'none'})."
+        )
     missing = sorted(operation.required - supplied.keys())
     if missing:
         raise ValueError(f"{where}: required variables {', '.join(missing)} are not supplied by the row.")

@@ -48,8 +48,12 @@ def _convert(param: Param, raw: str) -> Any:
             case _:
                 return raw
     except ValueError:
-        kind = {"int": "an integer", "bool": "true or false", "role": "one of " + ", ".join(r.value for r in Role),
-                "date": "a date"}.get(param.type, "text")
+        kind = {
+            "int": "an integer",
+            "bool": "true or false",
+            "role": "one of " + ", ".join(r.value for r in Role),
+            "date": "a date",
+        }.get(param.type, "text")
         raise Invalid(f"Query parameter '{param.name}' must be {kind}.") from None
 
 
@@ -85,8 +89,13 @@ async def _multipart_upload(request: Request, model: type[BaseModel]) -> dict[st
     raw = await upload.read(limit + 1)
     if len(raw) > limit:
         what = "schema file" if limit == MAX_SCHEMA_BYTES else "file"
-        raise PayloadTooLarge(f"The {what} is larger than the limit of {limit:,} bytes ({limit / 2**20:g} MiB).")
-    data: dict[str, Any] = {"content_base64": base64.b64encode(raw).decode("ascii"), "filename": upload.filename}
+        raise PayloadTooLarge(
+            f"The {what} is larger than the limit of {limit:,} bytes ({limit / 2**20:g} MiB)."
+        )
+    data: dict[str, Any] = {
+        "content_base64": base64.b64encode(raw).decode("ascii"),
+        "filename": upload.filename,
+    }
     for key in ("name", "project_id"):
         if key not in model.model_fields:
             continue

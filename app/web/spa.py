@@ -36,9 +36,11 @@ RESERVED = frozenset({"api", "graphql", "healthz", "readyz", "avatars", "assets"
 
 def _not_built_page(links: dict[str, str]) -> str:
     items = "".join(f"<li><a href='{href}'>{label}</a></li>" for label, href in links.items())
-    return ("<!doctype html><title>Test Data Generation Service</title><h1>Test Data Generation Service</h1>"
-            "<p>The web interface was not built: run <code>npm ci &amp;&amp; npm run build</code> in "
-            f"<code>web/</code>. The API is available:</p><ul>{items}</ul>")
+    return (
+        "<!doctype html><title>Test Data Generation Service</title><h1>Test Data Generation Service</h1>"
+        "<p>The web interface was not built: run <code>npm ci &amp;&amp; npm run build</code> in "
+        f"<code>web/</code>. The API is available:</p><ul>{items}</ul>"
+    )
 
 
 class _Assets(StaticFiles):
@@ -49,8 +51,13 @@ class _Assets(StaticFiles):
         if self.directory is not None and Path(self.directory).is_dir():
             await super().check_config()
 
-    def file_response(self, full_path: str | os.PathLike[str], stat_result: os.stat_result, scope: Scope,
-                      status_code: int = 200) -> Response:
+    def file_response(
+        self,
+        full_path: str | os.PathLike[str],
+        stat_result: os.stat_result,
+        scope: Scope,
+        status_code: int = 200,
+    ) -> Response:
         response = super().file_response(full_path, stat_result, scope, status_code)
         response.headers.update({**IMMUTABLE, **SECURITY_HEADERS})
         return response

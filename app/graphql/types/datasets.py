@@ -13,7 +13,9 @@ from app.core.models import Notification as NotificationRow
 from app.graphql.context import Context
 
 
-@strawberry.type(description="A generated file; download it from /api/v1/data/{dataset_id}?format=&file_index=.")
+@strawberry.type(
+    description="A generated file; download it from /api/v1/data/{dataset_id}?format=&file_index=."
+)
 class DatasetFile:
     format: str
     file_index: int
@@ -23,11 +25,18 @@ class DatasetFile:
 
     @classmethod
     def from_row(cls, row: DatasetFileRow) -> DatasetFile:
-        return cls(format=row.format, file_index=row.file_index, records=row.records, size_bytes=row.size_bytes,
-                   sha256=row.sha256)
+        return cls(
+            format=row.format,
+            file_index=row.file_index,
+            records=row.records,
+            size_bytes=row.size_bytes,
+            sha256=row.sha256,
+        )
 
 
-@strawberry.type(description="A dataset and its generation state (queued, running, completed, failed, cancelled).")
+@strawberry.type(
+    description="A dataset and its generation state (queued, running, completed, failed, cancelled)."
+)
 class Dataset:
     dataset_id: int
     name: str
@@ -59,12 +68,26 @@ class Dataset:
     @classmethod
     def from_row(cls, row: DatasetRow, files: list[DatasetFileRow] | None = None) -> Dataset:
         assert row.id is not None
-        return cls(dataset_id=row.id, name=row.name, project_id=row.project_id, schema_id=row.schema_id,
-                   constraint_set_id=row.constraint_set_id, record_count=row.record_count, types=list(row.types),
-                   params=JSON(dict(row.params)), status=row.status, progress=round(row.progress, 4),
-                   records_generated=row.records_generated, error=row.error, attempt=row.attempt,
-                   created_by=row.created_by, created_at=iso(row.created_at) or "", started_at=iso(row.started_at),
-                   finished_at=iso(row.finished_at), file_rows=files)
+        return cls(
+            dataset_id=row.id,
+            name=row.name,
+            project_id=row.project_id,
+            schema_id=row.schema_id,
+            constraint_set_id=row.constraint_set_id,
+            record_count=row.record_count,
+            types=list(row.types),
+            params=JSON(dict(row.params)),
+            status=row.status,
+            progress=round(row.progress, 4),
+            records_generated=row.records_generated,
+            error=row.error,
+            attempt=row.attempt,
+            created_by=row.created_by,
+            created_at=iso(row.created_at) or "",
+            started_at=iso(row.started_at),
+            finished_at=iso(row.finished_at),
+            file_rows=files,
+        )
 
 
 @strawberry.type
@@ -87,8 +110,16 @@ class Notification:
     @classmethod
     def from_row(cls, row: NotificationRow) -> Notification:
         assert row.id is not None
-        return cls(notification_id=row.id, type=row.type, title=row.title, message=row.message, data=JSON(dict(row.data)),
-                   created_at=iso(row.created_at) or "", read_at=iso(row.read_at), is_read=row.read_at is not None)
+        return cls(
+            notification_id=row.id,
+            type=row.type,
+            title=row.title,
+            message=row.message,
+            data=JSON(dict(row.data)),
+            created_at=iso(row.created_at) or "",
+            read_at=iso(row.read_at),
+            is_read=row.read_at is not None,
+        )
 
 
 @strawberry.type

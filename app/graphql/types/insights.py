@@ -11,8 +11,9 @@ import strawberry
 from app.core.services import analytics
 from app.core.services.preview import PreviewResult
 
-AnalyticsPeriodEnum = strawberry.enum(analytics.AnalyticsPeriod, name="AnalyticsPeriod",
-                                      description="Days covered, today (UTC) included.")
+AnalyticsPeriodEnum = strawberry.enum(
+    analytics.AnalyticsPeriod, name="AnalyticsPeriod", description="Days covered, today (UTC) included."
+)
 
 
 @strawberry.type(description="The first records of a schema rendered in one format; nothing is stored.")
@@ -22,8 +23,10 @@ class Preview:
     media_type: str = strawberry.field(description="The media type a download of this format carries")
     count: int
     seed: int = strawberry.field(description="The seed used (params.seed, or drawn): pass it to reproduce")
-    content: str = strawberry.field(description="The rendered text: the bytes of a dataset of `count` records "
-                                                "with the same schema, rules, params and seed")
+    content: str = strawberry.field(
+        description="The rendered text: the bytes of a dataset of `count` records "
+        "with the same schema, rules, params and seed"
+    )
     elapsed_ms: float
 
     @classmethod
@@ -97,23 +100,34 @@ class Analytics:
     period_end: str = strawberry.field(description="ISO date (UTC), today")
     totals: AnalyticsTotals
     per_day: list[DailyCount] = strawberry.field(
-        description="One row per (day, status) that has datasets; days as YYYY-MM-DD of created_at (UTC)")
-    formats: list[FormatCount] = strawberry.field(description="How many datasets listed each format in `types`")
+        description="One row per (day, status) that has datasets; days as YYYY-MM-DD of created_at (UTC)"
+    )
+    formats: list[FormatCount] = strawberry.field(
+        description="How many datasets listed each format in `types`"
+    )
     top_projects: list[RankedItem] = strawberry.field(description="Top 10 by records generated")
     top_schemas: list[RankedItem] = strawberry.field(description="Top 10 by records generated")
-    failure_reasons: list[FailureReason] = strawberry.field(description="Failed datasets by error text, top 10")
+    failure_reasons: list[FailureReason] = strawberry.field(
+        description="Failed datasets by error text, top 10"
+    )
     throughput: list[ThroughputPoint] = strawberry.field(
-        description="Per day: records of the datasets completed that day over their generation seconds")
+        description="Per day: records of the datasets completed that day over their generation seconds"
+    )
     storage: list[ProjectStorage] = strawberry.field(
-        description="Bytes of dataset files per project, largest first (all time, not only the period)")
+        description="Bytes of dataset files per project, largest first (all time, not only the period)"
+    )
 
     @classmethod
     def from_report(cls, report: analytics.AnalyticsReport) -> Analytics:
         return cls(
-            period_start=report.period_start, period_end=report.period_end,
-            totals=AnalyticsTotals(**asdict(report.totals)), per_day=_each(DailyCount, report.per_day),
-            formats=_each(FormatCount, report.formats), top_projects=_each(RankedItem, report.top_projects),
+            period_start=report.period_start,
+            period_end=report.period_end,
+            totals=AnalyticsTotals(**asdict(report.totals)),
+            per_day=_each(DailyCount, report.per_day),
+            formats=_each(FormatCount, report.formats),
+            top_projects=_each(RankedItem, report.top_projects),
             top_schemas=_each(RankedItem, report.top_schemas),
             failure_reasons=_each(FailureReason, report.failure_reasons),
-            throughput=_each(ThroughputPoint, report.throughput), storage=_each(ProjectStorage, report.storage),
+            throughput=_each(ThroughputPoint, report.throughput),
+            storage=_each(ProjectStorage, report.storage),
         )

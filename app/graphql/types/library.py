@@ -21,7 +21,9 @@ class Schema:
     filename: str | None
     size_bytes: int
     sha256: str
-    roots: list[str] = strawberry.field(description="Record roots: XSD global elements, or '#' and JSON Schema definitions")
+    roots: list[str] = strawberry.field(
+        description="Record roots: XSD global elements, or '#' and JSON Schema definitions"
+    )
     default_root: str
     field_count: int
     tenant_id: int
@@ -35,10 +37,21 @@ class Schema:
     @classmethod
     def from_row(cls, row: SchemaDoc) -> Schema:
         assert row.id is not None
-        return cls(schema_id=row.id, name=row.name, type=row.type, version=row.version, filename=row.filename,
-                   size_bytes=row.size_bytes, sha256=row.sha256, roots=list(row.roots), default_root=row.default_root,
-                   field_count=row.field_count, tenant_id=row.tenant_id, created_at=iso(row.created_at) or "",
-                   created_by=row.created_by)
+        return cls(
+            schema_id=row.id,
+            name=row.name,
+            type=row.type,
+            version=row.version,
+            filename=row.filename,
+            size_bytes=row.size_bytes,
+            sha256=row.sha256,
+            roots=list(row.roots),
+            default_root=row.default_root,
+            field_count=row.field_count,
+            tenant_id=row.tenant_id,
+            created_at=iso(row.created_at) or "",
+            created_by=row.created_by,
+        )
 
 
 @strawberry.type
@@ -63,9 +76,18 @@ class ConstraintSet:
     @classmethod
     def from_row(cls, row: ConstraintSetRow) -> ConstraintSet:
         assert row.id is not None
-        return cls(constraint_id=row.id, name=row.name, description=row.description, schema_id=row.schema_id,
-                   root=row.root, rules=JSON(list(row.rules)), tenant_id=row.tenant_id, created_by=row.created_by,
-                   created_at=iso(row.created_at) or "", updated_at=iso(row.updated_at) or "")
+        return cls(
+            constraint_id=row.id,
+            name=row.name,
+            description=row.description,
+            schema_id=row.schema_id,
+            root=row.root,
+            rules=JSON(list(row.rules)),
+            tenant_id=row.tenant_id,
+            created_by=row.created_by,
+            created_at=iso(row.created_at) or "",
+            updated_at=iso(row.updated_at) or "",
+        )
 
 
 @strawberry.type

@@ -37,10 +37,20 @@ class ProjectMember:
     def from_row(cls, row: MemberRow, user: UserRow | None) -> ProjectMember:
         member_user = None
         if user is not None:
-            member_user = MemberUser(id=row.user_id, username=user.username, display_name=user.display_name,
-                                     email=user.email, role=Role(user.role))
-        return cls(user_id=row.user_id, role=ProjectRole(row.role), added_at=iso(row.added_at) or "",
-                   added_by=row.added_by, user=member_user)
+            member_user = MemberUser(
+                id=row.user_id,
+                username=user.username,
+                display_name=user.display_name,
+                email=user.email,
+                role=Role(user.role),
+            )
+        return cls(
+            user_id=row.user_id,
+            role=ProjectRole(row.role),
+            added_at=iso(row.added_at) or "",
+            added_by=row.added_by,
+            user=member_user,
+        )
 
 
 @strawberry.type(description="A project as listed.")
@@ -57,9 +67,16 @@ class ProjectSummary:
     @classmethod
     def from_row(cls, row: ProjectRow) -> ProjectSummary:
         assert row.id is not None
-        return cls(project_id=row.id, name=row.name, description=row.description, tags=list(row.tags or []),
-                   tenant_id=row.tenant_id, created_by=row.created_by, created_at=iso(row.created_at) or "",
-                   updated_at=iso(row.updated_at) or "")
+        return cls(
+            project_id=row.id,
+            name=row.name,
+            description=row.description,
+            tags=list(row.tags or []),
+            tenant_id=row.tenant_id,
+            created_by=row.created_by,
+            created_at=iso(row.created_at) or "",
+            updated_at=iso(row.updated_at) or "",
+        )
 
 
 @strawberry.type(description="A project with its members, linked schemas and datasets.")

@@ -24,17 +24,26 @@ class UserSettings:
     display_name: str | None
     theme: str
     locale: str
-    avatar_url: str | None = strawberry.field(description="A 256x256 PNG; the URL changes when the image does")
+    avatar_url: str | None = strawberry.field(
+        description="A 256x256 PNG; the URL changes when the image does"
+    )
     two_factor_enabled: bool
     notifications: JSON = strawberry.field(description="Per event: {in_app, webhook} switches")
 
     @classmethod
     def from_row(cls, row: UserRow) -> UserSettings:
         assert row.id is not None
-        return cls(user_id=row.id, username=row.username, email=row.email, display_name=row.display_name,
-                   theme=row.theme, locale=row.locale, avatar_url=profile.avatar_url(row),
-                   two_factor_enabled=row.two_factor_enabled,
-                   notifications=JSON(profile.notification_preferences(row)))
+        return cls(
+            user_id=row.id,
+            username=row.username,
+            email=row.email,
+            display_name=row.display_name,
+            theme=row.theme,
+            locale=row.locale,
+            avatar_url=profile.avatar_url(row),
+            two_factor_enabled=row.two_factor_enabled,
+            notifications=JSON(profile.notification_preferences(row)),
+        )
 
 
 @strawberry.type(description="A password change: every earlier session token is void; use this fresh one.")
@@ -46,8 +55,10 @@ class PasswordChanged:
     expires_in: int
 
 
-@strawberry.type(description="Two-factor state. secret/otpauth_uri appear when enrolment starts; "
-                             "recovery_codes once, when it is confirmed.")
+@strawberry.type(
+    description="Two-factor state. secret/otpauth_uri appear when enrolment starts; "
+    "recovery_codes once, when it is confirmed."
+)
 class TwoFactorStatus:
     enabled: bool
     detail: str
@@ -57,8 +68,13 @@ class TwoFactorStatus:
 
     @classmethod
     def from_state(cls, state: two_factor.TwoFactorState) -> TwoFactorStatus:
-        return cls(enabled=state.enabled, detail=state.detail, secret=state.secret, otpauth_uri=state.otpauth_uri,
-                   recovery_codes=list(state.recovery_codes))
+        return cls(
+            enabled=state.enabled,
+            detail=state.detail,
+            secret=state.secret,
+            otpauth_uri=state.otpauth_uri,
+            recovery_codes=list(state.recovery_codes),
+        )
 
 
 @strawberry.type
@@ -78,9 +94,16 @@ class IntegrationProvider:
 
     @classmethod
     def from_provider(cls, p: integrations.Provider) -> IntegrationProvider:
-        return cls(name=p.name, description=p.description, fields=[ProviderField(
-            name=f.name, type=f.type, required=f.required, secret=f.secret, description=f.description)
-            for f in p.fields])
+        return cls(
+            name=p.name,
+            description=p.description,
+            fields=[
+                ProviderField(
+                    name=f.name, type=f.type, required=f.required, secret=f.secret, description=f.description
+                )
+                for f in p.fields
+            ],
+        )
 
 
 @strawberry.type(description="A configured integration; secret fields are listed by name only.")
@@ -102,16 +125,27 @@ class Integration:
     @classmethod
     def from_row(cls, row: IntegrationRow) -> Integration:
         assert row.id is not None
-        return cls(integration_id=row.id, name=row.name, provider=row.provider,
-                   config=JSON(integrations.public_config(row)),
-                   secret_fields=sorted(integrations.SECRET_FIELDS.get(row.provider, set())),
-                   events=list(row.events), is_active=row.is_active, consecutive_failures=row.consecutive_failures,
-                   disabled_reason=row.disabled_reason, tenant_id=row.tenant_id, created_by=row.created_by,
-                   created_at=iso(row.created_at) or "", updated_at=iso(row.updated_at) or "")
+        return cls(
+            integration_id=row.id,
+            name=row.name,
+            provider=row.provider,
+            config=JSON(integrations.public_config(row)),
+            secret_fields=sorted(integrations.SECRET_FIELDS.get(row.provider, set())),
+            events=list(row.events),
+            is_active=row.is_active,
+            consecutive_failures=row.consecutive_failures,
+            disabled_reason=row.disabled_reason,
+            tenant_id=row.tenant_id,
+            created_by=row.created_by,
+            created_at=iso(row.created_at) or "",
+            updated_at=iso(row.updated_at) or "",
+        )
 
 
-@strawberry.type(description="An integration as created or updated; signing_secret is shown only when it was "
-                             "just generated (webhook creation or rotate_secret).")
+@strawberry.type(
+    description="An integration as created or updated; signing_secret is shown only when it was "
+    "just generated (webhook creation or rotate_secret)."
+)
 class IntegrationSaved(Integration):
     signing_secret: str | None = None
 
@@ -133,8 +167,14 @@ class DeliveryAttempt:
 
     @classmethod
     def from_row(cls, row: DeliveryAttemptRow) -> DeliveryAttempt:
-        return cls(attempt=row.attempt, at=iso(row.at) or "", status_code=row.status_code, error=row.error,
-                   response_body=row.response_body, duration_ms=row.duration_ms)
+        return cls(
+            attempt=row.attempt,
+            at=iso(row.at) or "",
+            status_code=row.status_code,
+            error=row.error,
+            response_body=row.response_body,
+            duration_ms=row.duration_ms,
+        )
 
 
 @strawberry.type(description="One event for one webhook integration, with every attempt.")
@@ -156,12 +196,21 @@ class WebhookDelivery:
     @classmethod
     def from_row(cls, row: WebhookDeliveryRow, attempts: list[DeliveryAttemptRow]) -> WebhookDelivery:
         assert row.id is not None
-        return cls(delivery_id=row.id, integration_id=row.integration_id, webhook_id=row.webhook_id,
-                   event_type=row.event_type, status=row.status, attempts=row.attempts,
-                   next_attempt_at=iso(row.next_attempt_at) if row.status == "pending" else None,
-                   last_status_code=row.last_status_code, last_error=row.last_error,
-                   created_at=iso(row.created_at) or "", finished_at=iso(row.finished_at),
-                   payload=orjson.loads(row.body), attempt_log=[DeliveryAttempt.from_row(a) for a in attempts])
+        return cls(
+            delivery_id=row.id,
+            integration_id=row.integration_id,
+            webhook_id=row.webhook_id,
+            event_type=row.event_type,
+            status=row.status,
+            attempts=row.attempts,
+            next_attempt_at=iso(row.next_attempt_at) if row.status == "pending" else None,
+            last_status_code=row.last_status_code,
+            last_error=row.last_error,
+            created_at=iso(row.created_at) or "",
+            finished_at=iso(row.finished_at),
+            payload=orjson.loads(row.body),
+            attempt_log=[DeliveryAttempt.from_row(a) for a in attempts],
+        )
 
 
 @strawberry.type
@@ -180,8 +229,13 @@ class ConnectionCheck:
 
     @classmethod
     def from_outcome(cls, c: integrations.ConnectionCheck) -> ConnectionCheck:
-        return cls(ok=c.ok, detail=c.detail, status_code=c.status_code, duration_ms=c.duration_ms,
-                   delivery_id=c.delivery_id)
+        return cls(
+            ok=c.ok,
+            detail=c.detail,
+            status_code=c.status_code,
+            duration_ms=c.duration_ms,
+            delivery_id=c.delivery_id,
+        )
 
 
 @strawberry.type
@@ -211,9 +265,26 @@ class ObjectExport:
     @classmethod
     def from_row(cls, row: ObjectExportRow) -> ObjectExport:
         assert row.id is not None
-        return cls(export_id=row.id, dataset_id=row.dataset_id, integration_id=row.integration_id, status=row.status,
-                   error=row.error, bucket=row.bucket, formats=list(row.formats),
-                   objects=[ExportedObject(key=o["key"], format=o["format"], file_index=o["file_index"],
-                                           records=o["records"], size_bytes=o["size_bytes"], sha256=o["sha256"])
-                            for o in row.objects],
-                   created_by=row.created_by, created_at=iso(row.created_at) or "", finished_at=iso(row.finished_at))
+        return cls(
+            export_id=row.id,
+            dataset_id=row.dataset_id,
+            integration_id=row.integration_id,
+            status=row.status,
+            error=row.error,
+            bucket=row.bucket,
+            formats=list(row.formats),
+            objects=[
+                ExportedObject(
+                    key=o["key"],
+                    format=o["format"],
+                    file_index=o["file_index"],
+                    records=o["records"],
+                    size_bytes=o["size_bytes"],
+                    sha256=o["sha256"],
+                )
+                for o in row.objects
+            ],
+            created_by=row.created_by,
+            created_at=iso(row.created_at) or "",
+            finished_at=iso(row.finished_at),
+        )

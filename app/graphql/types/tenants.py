@@ -24,9 +24,16 @@ class Tenant:
     @classmethod
     def from_row(cls, row: TenantRow) -> Tenant:
         assert row.id is not None
-        return cls(tenant_id=row.id, name=row.name, is_active=row.is_active, max_record_count=row.max_record_count,
-                   max_concurrent_generations=row.max_concurrent_generations, retention_days=row.retention_days,
-                   created_at=iso(row.created_at) or "", updated_at=iso(row.updated_at) or "")
+        return cls(
+            tenant_id=row.id,
+            name=row.name,
+            is_active=row.is_active,
+            max_record_count=row.max_record_count,
+            max_concurrent_generations=row.max_concurrent_generations,
+            retention_days=row.retention_days,
+            created_at=iso(row.created_at) or "",
+            updated_at=iso(row.updated_at) or "",
+        )
 
 
 @strawberry.type
@@ -60,10 +67,21 @@ class AuditLogEntry:
     @classmethod
     def from_row(cls, row: AuditRow) -> AuditLogEntry:
         assert row.id is not None
-        return cls(id=row.id, at=iso(row.at) or "", actor_id=row.actor_id, actor_username=row.actor_username,
-                   role=row.role, tenant_id=row.tenant_id, action=row.action, project_id=row.project_id,
-                   target_type=row.target_type, target_id=row.target_id, details=JSON(row.details or {}), ip=row.ip,
-                   success=row.success)
+        return cls(
+            id=row.id,
+            at=iso(row.at) or "",
+            actor_id=row.actor_id,
+            actor_username=row.actor_username,
+            role=row.role,
+            tenant_id=row.tenant_id,
+            action=row.action,
+            project_id=row.project_id,
+            target_type=row.target_type,
+            target_id=row.target_id,
+            details=JSON(row.details or {}),
+            ip=row.ip,
+            success=row.success,
+        )
 
 
 @strawberry.type

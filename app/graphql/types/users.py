@@ -33,7 +33,9 @@ class User:
     last_login_at: str | None
     invitation_pending: bool
 
-    @strawberry.field(description="Projects the user belongs to or created, as far as the caller may see them.")
+    @strawberry.field(
+        description="Projects the user belongs to or created, as far as the caller may see them."
+    )
     async def projects(
         self, info: Info[Context, None]
     ) -> list[Annotated[ProjectSummary, strawberry.lazy("app.graphql.types.projects")]]:
@@ -46,10 +48,19 @@ class User:
     def from_row(cls, row: UserRow) -> User:
         assert row.id is not None
         return cls(
-            id=row.id, username=row.username, email=row.email, display_name=row.display_name, role=Role(row.role),
-            tenant_id=row.tenant_id, is_active=row.is_active, two_factor_enabled=row.two_factor_enabled,
-            theme=row.theme, locale=row.locale, created_at=iso(row.created_at) or "",
-            last_login_at=iso(row.last_login_at), invitation_pending=row.password_hash is None,
+            id=row.id,
+            username=row.username,
+            email=row.email,
+            display_name=row.display_name,
+            role=Role(row.role),
+            tenant_id=row.tenant_id,
+            is_active=row.is_active,
+            two_factor_enabled=row.two_factor_enabled,
+            theme=row.theme,
+            locale=row.locale,
+            created_at=iso(row.created_at) or "",
+            last_login_at=iso(row.last_login_at),
+            invitation_pending=row.password_hash is None,
         )
 
 
@@ -84,8 +95,14 @@ class ApiToken:
     @classmethod
     def from_row(cls, row: ApiTokenRow) -> ApiToken:
         assert row.id is not None
-        return cls(token_id=row.id, name=row.name, prefix=row.token_prefix, created_at=iso(row.created_at) or "",
-                   last_used_at=iso(row.last_used_at), expires_at=iso(row.expires_at))
+        return cls(
+            token_id=row.id,
+            name=row.name,
+            prefix=row.token_prefix,
+            created_at=iso(row.created_at) or "",
+            last_used_at=iso(row.last_used_at),
+            expires_at=iso(row.expires_at),
+        )
 
 
 @strawberry.type

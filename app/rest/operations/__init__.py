@@ -59,7 +59,9 @@ def _used_fragments(node: OperationDefinitionNode, fragments: dict[str, Fragment
         if name in used:
             continue
         if name not in fragments:
-            raise ValueError(f"Operation {node.name.value if node.name else '?'} spreads unknown fragment {name}.")
+            raise ValueError(
+                f"Operation {node.name.value if node.name else '?'} spreads unknown fragment {name}."
+            )
         used.add(name)
         pending |= _spreads(fragments[name])
     return sorted(used)
@@ -69,8 +71,10 @@ def _top_field(node: OperationDefinitionNode) -> str:
     selections = node.selection_set.selections
     name = node.name.value if node.name else "(anonymous)"
     if len(selections) != 1 or not isinstance(selections[0], FieldNode) or selections[0].alias:
-        raise ValueError(f"Operation {name} must select exactly one top-level field (no alias): its value is "
-                         "the REST body.")
+        raise ValueError(
+            f"Operation {name} must select exactly one top-level field (no alias): its value is "
+            "the REST body."
+        )
     return selections[0].name.value
 
 
@@ -91,8 +95,11 @@ def operation_from(node: OperationDefinitionNode, fragments: dict[str, FragmentD
         kind=kind,
         field=_top_field(node),
         variables=frozenset(v.variable.name.value for v in variables),
-        required=frozenset(v.variable.name.value for v in variables
-                           if isinstance(v.type, NonNullTypeNode) and v.default_value is None),
+        required=frozenset(
+            v.variable.name.value
+            for v in variables
+            if isinstance(v.type, NonNullTypeNode) and v.default_value is None
+        ),
         document=print_ast(DocumentNode(definitions=tuple(definitions))),
     )
 
@@ -124,7 +131,8 @@ def _fragment_names(found: Operation) -> list[str]:
 
 
 OPERATIONS: dict[str, Operation] = parse_operations(
-    [path.read_text() for path in sorted(DOCUMENTS.glob("*.graphql"))])
+    [path.read_text() for path in sorted(DOCUMENTS.glob("*.graphql"))]
+)
 
 
 def op(name: str) -> Operation:
@@ -133,4 +141,3 @@ def op(name: str) -> Operation:
         return OPERATIONS[name]
     except KeyError:
         raise KeyError(f"No stored operation named {name!r} in {DOCUMENTS}.") from None
-
