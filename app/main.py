@@ -14,7 +14,7 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 import orjson
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
 from starlette.responses import HTMLResponse, Response
@@ -32,7 +32,7 @@ from app.core.services import profile
 from app.core.services.bootstrap import ensure_bootstrap
 from app.core.settings import Settings, get_settings
 from app.core.webhooks.dispatcher import WebhookDispatcher
-from app.graphql.context import AppServices, LiveContext, open_context
+from app.graphql.context import AppServices, Context, LiveContext, open_context
 from app.graphql.schema import build_schema
 from app.rest import errors
 from app.rest.body_limit import BodyLimitMiddleware
@@ -53,6 +53,13 @@ def _version() -> str:
         return version("tdg")
     except PackageNotFoundError:
         return "0.0.0"
+
+
+async def graphql_context(context: Context | LiveContext = Depends(open_context)) -> Context | LiveContext:
+    """open_context as the GraphQL router's context getter. The router takes a function returning
+    the context (or an awaitable of it), not a generator: FastAPI resolves open_context here as the
+    generator dependency it is (its session closes once the response is sent)."""
+    return context
 
 
 class OfflineGraphQLRouter(GraphQLRouter):
@@ -134,7 +141,7 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
     app.add_middleware(BodyLimitMiddleware)
 
     app.include_router(build_router(ROUTES, schema), prefix=API_PREFIX)
-    app.include_router(OfflineGraphQLRouter(schema, context_getter=open_context, graphql_ide="graphiql"),
+    app.include_router(OfflineGraphQLRouter(schema, context_getter=graphql_context, graphql_ide="graphiql"),
                        prefix="/graphql")
     if GRAPHQL_STATIC.exists():
         app.mount("/graphql/static", StaticFiles(directory=GRAPHQL_STATIC), name="graphql-static")
@@ -167,7 +174,7 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
     async def readyz(request: Request) -> Response:
         try:
             async with request.app.state.sessionmaker() as session:
-                await session.exec(text("SELECT 1"))  # type: ignore[call-overload]
+                await session.exec(text("SELECT 1"))
         except Exception:
             log.exception("readiness check failed")
             return errors.error_response(503, "The database is not reachable.")
