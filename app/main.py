@@ -91,8 +91,9 @@ def _openapi_document(schema: Any) -> bytes:
     return doc
 
 
-def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
-               web_dir: Path = spa.STATIC_DIR) -> FastAPI:
+def create_app(
+    settings: Settings | None = None, *, run_migrations: bool = True, web_dir: Path = spa.STATIC_DIR
+) -> FastAPI:
     """`web_dir` holds the web interface's production build (index.html, assets/)."""
     settings = settings or get_settings()
     configure_hashing(settings.password_hash_time_cost, settings.password_hash_memory_kib)
@@ -132,8 +133,14 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
             jobs_engine.dispose()
             await engine.dispose()
 
-    app = FastAPI(title="Test Data Generation Service", version=_version(), lifespan=lifespan,
-                  docs_url=None, redoc_url=None, openapi_url=None)
+    app = FastAPI(
+        title="Test Data Generation Service",
+        version=_version(),
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+    )
     app.state.settings = settings
     app.state.schema = schema
     app.state.services = None
@@ -141,8 +148,10 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
     app.add_middleware(BodyLimitMiddleware)
 
     app.include_router(build_router(ROUTES, schema), prefix=API_PREFIX)
-    app.include_router(OfflineGraphQLRouter(schema, context_getter=graphql_context, graphql_ide="graphiql"),
-                       prefix="/graphql")
+    app.include_router(
+        OfflineGraphQLRouter(schema, context_getter=graphql_context, graphql_ide="graphiql"),
+        prefix="/graphql",
+    )
     if GRAPHQL_STATIC.exists():
         app.mount("/graphql/static", StaticFiles(directory=GRAPHQL_STATIC), name="graphql-static")
     app.mount("/api/reference/static", StaticFiles(directory=swagger_static_dir()), name="reference-static")
@@ -163,8 +172,14 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
         png = await asyncio.to_thread(profile.avatar_file, settings, key)
         if png is None:
             return errors.error_response(404, "No such avatar.")
-        return Response(png, media_type="image/png", headers={"Cache-Control": "public, max-age=31536000, immutable",
-                                                              "X-Content-Type-Options": "nosniff"})
+        return Response(
+            png,
+            media_type="image/png",
+            headers={
+                "Cache-Control": "public, max-age=31536000, immutable",
+                "X-Content-Type-Options": "nosniff",
+            },
+        )
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> dict[str, str]:
@@ -181,6 +196,13 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
         return Response(b'{"status":"ready"}', media_type="application/json")
 
     # last: the app answers only what no route above does
-    spa.install(app, web_dir, {"GraphiQL": "/graphql", "REST reference": "/api/reference",
-                               "OpenAPI document": f"{API_PREFIX}/openapi.json"})
+    spa.install(
+        app,
+        web_dir,
+        {
+            "GraphiQL": "/graphql",
+            "REST reference": "/api/reference",
+            "OpenAPI document": f"{API_PREFIX}/openapi.json",
+        },
+    )
     return app
