@@ -3,13 +3,14 @@ Design notes: docs/generation.md."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 
 class Kind(StrEnum):
@@ -142,7 +143,7 @@ class Node:
                 return c
         return None
 
-    def walk(self):
+    def walk(self) -> Iterator[Node]:
         """Yield this node and every node below it (REF targets are not followed)."""
         yield self
         for c in self.children:
@@ -226,7 +227,7 @@ class LeafContext:
     seed: int = 0
     field_key: int = 0  # stable per-field key (unique permutations are keyed by seed and field)
 
-    def subset(self, rows: np.ndarray, rng: np.random.Generator) -> LeafContext:
+    def subset(self, rows: NDArray[np.intp], rng: np.random.Generator) -> LeafContext:
         shared = self.shared
 
         def sub_shared(group: str, size: int) -> np.ndarray:

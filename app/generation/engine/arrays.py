@@ -81,7 +81,7 @@ class ArrayGen(Gen):
 
     def generate(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Arr:
         col = self._draw(bc, rows, shared)
-        return redraw_negated(self, bc, rows, shared, col) if self.negations else col  # type: ignore[return-value]
+        return redraw_negated(self, bc, rows, shared, col) if self.negations else col
 
     def _draw(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Arr:
         n = rows.n
@@ -113,7 +113,8 @@ class ArrayGen(Gen):
             short = lengths < self.min_items
             if not short.any():
                 idx = np.array(keep, dtype=np.int64)
-                return Arr(lengths, take(arr.item, idx) if idx.size else None)  # type: ignore[arg-type]
+                # (kept items come from the item column: it exists when there are any)
+                return Arr(lengths, take(arr.item, idx) if idx.size and arr.item is not None else None)
             if r == REDRAWS:
                 break
             # re-draw the arrays left too short, with a new salt

@@ -44,7 +44,7 @@ class ChoiceGen(Gen):
 
     def generate(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Choice:
         col = self._draw(bc, rows, shared)
-        return redraw_negated(self, bc, rows, shared, col) if self.negations else col  # type: ignore[return-value]
+        return redraw_negated(self, bc, rows, shared, col) if self.negations else col
 
     def _draw(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Choice:
         n = rows.n

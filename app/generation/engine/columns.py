@@ -4,7 +4,7 @@ Design notes: docs/generation.md."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, Self, TypeVar
 
 import numpy as np
 
@@ -114,5 +114,13 @@ class Choice:
 Column = Leaf | Obj | Arr | Choice
 
 
-def take(col: Column, idx: np.ndarray) -> Column:
+class _Takes(Protocol):
+    def take(self, idx: np.ndarray) -> Self: ...
+
+
+# a column of one known shape: `take` keeps it (Leaf in, Leaf out)
+_TakesT = TypeVar("_TakesT", bound=_Takes)
+
+
+def take(col: _TakesT, idx: np.ndarray) -> _TakesT:
     return col.take(np.asarray(idx, dtype=np.int64))

@@ -179,6 +179,7 @@ class Compiler:
                 # off: we cannot know what fits, so the value is left out where the schema allows
                 return None
             return AnyGen(node, key, slot_name, self._null_rate(node, rule))
+        gen: ArrayGen | ChoiceGen | LeafGen | None
         if k == Kind.ARRAY:
             gen = self.array(node, pos, depth, key, slot_name)
         elif k == Kind.CHOICE:
@@ -186,7 +187,7 @@ class Compiler:
         else:
             gen = self.scalar(node, rule, key, slot_name)
         if gen is not None and node.negations:
-            gen.negations = list(node.negations)  # type: ignore[attr-defined]
+            gen.negations = list(node.negations)
         return gen
 
     def _null_rate(self, node: Node, rule: Any = None) -> float:
@@ -257,13 +258,13 @@ class Compiler:
                 available += 1
         return available
 
-    def array(self, node: Node, pos: str, depth: int, key: int, name: str) -> Gen | None:
+    def array(self, node: Node, pos: str, depth: int, key: int, name: str) -> ArrayGen | ChoiceGen | None:
         if node.conditionals or node.contains is not None:
             # arrays drawn from the plain shape and from each `then`/`else` length window, kept only
             # when they meet the whole schema (`contains`, conditions): re-drawn otherwise
             variants = array_variants(node)
-            options = [self.array(v, f"{pos}?{i}", depth, hash_key(f"{pos}?{i}"), name)
-                       for i, v in enumerate(variants)]
+            options: list[Gen | None] = [self.array(v, f"{pos}?{i}", depth, hash_key(f"{pos}?{i}"), name)
+                                         for i, v in enumerate(variants)]
             if all(o is None for o in options):
                 return None
             return ChoiceGen(node, key, name, options, self.tree.definitions,
@@ -296,7 +297,7 @@ class Compiler:
         return ArrayGen(node, key, name, item, lo, hi, prefix, node.unique_items,
                         self._null_rate(node, rule))
 
-    def choice(self, node: Node, pos: str, depth: int, key: int, name: str) -> Gen | None:
+    def choice(self, node: Node, pos: str, depth: int, key: int, name: str) -> ChoiceGen | None:
         narrowed = distinguished(node.options) if node.choice_mode == ChoiceMode.ONE_OF else node.options
         # a oneOf option standing twice (the model shares one node for the same schema) can never
         # be the only match: it is not drawn, though its values still count against the others
@@ -315,6 +316,7 @@ class Compiler:
                          group=(node.name == "" and name == ""))
 
     def choice_leaf(self, node: Node, rule: Any, key: int, name: str) -> Gen | None:
+        values: list[Any] | None
         if node.has_const:
             values = [node.const]
         elif node.xml is not None and node.xml.fixed is not None:
@@ -374,7 +376,7 @@ class Compiler:
             unique=bool(_rule_get(rule, "unique")) or row_number, row_number=row_number,
         )
 
-    def scalar(self, node: Node, rule: Any, key: int, name: str) -> Gen:
+    def scalar(self, node: Node, rule: Any, key: int, name: str) -> LeafGen:
         spec = self.leaf_spec(node, rule)
         rate = self._null_rate(node, rule)
         k = spec.kind

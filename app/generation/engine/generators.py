@@ -6,10 +6,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, TypeVar, overload
 
 import numpy as np
 import orjson
+from numpy.typing import NDArray
 
 from app.generation.engine.columns import Arr, Choice, Column, Leaf, Obj, take
 from app.generation.engine.matcher import accepts
@@ -60,27 +61,27 @@ class Shared:
 
     def __init__(self, bc: BlockContext, key: int, n: int) -> None:
         self.bc, self.key, self.n = bc, key, n
-        self._cache: dict[tuple[str, int], np.ndarray] = {}
+        self._cache: dict[tuple[str, int], NDArray[np.int64]] = {}
 
-    def __call__(self, group: str, size: int) -> np.ndarray:
+    def __call__(self, group: str, size: int) -> NDArray[np.int64]:
         got = self._cache.get((group, size))
         if got is None:
             got = self.bc.rng(self.key ^ (hash_key(group) & _MASK64)).integers(0, size, size=self.n)
             self._cache[(group, size)] = got
         return got
 
-    def subset(self, idx: np.ndarray) -> Shared:
+    def subset(self, idx: NDArray[np.intp]) -> Shared:
         return _SharedSubset(self, idx)
 
 
 class _SharedSubset(Shared):
     """The group indexes of some rows of an object (the rows one choice option fills)."""
 
-    def __init__(self, parent: Shared, idx: np.ndarray) -> None:
+    def __init__(self, parent: Shared, idx: NDArray[np.intp]) -> None:
         super().__init__(parent.bc, parent.key, len(idx))
         self.parent, self.idx = parent, idx
 
-    def __call__(self, group: str, size: int) -> np.ndarray:
+    def __call__(self, group: str, size: int) -> NDArray[np.int64]:
         return self.parent(group, size)[self.idx]
 
 
@@ -131,7 +132,7 @@ class LeafGen(Gen):
 
     def generate(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Leaf:
         col = self._draw(bc, rows, shared)
-        return redraw_negated(self, bc, rows, shared, col) if self.negations else col  # type: ignore[return-value]
+        return redraw_negated(self, bc, rows, shared, col) if self.negations else col
 
     def _draw(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Leaf:
         n = rows.n
@@ -194,6 +195,15 @@ def distinct_generators(gen: Gen | None) -> Iterator[Gen]:
         stack.extend(g.sub_generators())
 
 
+# one column shape, whichever: what concat_cols and redraw_negated return for their arguments
+ColumnT = TypeVar("ColumnT", bound=Column)
+_ColumnT_co = TypeVar("_ColumnT_co", bound=Column, covariant=True)
+
+
+@overload
+def concat_cols(a: ColumnT, b: ColumnT) -> ColumnT: ...
+@overload
+def concat_cols(a: Column | None, b: Column | None) -> Column | None: ...
 def concat_cols(a: Column | None, b: Column | None) -> Column | None:
     if a is None:
         return b
@@ -229,7 +239,21 @@ def concat_cols(a: Column | None, b: Column | None) -> Column | None:
     raise TypeError("cannot concatenate columns of different shapes")
 
 
-def _negated(gen: Any, col: Column) -> np.ndarray:
+class _Negating(Protocol):
+    """A generator with `not` subschemas (leaf, array, choice or object)."""
+
+    node: Node
+    name: str
+    negations: list[Node]
+
+    def py(self, col: Column) -> list[Any]: ...
+
+
+class _Redrawing(_Negating, Protocol[_ColumnT_co]):
+    def _draw(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> _ColumnT_co: ...
+
+
+def _negated(gen: _Negating, col: Column) -> np.ndarray:
     """Rows whose value matches one of the generator's negated subschemas."""
     bad = np.zeros(col.n, dtype=bool)
     defs = getattr(gen, "definitions", None) or {}
@@ -241,7 +265,8 @@ def _negated(gen: Any, col: Column) -> np.ndarray:
     return bad
 
 
-def redraw_negated(gen: Any, bc: BlockContext, rows: Rows, shared: Shared | None, col: Column) -> Column:
+def redraw_negated(gen: _Redrawing[ColumnT], bc: BlockContext, rows: Rows, shared: Shared | None,
+                   col: ColumnT) -> ColumnT:
     """JSON Schema `not`: re-draw (salted) the rows whose value matches a negated subschema."""
 
     bad = _negated(gen, col)
@@ -257,7 +282,7 @@ def redraw_negated(gen: Any, bc: BlockContext, rows: Rows, shared: Shared | None
         merged = concat_cols(take(col, keep), sub)
         order = np.empty(col.n, dtype=np.int64)
         order[np.concatenate([keep, idx])] = np.arange(col.n)
-        col = take(merged, order)  # type: ignore[arg-type]
+        col = take(merged, order)
         bad = _negated(gen, col)
     if bad.any():
         raise Unsatisfiable(f"{gen.node.path or gen.name or '(root)'}: could not draw values outside its 'not' "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -65,7 +65,7 @@ class ObjectGen(Gen):
     def generate(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Obj:
         col = self._draw(bc, rows, shared)
         if self.negations:
-            col = redraw_negated(self, bc, rows, shared, col)  # type: ignore[assignment]
+            col = redraw_negated(self, bc, rows, shared, col)
         if self.assertion_check is not None:
             col = self._asserted(bc, rows, shared, col)
         return col
@@ -148,9 +148,11 @@ class ObjectGen(Gen):
                     fixed = False
                     for child in branch.children:
                         j = index.get(child.name)
-                        if child.required and child.name not in plain and j is not None and \
-                                col.present[j] is not None and col.fields[j] is not None:
-                            col.present[j][i] = True  # type: ignore[index]
+                        if j is None or not child.required or child.name in plain:
+                            continue
+                        mask = col.present[j]
+                        if mask is not None and col.fields[j] is not None:
+                            mask[i] = True
                             fixed = True
                     if not fixed or not accepts(branch, plain_json(self.py(col.take(np.array([i])))[0]), defs):
                         bad[i] = True
@@ -182,11 +184,15 @@ class ObjectGen(Gen):
                 i = index.get(key)
                 if i is None:
                     continue
-                trigger = np.ones(n, dtype=bool) if present[i] is None else present[i]
+                given = present[i]
+                trigger = np.ones(n, dtype=bool) if given is None else given
                 for name in needed:
                     j = index.get(name)
-                    if j is not None and present[j] is not None and self.slots[j].gen is not None:
-                        present[j] = present[j] | trigger
+                    if j is None or self.slots[j].gen is None:
+                        continue
+                    mask = present[j]
+                    if mask is not None:
+                        present[j] = mask | trigger
 
     def _apart(self, rng: np.random.Generator, present: list[np.ndarray | None], n: int) -> None:
         """Where every member of a `not: {required: [...]}` group is present, drop one optional
@@ -194,14 +200,17 @@ class ObjectGen(Gen):
         for group in self.not_all:
             together = np.ones(n, dtype=bool)
             for i in group:
-                if present[i] is not None:
-                    together &= present[i]  # type: ignore[arg-type]
+                mask = present[i]
+                if mask is not None:
+                    together &= mask
             if not together.any():
                 continue
             optional = [i for i in group if present[i] is not None]
             pick = rng.integers(0, len(optional), size=n)
             for k, i in enumerate(optional):
-                present[i] = present[i] & ~(together & (pick == k))  # type: ignore[operator]
+                mask = present[i]
+                assert mask is not None  # `optional` holds the slots with a presence mask
+                present[i] = mask & ~(together & (pick == k))
 
     def _property_counts(self, present: list[np.ndarray | None], n: int) -> None:
         lo, hi = self.node.min_properties, self.node.max_properties
@@ -210,14 +219,18 @@ class ObjectGen(Gen):
         optional = [i for i, p in enumerate(present) if p is not None and self.slots[i].gen is not None]
         count = sum((np.ones(n, dtype=np.int64) if p is None else p.astype(np.int64)) for p in present)
         for i in optional:
+            mask = present[i]
+            assert mask is not None  # `optional` holds the slots with a presence mask
             if lo is not None:
-                add = (count < lo) & ~present[i]  # type: ignore[operator]
-                present[i] = present[i] | add  # type: ignore[operator]
+                add = (count < lo) & ~mask
+                present[i] = mask | add
                 count = count + add
         for i in reversed(optional):
+            mask = present[i]
+            assert mask is not None
             if hi is not None:
-                drop = (count > hi) & present[i]  # type: ignore[operator]
-                present[i] = present[i] & ~drop  # type: ignore[operator]
+                drop = (count > hi) & mask
+                present[i] = mask & ~drop
                 count = count - drop
 
     def py(self, col: Column) -> list[Any]:
@@ -226,8 +239,13 @@ class ObjectGen(Gen):
         plain = all(s.name and not is_group(s.gen) for s in self.slots) and all(
             p is None for p in col.present)
         names = [s.name for s in self.slots]
+        out: list[dict[str, Any]]
         if plain:
-            cols = [s.gen.py(f) for s, f in zip(self.slots, col.fields, strict=True)]  # type: ignore[union-attr]
+            cols: list[list[Any]] = []
+            for s, f in zip(self.slots, col.fields, strict=True):
+                # every slot is present in every row: it has a generator and a column
+                assert s.gen is not None and f is not None
+                cols.append(s.gen.py(f))
             out = [dict(zip(names, vals, strict=True)) for vals in zip(*cols, strict=True)] if cols else [
                 {} for _ in range(n)]
         else:
@@ -249,10 +267,13 @@ class ObjectGen(Gen):
                 else:
                     for i in rows:
                         out[i][slot.name] = vals[i]
-        if col.nulls is not None:
-            for i in np.flatnonzero(col.nulls).tolist():
-                out[i] = None
-        return out
+        if col.nulls is None:
+            return out
+        # the same list, widened (nothing else holds it): a null object's record becomes None
+        records = cast("list[dict[str, Any] | None]", out)
+        for i in np.flatnonzero(col.nulls).tolist():
+            records[i] = None
+        return records
 
 
 def _replace_obj_rows(col: Obj, idx: np.ndarray, sub: Obj) -> Obj:
@@ -263,6 +284,4 @@ def _replace_obj_rows(col: Obj, idx: np.ndarray, sub: Obj) -> Obj:
     merged = concat_cols(take(col, kept), sub)
     order = np.empty(col.n, dtype=np.int64)
     order[np.concatenate([kept, idx])] = np.arange(col.n)
-    out = take(merged, order)  # type: ignore[arg-type]
-    assert isinstance(out, Obj)
-    return out
+    return take(merged, order)

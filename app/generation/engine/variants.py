@@ -55,7 +55,7 @@ def extra_properties(node: Node, need: int, taken: set[str]) -> list[tuple[str, 
 
 def set_null_rate(gen: Gen, rate: float) -> None:
     if hasattr(gen, "null_rate"):
-        gen.null_rate = rate  # type: ignore[attr-defined]
+        gen.null_rate = rate
 
 
 def merge_object(base: Node, extra: Node | None, fixed: dict[str, Node]) -> Node:
@@ -233,11 +233,12 @@ def json_types(node: Node, definitions: dict[str, Node], depth: int = 0) -> set[
 
 
 def may_overlap(options: list[Node], definitions: dict[str, Node]) -> bool:
-    types = [json_types(o, definitions) for o in options]
-    if any(t is None for t in types):
+    maybe = [json_types(o, definitions) for o in options]
+    types = [t for t in maybe if t is not None]
+    if len(types) < len(maybe):  # an option of unknown types
         return True
     for i in range(len(types)):
         for j in range(i + 1, len(types)):
-            if types[i] & types[j]:  # type: ignore[operator]
+            if types[i] & types[j]:
                 return True
     return False
