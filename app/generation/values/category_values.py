@@ -26,11 +26,13 @@ class CategoryContext:
 
 
 def _take(pool: np.ndarray, idx: np.ndarray) -> list[str]:
-    return pool[idx].tolist()
+    texts: list[str] = pool[idx].tolist()
+    return texts
 
 
 def _pick(c: CategoryContext, pool: np.ndarray, n: int) -> list[str]:
-    return pool[c.rng.integers(0, len(pool), size=n)].tolist()
+    texts: list[str] = pool[c.rng.integers(0, len(pool), size=n)].tolist()
+    return texts
 
 
 def _person(c: CategoryContext, n: int) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray]:
@@ -54,9 +56,10 @@ def last_name(c: CategoryContext, n: int) -> list[str]:
 def full_name(c: CategoryContext, n: int) -> list[str]:
     pool, first, last = _person(c, n)
     f, ln = pool["first"][first], pool["last"][last]
-    if c.locale.startswith(("ja", "zh", "ko")):
-        return (ln + f).tolist()  # family name first, no space
-    return (f + " " + ln).tolist()
+    # family name first, no space
+    joined = ln + f if c.locale.startswith(("ja", "zh", "ko")) else f + " " + ln
+    texts: list[str] = joined.tolist()
+    return texts
 
 
 _EMAIL_STYLES = 4
@@ -82,11 +85,13 @@ def email(c: CategoryContext, n: int) -> list[str]:
     local = _local_parts(c, n, (".", "_", ""))
     domains = vocab.simple_pool(c.locale, "free_email_domain")
     dom = domains[c.rng.integers(0, len(domains), size=n)]
-    return (local + "@" + dom).tolist()
+    texts: list[str] = (local + "@" + dom).tolist()
+    return texts
 
 
 def username(c: CategoryContext, n: int) -> list[str]:
-    return _local_parts(c, n, (".", "_")).tolist()
+    texts: list[str] = _local_parts(c, n, (".", "_")).tolist()
+    return texts
 
 
 def _address(c: CategoryContext, n: int, column: str) -> list[str]:
@@ -98,7 +103,8 @@ def _address(c: CategoryContext, n: int, column: str) -> list[str]:
 def address(c: CategoryContext, n: int) -> list[str]:
     pool = vocab.address_pool(c.locale)
     idx = c.shared("address", len(pool["city"]))[:n]
-    return (pool["street_address"][idx] + ", " + pool["postcode"][idx] + " " + pool["city"][idx]).tolist()
+    texts: list[str] = (pool["street_address"][idx] + ", " + pool["postcode"][idx] + " " + pool["city"][idx]).tolist()
+    return texts
 
 
 def phone(c: CategoryContext, n: int) -> list[str]:
@@ -177,14 +183,16 @@ def domain_name(c: CategoryContext, n: int) -> list[str]:
     tlds = vocab.simple_pool(c.locale, "tld")
     w = words[c.rng.integers(0, len(words), size=n)]
     t = tlds[c.rng.integers(0, len(tlds), size=n)]
-    return (w + "." + t).tolist()
+    texts: list[str] = (w + "." + t).tolist()
+    return texts
 
 
 def url(c: CategoryContext, n: int) -> list[str]:
     hosts = np.array(domain_name(c, n), dtype=object)
     paths = vocab.simple_pool(c.locale, "uri_path")
     p = paths[c.rng.integers(0, len(paths), size=n)]
-    return ("https://www." + hosts + "/" + p).tolist()
+    texts: list[str] = ("https://www." + hosts + "/" + p).tolist()
+    return texts
 
 
 def slug(c: CategoryContext, n: int) -> list[str]:
@@ -192,7 +200,8 @@ def slug(c: CategoryContext, n: int) -> list[str]:
                      dtype=object)
     a = words[c.rng.integers(0, len(words), size=n)]
     b = words[c.rng.integers(0, len(words), size=n)]
-    return (a + "-" + b).tolist()
+    texts: list[str] = (a + "-" + b).tolist()
+    return texts
 
 
 _PASSWORD_CHARS = np.array(list("abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789!#$%&*+-=?@^_"))
@@ -206,8 +215,9 @@ def password(c: CategoryContext, n: int) -> list[str]:
 def file_name(c: CategoryContext, n: int) -> list[str]:
     words = np.array([vocab.ascii_fold(w) or "file" for w in vocab.simple_pool("en_US", "word")], dtype=object)
     ext = vocab.simple_pool(c.locale, "file_extension")
-    return (words[c.rng.integers(0, len(words), size=n)] + "."
-            + ext[c.rng.integers(0, len(ext), size=n)]).tolist()
+    texts: list[str] = (words[c.rng.integers(0, len(words), size=n)] + "."
+                        + ext[c.rng.integers(0, len(ext), size=n)]).tolist()
+    return texts
 
 
 def sentence(c: CategoryContext, n: int) -> list[str]:
@@ -230,7 +240,8 @@ def _address_col(column: str) -> Callable[[CategoryContext, int], list[str]]:
 
 _GENDERS = np.array(["female", "male", "non-binary"], dtype=object)
 
-STRING_GENERATORS: dict[str, Callable[[CategoryContext, int], list[str]]] = {
+CategoryFn = Callable[[CategoryContext, int], list[str]]
+STRING_GENERATORS: dict[str, CategoryFn] = {
     "first_name": first_name,
     "last_name": last_name,
     "full_name": full_name,

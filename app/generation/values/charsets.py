@@ -3,7 +3,12 @@ printable preference broad sets draw from."""
 
 from __future__ import annotations
 
-import re._constants as sre_c
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the stubs know the regex parser's constants by their old public name
+    import sre_constants as sre_c
+else:  # the same module (sre_constants re-exports it), without its deprecation warning
+    import re._constants as sre_c
 
 MAX_CODEPOINT = 0x10FFFF
 Intervals = list[tuple[int, int]]  # sorted, disjoint, inclusive

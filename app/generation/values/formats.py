@@ -100,12 +100,14 @@ _REGEXES = np.array([r"^[a-z]+$", r"^\d{3}-\d{4}$", r"[A-Z][a-z]*", r"^(foo|bar)
 
 
 def regex(c: LeafContext, n: int, lo: int, hi: int | None) -> list[str]:
-    return _REGEXES[c.rng.integers(0, len(_REGEXES), size=n)].tolist()
+    texts: list[str] = _REGEXES[c.rng.integers(0, len(_REGEXES), size=n)].tolist()
+    return texts
 
 
 def uri_reference(c: LeafContext, n: int, lo: int, hi: int | None) -> list[str]:
     paths = vocab.simple_pool(c.locale, "uri_path")
-    return ("/" + paths[c.rng.integers(0, len(paths), size=n)]).tolist()
+    texts: list[str] = ("/" + paths[c.rng.integers(0, len(paths), size=n)]).tolist()
+    return texts
 
 
 def uri_template(c: LeafContext, n: int, lo: int, hi: int | None) -> list[str]:
@@ -115,7 +117,8 @@ def uri_template(c: LeafContext, n: int, lo: int, hi: int | None) -> list[str]:
 
 def language(c: LeafContext, n: int, lo: int, hi: int | None) -> list[str]:
     tags = np.array(["en", "en-US", "de", "de-DE", "fr", "fr-FR", "ja", "es", "it", "nl"], dtype=object)
-    return tags[c.rng.integers(0, len(tags), size=n)].tolist()
+    texts: list[str] = tags[c.rng.integers(0, len(tags), size=n)].tolist()
+    return texts
 
 
 def _year(c: LeafContext, n: int) -> np.ndarray:
@@ -149,7 +152,8 @@ def token(c: LeafContext, n: int, lo: int, hi: int | None) -> list[str]:
     words = vocab.simple_pool(c.locale, "word")
     a = words[c.rng.integers(0, len(words), size=n)]
     b = words[c.rng.integers(0, len(words), size=n)]
-    return (a + " " + b).tolist()
+    texts: list[str] = (a + " " + b).tolist()
+    return texts
 
 
 def _category(name: str) -> FormatFn:

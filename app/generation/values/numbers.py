@@ -10,6 +10,7 @@ from fractions import Fraction
 
 import numpy as np
 import orjson
+from numpy.typing import NDArray
 
 from app.generation.errors import Unsatisfiable
 from app.generation.model import Kind, LeafContext, LeafSpec, LeafValues
@@ -46,7 +47,9 @@ class NumberGenerator:
         if self.integer:
             scale = 0
         elif m is not None:
-            scale = max(0, -m.normalize().as_tuple().exponent)  # type: ignore[operator]
+            exponent = m.normalize().as_tuple().exponent
+            assert isinstance(exponent, int)  # multipleOf is finite: the schema loaders keep no other
+            scale = max(0, -exponent)
         elif spec.fraction_digits is not None:
             scale = min(spec.fraction_digits, window[2] if window else _DEFAULT_SCALE)
         else:
@@ -112,7 +115,8 @@ class NumberGenerator:
             return np.ones(len(k), dtype=bool)
         x = k.astype(np.float64) / (10.0 ** self.scale)
         q = x / self.float_m
-        return np.trunc(q) == q
+        whole: NDArray[np.bool_] = np.trunc(q) == q
+        return whole
 
     def _render(self, ks: list[int] | np.ndarray) -> LeafValues:
         s = self.scale
@@ -138,8 +142,8 @@ class NumberGenerator:
                 return LeafValues(fl, text)
             ks = ks.tolist()
         if s == 0:
-            vals: list = [k if abs(k) < _INT64_SAFE else orjson.Fragment(str(k)) for k in ks]
-            return LeafValues(vals, [str(k) for k in ks])
+            exact: list[int | orjson.Fragment] = [k if abs(k) < _INT64_SAFE else orjson.Fragment(str(k)) for k in ks]
+            return LeafValues(exact, [str(k) for k in ks])
         unit = 10**s
         text = []
         for k in ks:

@@ -4,11 +4,9 @@ Design notes: docs/generation.md."""
 from __future__ import annotations
 
 import re
-import re._constants as sre_c
-import re._parser as sre_p
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,6 +29,13 @@ from app.generation.values.regex_nodes import (
     capped,
     generate_exact_lengths,
 )
+
+if TYPE_CHECKING:  # the stubs know the regex parser by its old public names
+    import sre_constants as sre_c
+    import sre_parse as sre_p
+else:  # the same modules (sre_* re-export them), without their deprecation warning
+    import re._constants as sre_c
+    import re._parser as sre_p
 
 # how far an unbounded repeat (`*`, `+`, `{2,}`) may grow beyond its minimum
 UNBOUNDED_EXTRA = 8
@@ -172,7 +177,7 @@ def _parse(pattern: str, alphabet: tuple[tuple[int, int], ...] | None = None) ->
         tree = sre_p.parse(pattern)
     except re.error as exc:
         raise UnsupportedPattern(f"the pattern does not compile: {exc}") from None
-    items = list(tree)
+    items = list(tree.data)
     b = _Builder(tree.state.flags, list(alphabet) if alphabet is not None else None)
     gen = b.seq(items, top=True)
     start = bool(items) and _is_anchor(items[0], (sre_c.AT_BEGINNING, sre_c.AT_BEGINNING_STRING))
@@ -262,7 +267,7 @@ def _true_max(pattern: str) -> int | None:
 @lru_cache(maxsize=4096)
 def _inner_may_match_newline(pattern: str) -> bool:
     """Whether the pattern without its outer anchors may match a newline."""
-    return _may_match_newline(_without_outer_anchors(list(sre_p.parse(pattern))))
+    return _may_match_newline(_without_outer_anchors(list(sre_p.parse(pattern).data)))
 
 
 class RegexGenerator:
@@ -290,7 +295,7 @@ class RegexGenerator:
         self.blob_rx: re.Pattern[str] | None = None
         if self.fixed_ends and not self.compiled.flags & (re.MULTILINE | re.DOTALL) and \
                 not _inner_may_match_newline(pattern):
-            body = pattern
+            body: str | None = pattern
             if not anchored:  # ^...$ written in the pattern: strip them, the blob adds its own
                 body = _strip_anchors(pattern)
             if body is not None:

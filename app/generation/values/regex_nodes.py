@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
 from app.generation.values.charsets import Intervals
 
@@ -27,9 +28,9 @@ class RxGen:
 
 @dataclass
 class RxSet(RxGen):
-    starts: np.ndarray
-    sizes: np.ndarray
-    cum: np.ndarray
+    starts: NDArray[np.int64]
+    sizes: NDArray[np.int64]
+    cum: NDArray[np.int64]
     total: int
 
     def __init__(self, iv: Intervals) -> None:
@@ -39,10 +40,11 @@ class RxSet(RxGen):
         self.total = int(self.cum[-1])
         self.min_len = self.max_len = 1
 
-    def pick(self, rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    def pick(self, rng: np.random.Generator, shape: tuple[int, ...]) -> NDArray[np.uint32]:
         r = rng.integers(0, self.total, size=shape)
         if len(self.starts) == 1:
-            return (r + self.starts[0]).astype(np.uint32)
+            one: NDArray[np.uint32] = (r + self.starts[0]).astype(np.uint32)
+            return one
         k = np.searchsorted(self.cum, r, side="right")
         return (self.starts[k] + r - (self.cum[k] - self.sizes[k])).astype(np.uint32)
 
@@ -266,6 +268,7 @@ def generate_exact_lengths(gen: RxGen, rng: np.random.Generator, target: np.ndar
         if isinstance(it, RxSet):
             parts.append((it.pick(rng, (n, 1)), np.ones(n, dtype=np.int64)))
             continue
+        assert isinstance(it, RxRep) and isinstance(it.sub, RxSet)  # what _fit_parts lets through
         later = after[i + 1] if i + 1 < len(items) else 0
         low = np.maximum(0, remaining - later)
         high = np.minimum(remaining, caps[i])

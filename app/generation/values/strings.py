@@ -124,14 +124,24 @@ class StringGenerator:
         category = spec.category
         if category in cv.STRING_GENERATORS:
             gen = cv.STRING_GENERATORS[category]
-            self.strategies.append(
-                (lambda c, n, g=gen: g(cv.CategoryContext(c.rng, c.locale, c.shared), n), frozenset()))
+
+            def realistic(c: LeafContext, n: int, g: cv.CategoryFn = gen) -> list[str]:
+                return g(cv.CategoryContext(c.rng, c.locale, c.shared), n)
+
+            self.strategies.append((realistic, frozenset()))
         if fmt in formats.FORMAT_GENERATORS:
-            fgen = formats.FORMAT_GENERATORS[fmt]
-            self.strategies.append((lambda c, n, g=fgen: g(c, n, self.lo, self.hi), frozenset()))
+
+            def formatted(c: LeafContext, n: int, g: formats.FormatFn = formats.FORMAT_GENERATORS[fmt]) -> list[str]:
+                return g(c, n, self.lo, self.hi)
+
+            self.strategies.append((formatted, frozenset()))
             short = formats.short_fallback(fmt)
             if short is not None:
-                self.strategies.append((lambda c, n, g=short: g(c, n, self.lo, self.hi), frozenset()))
+
+                def shorter(c: LeafContext, n: int, g: formats.FormatFn = short) -> list[str]:
+                    return g(c, n, self.lo, self.hi)
+
+                self.strategies.append((shorter, frozenset()))
         if len(self.regexes) > 1 and not any(rx.fixed_ends for rx in self.regexes):
             # several search patterns: one match of each, start-anchored first, end-anchored
             # last, so every pattern finds its match in the joined string
@@ -201,7 +211,7 @@ class StringGenerator:
             for _r in range(_ROUNDS if si < len(chain) - 1 else 4 * _ROUNDS):
                 rows = np.flatnonzero(bad)
                 if not rows.size:
-                    return out  # type: ignore[return-value]
+                    return out if out is not None else []  # (None only when n == 0)
                 if out is None:
                     vals = strategy(c, n)
                     out = vals
@@ -239,7 +249,7 @@ class StringGenerator:
         n = 40
         rng = np.random.default_rng(0)
         ctx = LeafContext(rng, "en_US", np.arange(n), n, lambda g, s: rng.integers(0, s, size=n))
-        kept = []
+        kept: list[int] = []
         for i, (strategy, guaranteed) in enumerate(self.strategies):
             last = i == len(self.strategies) - 1
             try:

@@ -135,14 +135,16 @@ class TemporalGenerator:
         if self.kind == Kind.TIME:
             if not len(v) or v.min() < 0 or v.max() >= 86400:
                 return None
-            return (minutes[v // 60] + seconds[v % 60]).tolist()
+            times: list[str] = (minutes[v // 60] + seconds[v % 60]).tolist()
+            return times
         if self.kind == Kind.DATE:
             return days.gather(v).tolist() if days is not None and days.covers(v) else None
         d, sod = np.divmod(v, 86400)
         if days is None or not days.covers(d):
             return None
         m, sec = np.divmod(sod, 60)
-        return (days.gather(d) + minutes[m] + seconds[sec]).tolist()
+        stamps: list[str] = (days.gather(d) + minutes[m] + seconds[sec]).tolist()
+        return stamps
 
     def _render(self, v: np.ndarray) -> LeafValues:
         out = self._gathered(np.asarray(v, dtype=np.int64))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
+from numpy.typing import NDArray
 
 from app.generation.values.regex import codes_to_strings
 from app.generation.values.regex_nodes import concat_codes
@@ -122,23 +123,23 @@ _SIGN = np.array(["", "-"], dtype=object)
 
 
 @cache
-def small_int_texts() -> np.ndarray:
+def small_int_texts() -> NDArray[np.object_]:
     """Object array of "0", "1", ... "9999" (gather with an index array for a column of texts)."""
     return np.array([str(i) for i in range(_BASE)], dtype=object)
 
 
 @cache
-def _padded_ints() -> np.ndarray:
+def _padded_ints() -> NDArray[np.object_]:
     return np.array([f"{i:04d}" for i in range(_BASE)], dtype=object)
 
 
 @cache
-def _fractions(scale: int) -> np.ndarray:
+def _fractions(scale: int) -> NDArray[np.object_]:
     """".5", ".25", ... for 0..10**scale-1: the fraction digits without trailing zeros ("" for 0)."""
     return np.array([""] + [("." + f"{f:0{scale}d}").rstrip("0") for f in range(1, 10**scale)], dtype=object)
 
 
-def _magnitudes(a: np.ndarray) -> np.ndarray:
+def _magnitudes(a: NDArray[np.int64]) -> NDArray[np.object_]:
     """Object array of the decimal texts of non-negative integers below _BASE**2."""
     small = small_int_texts()
     if not len(a) or int(a.max()) < _BASE:
@@ -153,7 +154,8 @@ def _magnitudes(a: np.ndarray) -> np.ndarray:
 def _signed(neg: np.ndarray, texts: np.ndarray) -> list[str]:
     if neg.any():
         texts = _SIGN[neg.view(np.int8)] + texts
-    return texts.tolist()
+    out: list[str] = texts.tolist()
+    return out
 
 
 def int_texts(values: np.ndarray) -> list[str] | None:

@@ -130,7 +130,7 @@ def _state_name(fake: Faker, abbr: str) -> str:
     abbrs = getattr(provider, "states_abbr", None)
     if isinstance(states, (list, tuple)) and isinstance(abbrs, (list, tuple)):
         # en_US lists DC among the abbreviations but not the names: pair them by initial order
-        names = {a: s for a, s in zip([a for a in abbrs if a != "DC"], states, strict=False)}
+        names: dict[str, str] = {a: s for a, s in zip([a for a in abbrs if a != "DC"], states, strict=False)}
         names["DC"] = "District of Columbia"
         return names.get(abbr, abbr)
     return abbr
