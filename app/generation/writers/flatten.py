@@ -136,7 +136,7 @@ def _descend(fc: FlatColumn, depth: int, col: Column, n: int) -> list[str | None
         return out
     if isinstance(col, Choice):
         sub = col.cols[idx]
-        out: list[str | None] = [None] * n
+        out = [None] * n
         if sub is not None:
             vals = _descend(fc, depth + 1, sub, sub.n)
             for i, v in zip(col.rows(idx).tolist(), vals, strict=True):

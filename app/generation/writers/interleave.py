@@ -8,6 +8,8 @@ from itertools import pairwise
 
 import orjson
 
+_native: Callable[..., bytes] | None
+_native_groups: Callable[[list[str], list[list[str]], int, list[int]], list[str]] | None
 try:
     from app.generation.writers._interleave import interleave as _native
     from app.generation.writers._interleave import join_groups as _native_groups
@@ -29,6 +31,17 @@ def _json_string(value: object) -> object:
     return orjson.dumps(value).decode() if isinstance(value, str) else value  # a non-str fails the join
 
 
+def _is_list_of(values: object, n: int) -> bool:
+    """A list of n values: the C extension's check of its arguments (callers may pass anything)."""
+    return isinstance(values, list) and len(values) == n
+
+
+def _is_presence(optional: object, n: int) -> bool:
+    """(prefix, n presence bytes)."""
+    return isinstance(optional, tuple) and len(optional) == 2 and isinstance(optional[1], bytes) \
+        and len(optional[1]) == n
+
+
 def _with_mode(values: list, mode: int, delimiter: str) -> list:
     if mode == RAW:
         return values
@@ -47,11 +60,10 @@ def column_text(values: list, n: int, mode: int = RAW, optional: tuple[str, byte
                 delimiter: str = ",") -> list:
     """The finished text of one `interleave` column, row by row: what the C extension writes for
     it (a non-str left in it fails the caller's join)."""
-    if not isinstance(values, list) or len(values) != n:
+    if not _is_list_of(values, n):
         raise ValueError(f"interleave() column is not a list of {n} values")
     if optional is not None:
-        if not (isinstance(optional, tuple) and len(optional) == 2 and isinstance(optional[1], bytes)
-                and len(optional[1]) == n):
+        if not _is_presence(optional, n):
             raise ValueError(f"interleave() optional entry is not (prefix, {n} presence bytes)")
         prefix, present = optional
         values = [v for v, p in zip(values, present, strict=True) if p]  # absent rows are never read
@@ -73,7 +85,7 @@ def _interleave_py(pieces: list[str], columns: list[list[str]], n: int, modes: b
         raise ValueError("interleave() needs one mode per column")
     if modes is not None and any(m > NULL_NONE for m in modes):
         raise ValueError("interleave() modes are 0 to 4")
-    if optional is not None and (not isinstance(optional, list) or len(optional) != k):
+    if optional is not None and not _is_list_of(optional, k):
         raise ValueError("interleave() optional is None or a list with one entry per column")
     if len(delimiter) != 1 or not delimiter.isascii():
         raise ValueError("interleave() needs a one-character ASCII delimiter")
@@ -82,7 +94,7 @@ def _interleave_py(pieces: list[str], columns: list[list[str]], n: int, modes: b
     for j, piece in enumerate(pieces):
         flat[2 * j::stride] = [piece] * n
     for j, values in enumerate(columns):
-        if not isinstance(values, list) or len(values) != n:
+        if not _is_list_of(values, n):
             raise ValueError(f"interleave() column {j} is not a list of {n} values")
         flat[2 * j + 1::stride] = column_text(values, n, RAW if modes is None else modes[j],
                                               None if optional is None else optional[j], delimiter)

@@ -4,6 +4,7 @@ Design notes: docs/generation.md."""
 from __future__ import annotations
 
 from itertools import pairwise
+from typing import cast
 
 import numpy as np
 import orjson
@@ -58,7 +59,8 @@ def leaf_json(gen: Gen, col: Leaf) -> list[str]:
         return ["null" if v is None else ("true" if v else "false") for v in values]
     if kind in ("integer", "number"):
         text = col.text()
-        return ["null" if t is None else t for t in text] if None in text else text
+        # (no None in it: every value a str)
+        return ["null" if t is None else t for t in text] if None in text else cast("list[str]", text)
     return [_dump(v) for v in values]
 
 
@@ -207,12 +209,13 @@ def _member_template(gen: ObjectGen, col: Obj, pieces: list[str], args: list[lis
     for slot, f, present in zip(gen.slots, col.fields, col.present, strict=True):
         if slot.gen is None or f is None:
             continue
-        masked = present is not None and not present.all()
+        # the rows where the member is present, when it is absent from some
+        mask = present if present is not None and not present.all() else None
         if not slot.name or _is_group(slot.gen):
             if not isinstance(slot.gen, ObjectGen):
                 return False
             assert isinstance(f, Obj)
-            if not masked:  # its members are the parent's members
+            if mask is None:  # its members are the parent's members
                 if not _member_template(slot.gen, f, pieces, args, specs):
                     return False
                 continue
@@ -224,22 +227,23 @@ def _member_template(gen: ObjectGen, col: Obj, pieces: list[str], args: list[lis
                 continue
             rows = _fill("".join(inner_pieces), inner_args, f.n)
             if native:
-                add("%s", rows, RAW, ("", present.tobytes()))  # type: ignore[union-attr]
+                add("%s", rows, RAW, ("", mask.tobytes()))
             else:
-                add("%s", [r if p else "" for r, p in zip(rows, present.tolist(), strict=True)])  # type: ignore[union-attr]
+                add("%s", [r if p else "" for r, p in zip(rows, mask.tolist(), strict=True)])
             continue
         key = "," + _dump(slot.name) + ":"
-        string_leaf = isinstance(slot.gen, LeafGen) and isinstance(f, Leaf) and f.kind == "string"
-        if masked:
+        # a string leaf's values
+        strings = f.values if isinstance(slot.gen, LeafGen) and isinstance(f, Leaf) and f.kind == "string" else None
+        if mask is not None:
             if native:
                 # the key and value only where the member is present, written by interleave
-                if string_leaf:
-                    add("%s", f.values, JSON_STR, (key, present.tobytes()))  # type: ignore[union-attr]
+                if strings is not None:
+                    add("%s", strings, JSON_STR, (key, mask.tobytes()))
                 else:
-                    add("%s", encode(slot.gen, f), RAW, (key, present.tobytes()))  # type: ignore[union-attr]
+                    add("%s", encode(slot.gen, f), RAW, (key, mask.tobytes()))
                 continue
             values = encode(slot.gen, f)
-            add("%s", [key + v if p else "" for v, p in zip(values, present.tolist(), strict=True)])  # type: ignore[union-attr]
+            add("%s", [key + v if p else "" for v, p in zip(values, mask.tolist(), strict=True)])
             continue
         key = key.replace("%", "%%")
         if isinstance(slot.gen, ObjectGen) and isinstance(f, Obj) and not _any_null(f):
@@ -253,12 +257,12 @@ def _member_template(gen: ObjectGen, col: Obj, pieces: list[str], args: list[lis
                 if specs is not None and inner_specs is not None:
                     specs.extend(inner_specs)
                 continue
-        if native and string_leaf:
-            add(key + "%s", f.values, JSON_STR)  # quoted and escaped (None: null) by interleave
+        if native and strings is not None:
+            add(key + "%s", strings, JSON_STR)  # quoted and escaped (None: null) by interleave
         elif native and isinstance(slot.gen, LeafGen) and isinstance(f, Leaf) and f.kind in ("integer", "number"):
             add(key + "%s", f.text(), NULL_NONE)
-        elif string_leaf and _plain_strings(f.values):  # type: ignore[union-attr]
-            add(key + '"%s"', f.values)  # type: ignore[union-attr]
+        elif strings is not None and _plain_strings(strings):
+            add(key + '"%s"', strings)
         else:
             add(key + "%s", encode(slot.gen, f))
     return True

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -93,16 +94,18 @@ class SqlWriter:
         """(texts, quote): SQL literals of a column, or, when `quote` is True, string values that
         need no escaping and no NULL, which the row template puts between its own quotes."""
         if fc.kind in ("integer", "number"):
-            return (["NULL" if v is None else v for v in values] if None in values else values), False  # type: ignore[return-value]
+            if None in values:
+                return ["NULL" if v is None else v for v in values], False
+            return cast("list[str]", values), False  # no None in it
         if fc.kind == "boolean":
             t, f = ("1", "0") if self.dialect == "sqlite" else ("TRUE", "FALSE")
             return ["NULL" if v is None else (t if v == "true" else f) for v in values], False
-        has_null = None in values
-        blob = "\x00".join(v for v in values if v is not None) if has_null else "\x00".join(values)  # type: ignore[arg-type]
+        texts = None if None in values else cast("list[str]", values)  # without a None, all are str
+        blob = "\x00".join(v for v in values if v is not None) if texts is None else "\x00".join(texts)
         if "'" in blob or (self.dialect == "mysql" and "\\" in blob):
             return ["NULL" if v is None else self.string(v) for v in values], False
-        if not has_null:
-            return values, True  # type: ignore[return-value]
+        if texts is not None:
+            return texts, True
         return ["NULL" if v is None else f"'{v}'" for v in values], False
 
     # -- document --------------------------------------------------------------------------

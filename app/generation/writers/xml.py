@@ -149,9 +149,9 @@ class XmlWriter:
                 out = [f"{opening}>{b}</{tag}>" if b else f"{opening}/>" for b in items]
         elif isinstance(gen, ArrayGen):
             assert isinstance(col, Arr)
-            texts = self._list_texts(gen, col)
+            lists = self._list_texts(gen, col)
             opening = self._open(tag, ns, parent_ns, root)
-            out = [f"{opening}>{t}</{tag}>" for t in texts]
+            out = [f"{opening}>{t}</{tag}>" for t in lists]
         elif isinstance(gen, ChoiceGen):
             assert isinstance(col, Choice)
             out = [""] * n
