@@ -8,7 +8,7 @@ import contextlib
 import re
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar, Protocol
 
 import attrs
 import jsonschema.exceptions
@@ -135,11 +135,19 @@ def _additional_properties(validator: Any, ap: Any, instance: Any, schema: Any) 
         yield ValidationError(f"{joined} {verb} not match any of the regexes: {names}")
 
 
-_BUDGETED: dict[type, type] = {}  # stock validator class -> its budgeted extension
+class _Validator(Protocol):
+    """A jsonschema validator (the library ships no types): what the guard reads of one."""
+
+    VALIDATORS: ClassVar[dict[str, Callable[..., Any]]]  # keyword -> its check
+
+    def iter_errors(self, instance: object) -> Iterator[ValidationError]: ...
+
+
+_BUDGETED: dict[type[_Validator], type[_Validator]] = {}  # stock validator class -> its budgeted extension
 _STOCK: dict[type, dict[str, Any]] = {}  # budgeted class -> the stock keyword functions
 
 
-def _budgeted_class(cls: type) -> type:
+def _budgeted_class(cls: type[_Validator]) -> type[_Validator]:
     """`cls` with the budgeted pattern keywords; subschemas (`$ref` into a resource declaring
     its own `$schema` included) keep the budgeted class of their draft."""
     if cls in _BUDGETED.values():
@@ -148,10 +156,10 @@ def _budgeted_class(cls: type) -> type:
     if got is None:
         keywords = {k: f for k, f in (("pattern", _pattern), ("patternProperties", _pattern_properties),
                                       ("additionalProperties", _additional_properties))
-                    if k in cls.VALIDATORS}  # type: ignore[attr-defined]
+                    if k in cls.VALIDATORS}
         got = jsonschema.validators.extend(cls, keywords)
-        got.evolve = _evolve  # type: ignore[attr-defined]
-        _STOCK[got] = dict(cls.VALIDATORS)  # type: ignore[attr-defined]
+        got.evolve = _evolve
+        _STOCK[got] = dict(cls.VALIDATORS)
         _BUDGETED[cls] = got
     return got
 
@@ -169,7 +177,7 @@ def _init_fields(cls: type) -> list[tuple[str, str]]:
     return [(f.name, f.alias) for f in attrs.fields(cls) if f.init]
 
 
-def _with_class(validator: Any, cls: type, changes: dict[str, Any] | None = None) -> Any:
+def _with_class(validator: _Validator, cls: type[_Validator], changes: dict[str, Any] | None = None) -> _Validator:
     changes = dict(changes or {})
     for name, alias in _init_fields(type(validator)):
         if alias not in changes:
@@ -238,9 +246,9 @@ def _install_identity_fast_path() -> None:
                 element_node = get_node_tree(elem.makeelement(elem.tag, elem.attrib), namespaces)
         return stock(self, element_node, namespaces)
 
-    get_value._tdg_fast_path = True  # type: ignore[attr-defined]
-    get_value._tdg_stock = stock  # type: ignore[attr-defined]
-    FieldValueSelector.get_value = get_value
+    # markers read back with getattr (above, and by the tests to reach the stock method)
+    get_value.__dict__.update(_tdg_fast_path=True, _tdg_stock=stock)
+    FieldValueSelector.get_value = get_value  # type: ignore[method-assign]  # a monkeypatch, on purpose
 
 
 class RecordValidator:

@@ -328,7 +328,8 @@ def compile_plan(source: Any, rules: Sequence[Any] = (), params: Mapping[str, An
     reason when the schema or a rule cannot be satisfied.
     """
     p = params if isinstance(params, GenerationParams) else parse_params(params)
-    if isinstance(record_count, bool) or not isinstance(record_count, int) or record_count < 0:
+    count: object = record_count  # checked as untrusted input: a caller may pass anything
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise ParamsError("record_count must be a non-negative integer.")
     if isinstance(source, FieldTree):
         tree, xsd = source, _looks_xsd(source)

@@ -177,8 +177,9 @@ def _parse_one(tree: FieldTree, raw: Any, index: int) -> Rule:
     node = _value_node(tree, field_node)
     rule = Rule(path=path, **{k: v for k, v in raw.items() if k != "path"})
 
+    # a Rule holds the raw, unchecked values until here: their type checks read them from `raw`
     if rule.category is not None:
-        category = CATEGORIES.get(rule.category) if isinstance(rule.category, str) else None
+        category = CATEGORIES.get(raw["category"]) if isinstance(raw["category"], str) else None
         if category is None:
             raise _fail(path, f"unknown category {str(rule.category)[:40]!r}")
         if node.kind not in category.kinds:
@@ -194,7 +195,7 @@ def _parse_one(tree: FieldTree, raw: Any, index: int) -> Rule:
     if rule.min_length is not None or rule.max_length is not None:
         _check_lengths(node, path, rule.min_length, rule.max_length)
     if rule.enum is not None:
-        if not isinstance(rule.enum, list) or not rule.enum:
+        if not isinstance(raw["enum"], list) or not rule.enum:
             raise _fail(path, "'enum' must be a non-empty list")
         for value in rule.enum:
             reason = _enum_value_error(node, value, path)

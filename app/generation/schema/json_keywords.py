@@ -25,7 +25,9 @@ def _dec(value: Any) -> Decimal | None:
 
 
 def _decimal_lcm(a: Decimal, b: Decimal) -> Decimal:
-    exp = -min(a.as_tuple().exponent, b.as_tuple().exponent, 0)  # type: ignore[operator]
+    ea, eb = a.as_tuple().exponent, b.as_tuple().exponent
+    assert isinstance(ea, int) and isinstance(eb, int)  # finite: _dec keeps no NaN or infinity
+    exp = -min(ea, eb, 0)
     scale = Decimal(10) ** exp
     ia, ib = int(a * scale), int(b * scale)
     if ia <= 0 or ib <= 0:
@@ -44,7 +46,8 @@ def _required_only(node: Node) -> list[list[str]] | None:
             or node.conditionals or node.enum is not None or node.has_const:
         return None
     out = [required_names(n) for n in node.negations]
-    return None if any(o is None for o in out) else out  # type: ignore[return-value]
+    lists = [o for o in out if o is not None]
+    return lists if len(lists) == len(out) else None
 
 
 def _required_node(path: str, names: list[str]) -> Node:
@@ -115,10 +118,11 @@ class KeywordFacets:
                 lo = tighter_lo(lo, (minimum, ex_min is True))
             if maximum is not None:
                 hi = tighter_hi(hi, (maximum, ex_max is True))
-            if _dec(ex_min) is not None:
-                lo = tighter_lo(lo, (_dec(ex_min), True))  # type: ignore[arg-type]
-            if _dec(ex_max) is not None:
-                hi = tighter_hi(hi, (_dec(ex_max), True))  # type: ignore[arg-type]
+            ex_lo, ex_hi = _dec(ex_min), _dec(ex_max)
+            if ex_lo is not None:
+                lo = tighter_lo(lo, (ex_lo, True))
+            if ex_hi is not None:
+                hi = tighter_hi(hi, (ex_hi, True))
             step = _dec(schema.get("multipleOf"))
             if step is not None and step > 0:
                 node.multiple_of = step if node.multiple_of is None else _decimal_lcm(node.multiple_of, step)

@@ -168,7 +168,10 @@ def load_json_schema(text: str) -> JsonSchemaDocument:
     resource = specification.create_resource(doc)
     own_id = resource.id()
     base_uri = own_id.rstrip("#") if own_id else UPLOAD_BASE_URI
-    registry = referencing.Registry(retrieve=_refuse_retrieval).with_resource(base_uri, resource)
+    # `retrieve` is Registry's documented parameter, but referencing declares its attrs fields with a
+    # dataclass_transform spelling mypy does not read: to mypy the class takes no arguments
+    refusing = referencing.Registry(retrieve=_refuse_retrieval)  # type: ignore[call-arg]  # mypy sees no attrs fields
+    registry = refusing.with_resource(base_uri, resource)
     registry = registry.combine(METASCHEMA_REGISTRY)
     document = JsonSchemaDocument(doc, version, validator_cls, specification, registry, base_uri)
     try:

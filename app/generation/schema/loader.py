@@ -12,7 +12,7 @@ import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 from app.generation.errors import SchemaError, SchemaTooLarge
 from app.generation.guard import RecordValidator
@@ -28,6 +28,20 @@ _TARGET_NAMESPACE = re.compile(rb"""targetNamespace\s*=\s*["']([^"']*)["']""")
 _IMPORT_NAMESPACE = re.compile(rb"""<(?:[A-Za-z_][\w.-]*:)?import\b[^>]*?\bnamespace\s*=\s*["']([^"']*)["']""")
 
 
+class SchemaDocument(Protocol):
+    """What a dialect loader gives (JsonSchemaDocument, XsdDocument)."""
+
+    @property
+    def version(self) -> str: ...
+    @property
+    def roots(self) -> list[str]: ...
+    @property
+    def default_root(self) -> str: ...
+    def canonical_root(self, root: str) -> str | None: ...
+    def field_tree(self, root: str) -> FieldTree: ...
+    def record_validator(self, root: str) -> RecordValidator: ...
+
+
 @dataclass
 class LoadedSchema:
     """A parsed, validated schema upload; field trees are built lazily per record root."""
@@ -38,7 +52,7 @@ class LoadedSchema:
     default_root: str
     filename: str | None
     # the dialect loader behind this schema (JsonSchemaDocument or XsdDocument)
-    document: object = field(repr=False, default=None)
+    document: SchemaDocument = field(repr=False)
     _trees: dict[str, FieldTree] = field(default_factory=dict, repr=False)
     _validators: dict[str, RecordValidator] = field(default_factory=dict, repr=False)
 
@@ -46,7 +60,7 @@ class LoadedSchema:
         """The canonical root name for `root` (None -> default), or SchemaError."""
         if root is None:
             return self.default_root
-        canonical = self.document.canonical_root(root)  # type: ignore[attr-defined]
+        canonical = self.document.canonical_root(root)
         if canonical is None:
             raise SchemaError(f"Unknown root {root!r}; the schema's roots are: {', '.join(self.roots[:20])}.")
         return canonical
@@ -55,7 +69,7 @@ class LoadedSchema:
         name = self.resolve_root(root)
         tree = self._trees.get(name)
         if tree is None:
-            tree = self.document.field_tree(name)  # type: ignore[attr-defined]
+            tree = self.document.field_tree(name)
             self._trees[name] = tree
         return tree
 
@@ -63,7 +77,7 @@ class LoadedSchema:
         name = self.resolve_root(root)
         validator = self._validators.get(name)
         if validator is None:
-            validator = self.document.record_validator(name)  # type: ignore[attr-defined]
+            validator = self.document.record_validator(name)
             self._validators[name] = validator
         return validator
 
@@ -108,20 +122,18 @@ def load_schema(content: bytes, filename: str | None = None) -> LoadedSchema:
     if stripped.startswith("<"):
         from app.generation.schema.xsd import load_xsd_text
 
-        document = load_xsd_text(text)
-        return _loaded("xsd", document, safe_name)
+        return _loaded("xsd", load_xsd_text(text), safe_name)
     from app.generation.schema.json_schema import load_json_schema
 
-    document = load_json_schema(text)
-    return _loaded("json_schema", document, safe_name)
+    return _loaded("json_schema", load_json_schema(text), safe_name)
 
 
-def _loaded(kind: Literal["json_schema", "xsd"], document: object, filename: str | None) -> LoadedSchema:
+def _loaded(kind: Literal["json_schema", "xsd"], document: SchemaDocument, filename: str | None) -> LoadedSchema:
     return LoadedSchema(
         type=kind,
-        version=document.version,  # type: ignore[attr-defined]
-        roots=list(document.roots),  # type: ignore[attr-defined]
-        default_root=document.default_root,  # type: ignore[attr-defined]
+        version=document.version,
+        roots=list(document.roots),
+        default_root=document.default_root,
         filename=filename,
         document=document,
     )

@@ -387,11 +387,12 @@ class XsdTreeBuilder:
                 elif local in ("maxInclusive", "maxExclusive") and value is not None:
                     if hi is None or value < hi[0] or (value == hi[0] and local == "maxExclusive"):
                         hi = (value, local == "maxExclusive")
-                elif local == "totalDigits":
-                    node.total_digits = value if node.total_digits is None else min(node.total_digits, value)
-                elif local == "fractionDigits":
-                    node.fraction_digits = value if node.fraction_digits is None else min(
-                        node.fraction_digits, value)
+                elif local == "totalDigits" and value is not None:
+                    total = node.total_digits
+                    node.total_digits = value if total is None else min(total, value)
+                elif local == "fractionDigits" and value is not None:
+                    fraction = node.fraction_digits
+                    node.fraction_digits = value if fraction is None else min(fraction, value)
                 elif local == "pattern" and (level.target_namespace != XSD_NS or node.kind is Kind.STRING):
                     regexps = list(facet.regexps)
                     try:
