@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -91,13 +91,11 @@ def _openapi_document(schema: Any) -> bytes:
     return doc
 
 
-def create_app(
-    settings: Settings | None = None, *, run_migrations: bool = True, web_dir: Path = spa.STATIC_DIR
-) -> FastAPI:
-    """`web_dir` holds the web interface's production build (index.html, assets/)."""
-    settings = settings or get_settings()
-    configure_hashing(settings.password_hash_time_cost, settings.password_hash_memory_kib)
-    schema = build_schema(settings)
+def _lifespan(
+    settings: Settings, run_migrations: bool
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """Start-up and shut-down of one app: the database, the job dispatcher and the background
+    deliveries, stopped in reverse order."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -133,29 +131,11 @@ def create_app(
             jobs_engine.dispose()
             await engine.dispose()
 
-    app = FastAPI(
-        title="Test Data Generation Service",
-        version=_version(),
-        lifespan=lifespan,
-        docs_url=None,
-        redoc_url=None,
-        openapi_url=None,
-    )
-    app.state.settings = settings
-    app.state.schema = schema
-    app.state.services = None
-    errors.install(app)
-    app.add_middleware(BodyLimitMiddleware)
+    return lifespan
 
-    app.include_router(build_router(ROUTES, schema), prefix=API_PREFIX)
-    app.include_router(
-        OfflineGraphQLRouter(schema, context_getter=graphql_context, graphql_ide="graphiql"),
-        prefix="/graphql",
-    )
-    if GRAPHQL_STATIC.exists():
-        app.mount("/graphql/static", StaticFiles(directory=GRAPHQL_STATIC), name="graphql-static")
-    app.mount("/api/reference/static", StaticFiles(directory=swagger_static_dir()), name="reference-static")
 
+def _add_service_routes(app: FastAPI, settings: Settings, schema: Any) -> None:
+    """The routes outside the API proper: its documents, avatars, health and readiness."""
     openapi_doc = _openapi_document(schema)
 
     @app.get(f"{API_PREFIX}/openapi.json", include_in_schema=False)
@@ -195,6 +175,37 @@ def create_app(
             return errors.error_response(503, "The database is not reachable.")
         return Response(b'{"status":"ready"}', media_type="application/json")
 
+
+def create_app(
+    settings: Settings | None = None, *, run_migrations: bool = True, web_dir: Path = spa.STATIC_DIR
+) -> FastAPI:
+    """`web_dir` holds the web interface's production build (index.html, assets/)."""
+    settings = settings or get_settings()
+    configure_hashing(settings.password_hash_time_cost, settings.password_hash_memory_kib)
+    schema = build_schema(settings)
+    app = FastAPI(
+        title="Test Data Generation Service",
+        version=_version(),
+        lifespan=_lifespan(settings, run_migrations),
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+    )
+    app.state.settings = settings
+    app.state.schema = schema
+    app.state.services = None
+    errors.install(app)
+    app.add_middleware(BodyLimitMiddleware)
+
+    app.include_router(build_router(ROUTES, schema), prefix=API_PREFIX)
+    app.include_router(
+        OfflineGraphQLRouter(schema, context_getter=graphql_context, graphql_ide="graphiql"),
+        prefix="/graphql",
+    )
+    if GRAPHQL_STATIC.exists():
+        app.mount("/graphql/static", StaticFiles(directory=GRAPHQL_STATIC), name="graphql-static")
+    app.mount("/api/reference/static", StaticFiles(directory=swagger_static_dir()), name="reference-static")
+    _add_service_routes(app, settings, schema)
     # last: the app answers only what no route above does
     spa.install(
         app,

@@ -161,6 +161,89 @@ _QUERY_SCHEMAS: dict[str, dict[str, Any]] = {
 }
 
 
+def _parameters(route: Route) -> list[dict[str, Any]]:
+    path = [
+        {"name": n, "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
+        for n in route.path_params
+    ]
+    query = [
+        {
+            "name": p.name,
+            "in": "query",
+            "required": False,
+            "description": p.description,
+            "schema": _QUERY_SCHEMAS.get(p.type, {"type": "string"})
+            | ({"default": p.default} if p.default is not None else {}),
+        }
+        for p in route.query
+    ]
+    return path + query
+
+
+def _request_body(route: Route, components: dict[str, Any]) -> dict[str, Any] | None:
+    if route.form is not None:
+        form = {"schema": _model_schema(route.form, components)}
+        return {"required": True, "content": {"application/x-www-form-urlencoded": form}}
+    if route.body is None:
+        return None
+    content: dict[str, Any] = {"application/json": {"schema": _model_schema(route.body, components)}}
+    if route.multipart:
+        content["multipart/form-data"] = {"schema": _multipart_schema(route.body)}
+    return {"required": True, "content": content}
+
+
+def _responses(route: Route, schema: GraphQLSchema) -> dict[str, Any]:
+    responses: dict[str, Any] = {}
+    if route.download:
+        responses["200"] = {
+            "description": "The file, streamed; supports Range requests; X-Content-SHA256 carries its checksum",
+            "content": {
+                m: {"schema": {"type": "string", "format": "binary"}}
+                for m in (
+                    "text/csv",
+                    "application/json",
+                    "application/xml",
+                    "application/sql",
+                    "application/x-ndjson",
+                )
+            },
+        }
+        responses["206"] = {"description": "Partial content (Range request)"}
+    if route.operation is not None:
+        success: dict[str, Any] = {
+            "description": "Success",
+            "content": {"application/json": {"schema": response_schema(schema, route)}},
+        }
+        if route.paged:
+            success["headers"] = {
+                "X-Total-Count": {"schema": {"type": "integer"}, "description": "Total matching rows"}
+            }
+        responses[str(route.status)] = success
+    statuses = set(route.errors) | ({401} if route.auth else set())
+    for status in sorted(statuses):
+        responses[str(status)] = {
+            "description": _ERROR_TEXT.get(status, "Error"),
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+        }
+    return responses
+
+
+def _operation(route: Route, schema: GraphQLSchema, components: dict[str, Any]) -> dict[str, Any]:
+    op: dict[str, Any] = {
+        "operationId": route.operation_id,
+        "summary": route.summary,
+        "tags": [route.tag],
+        "description": who_may_call(route),
+        "parameters": _parameters(route),
+        "responses": _responses(route, schema),
+        "security": [{"bearer": []}] if route.auth else [],
+    }
+    body = _request_body(route, components)
+    if body is not None:
+        op["requestBody"] = body
+    return op
+
+
 def build_openapi(routes: tuple[Route, ...], schema: GraphQLSchema, *, version: str) -> dict[str, Any]:
     components: dict[str, Any] = {
         "Error": {
@@ -175,77 +258,7 @@ def build_openapi(routes: tuple[Route, ...], schema: GraphQLSchema, *, version: 
     }
     paths: dict[str, dict[str, Any]] = {}
     for route in routes:
-        op: dict[str, Any] = {
-            "operationId": route.operation_id,
-            "summary": route.summary,
-            "tags": [route.tag],
-            "description": who_may_call(route),
-            "parameters": [
-                {"name": n, "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
-                for n in route.path_params
-            ]
-            + [
-                {
-                    "name": p.name,
-                    "in": "query",
-                    "required": False,
-                    "description": p.description,
-                    "schema": _QUERY_SCHEMAS.get(p.type, {"type": "string"})
-                    | ({"default": p.default} if p.default is not None else {}),
-                }
-                for p in route.query
-            ],
-            "responses": {},
-        }
-        if route.auth:
-            op["security"] = [{"bearer": []}]
-        else:
-            op["security"] = []
-        if route.body is not None:
-            op["requestBody"] = {
-                "required": True,
-                "content": {"application/json": {"schema": _model_schema(route.body, components)}},
-            }
-        if route.multipart and route.body is not None:
-            op["requestBody"]["content"]["multipart/form-data"] = {"schema": _multipart_schema(route.body)}
-        if route.form is not None:
-            op["requestBody"] = {
-                "required": True,
-                "content": {
-                    "application/x-www-form-urlencoded": {"schema": _model_schema(route.form, components)}
-                },
-            }
-        if route.download:
-            op["responses"]["200"] = {
-                "description": "The file, streamed; supports Range requests; X-Content-SHA256 carries its checksum",
-                "content": {
-                    m: {"schema": {"type": "string", "format": "binary"}}
-                    for m in (
-                        "text/csv",
-                        "application/json",
-                        "application/xml",
-                        "application/sql",
-                        "application/x-ndjson",
-                    )
-                },
-            }
-            op["responses"]["206"] = {"description": "Partial content (Range request)"}
-        if route.operation is not None:
-            success: dict[str, Any] = {
-                "description": "Success",
-                "content": {"application/json": {"schema": response_schema(schema, route)}},
-            }
-            if route.paged:
-                success["headers"] = {
-                    "X-Total-Count": {"schema": {"type": "integer"}, "description": "Total matching rows"}
-                }
-            op["responses"][str(route.status)] = success
-        statuses = set(route.errors) | ({401} if route.auth else set())
-        for status in sorted(statuses):
-            op["responses"][str(status)] = {
-                "description": _ERROR_TEXT.get(status, "Error"),
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
-            }
+        op = _operation(route, schema, components)
         paths.setdefault(route.path, {})[route.method.lower()] = op
     return {
         "openapi": "3.1.0",

@@ -19,7 +19,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from app.core.authz import Action, require_project
 from app.core.errors import Conflict, Invalid, NotFound
 from app.core.jobs.files import EXTENSIONS, MEDIA_TYPES
-from app.core.models import DatasetStatus, ObjectExport, utcnow
+from app.core.models import Dataset, DatasetStatus, Integration, ObjectExport, utcnow
 from app.core.payloads import ObjectExportCreate
 from app.core.principal import Principal
 from app.core.repositories import DatasetRepository, ProjectRepository
@@ -50,42 +50,40 @@ def _key(*parts: str) -> str:
     return "/".join(p.strip("/") for p in parts if p and p.strip("/"))
 
 
-async def export(
+async def _target(
+    session: AsyncSession, principal: Principal, integration_id: int, dataset: Dataset
+) -> Integration:
+    """The caller's active s3 integration of the dataset's tenant, or Invalid."""
+    try:
+        integration = await IntegrationRepository(session, principal).get(integration_id)
+    except NotFound:
+        raise Invalid(f"Integration {integration_id} does not exist in this tenant.") from None
+    if integration.tenant_id != dataset.tenant_id or integration.provider != "s3":
+        raise Invalid(
+            f"Integration {integration_id} is not an object-storage (s3) integration of this "
+            "dataset's tenant."
+        )
+    integrations.ensure_active(integration)
+    return integration
+
+
+async def _stored_files(
     session: AsyncSession,
     principal: Principal,
     settings: Settings,
     renderer: Any,
     dataset_id: int,
-    data: ObjectExportCreate,
-) -> ObjectExport:
+    formats: list[str],
+    base: str,
+) -> list[dict[str, Any]]:
+    """The dataset's files in `formats` (rendered first where not pre-generated, as a download
+    would) with the object key each is uploaded to."""
     repo = DatasetRepository(session, principal)
-    dataset = await repo.get(dataset_id)
-    visible = await ProjectRepository(session, principal).get(dataset.project_id)
-    require_project(principal, visible.role, Action.DATASET_EXPORT)
-    try:
-        integration = await IntegrationRepository(session, principal).get(data.integration_id)
-    except NotFound:
-        raise Invalid(f"Integration {data.integration_id} does not exist in this tenant.") from None
-    if integration.tenant_id != dataset.tenant_id or integration.provider != "s3":
-        raise Invalid(
-            f"Integration {data.integration_id} is not an object-storage (s3) integration of this "
-            "dataset's tenant."
-        )
-    integrations.ensure_active(integration)
-    if dataset.status != DatasetStatus.completed.value:
-        raise Conflict(f"Dataset {dataset_id} is {dataset.status}; only a completed dataset can be exported.")
-    formats = list(dict.fromkeys(data.formats or dataset.types or settings.default_types))
-    unknown = [f for f in formats if f not in datasets.DOWNLOAD_FORMATS]
-    if unknown:
-        raise Invalid(f"Unknown format '{unknown[0][:20]}'; use csv, json, xml, sql or ndjson.")
     for fmt in formats:
-        if (
-            await repo.file(dataset_id, fmt, 0) is None
-        ):  # not pre-generated: render it once, as a download would
+        if await repo.file(dataset_id, fmt, 0) is None:
             await datasets.download(session, principal, settings, renderer, dataset_id, fmt, 0)
     stored = [f for f in (await repo.files_of([dataset_id]))[dataset_id] if f.format in formats]
-    base = _key(str(integration.config.get("prefix") or ""), data.prefix or f"dataset-{dataset_id}")
-    files = [
+    return [
         {
             "path": str(settings.data_dir / f.path),
             "format": f.format,
@@ -97,16 +95,10 @@ async def export(
         }
         for f in stored
     ]
-    record = ObjectExport(
-        tenant_id=dataset.tenant_id,
-        dataset_id=dataset_id,
-        integration_id=integration.id,
-        formats=formats,
-        bucket=integration.config["bucket"],
-        created_by=principal.user_id,
-        objects=[{k: v for k, v in f.items() if k != "path"} for f in files],
-    )
-    error = None
+
+
+async def _send(settings: Settings, integration: Integration, files: list[dict[str, Any]]) -> str | None:
+    """Upload the files; the failure in one sentence, or None."""
     try:
         await integrations.vet_endpoint(settings, integration.config.get("endpoint_url"))
         await asyncio.to_thread(
@@ -117,9 +109,42 @@ async def export(
             files,
         )
     except Invalid as exc:
-        error = exc.detail
+        return exc.detail
     except (BotoCoreError, ClientError, S3UploadFailedError, OSError) as exc:
-        error = describe_failure(exc)
+        return describe_failure(exc)
+    return None
+
+
+async def export(
+    session: AsyncSession,
+    principal: Principal,
+    settings: Settings,
+    renderer: Any,
+    dataset_id: int,
+    data: ObjectExportCreate,
+) -> ObjectExport:
+    dataset = await DatasetRepository(session, principal).get(dataset_id)
+    visible = await ProjectRepository(session, principal).get(dataset.project_id)
+    require_project(principal, visible.role, Action.DATASET_EXPORT)
+    integration = await _target(session, principal, data.integration_id, dataset)
+    if dataset.status != DatasetStatus.completed.value:
+        raise Conflict(f"Dataset {dataset_id} is {dataset.status}; only a completed dataset can be exported.")
+    formats = list(dict.fromkeys(data.formats or dataset.types or settings.default_types))
+    unknown = [f for f in formats if f not in datasets.DOWNLOAD_FORMATS]
+    if unknown:
+        raise Invalid(f"Unknown format '{unknown[0][:20]}'; use csv, json, xml, sql or ndjson.")
+    base = _key(str(integration.config.get("prefix") or ""), data.prefix or f"dataset-{dataset_id}")
+    files = await _stored_files(session, principal, settings, renderer, dataset_id, formats, base)
+    record = ObjectExport(
+        tenant_id=dataset.tenant_id,
+        dataset_id=dataset_id,
+        integration_id=integration.id,
+        formats=formats,
+        bucket=integration.config["bucket"],
+        created_by=principal.user_id,
+        objects=[{k: v for k, v in f.items() if k != "path"} for f in files],
+    )
+    error = await _send(settings, integration, files)
     record.status = "failed" if error else "completed"
     record.error = error
     record.finished_at = utcnow()
