@@ -22,7 +22,9 @@ def load_rules(tree: FieldTree, raw: Any) -> list[Any]:
     """Constraint rules from a constraints file (a list of rules, or an object with `rules`)."""
     if isinstance(raw, dict) and "rules" in raw:
         raw = raw["rules"]
-    if not isinstance(raw, list) or not all(isinstance(r, dict) and isinstance(r.get("path"), str) for r in raw):
+    if not isinstance(raw, list) or not all(
+        isinstance(r, dict) and isinstance(r.get("path"), str) for r in raw
+    ):
         raise RuleError("The constraints file must hold a list of rules, each an object with a `path`.")
     return list(parse_rules(tree, raw))
 
@@ -31,13 +33,31 @@ def file_path(out: Path, index: int, split: bool) -> Path:
     return out.with_name(f"{out.stem}-{index}{out.suffix}") if split else out
 
 
-def build_plan(schema_file: Path, count: int, *, constraints: Path | None = None, seed: int | None = None,
-               root: str | None = None, locale: str | None = None, records_per_file: int | None = None,
-               sql_dialect: str | None = None, table_name: str | None = None) -> Plan:
+def build_plan(
+    schema_file: Path,
+    count: int,
+    *,
+    constraints: Path | None = None,
+    seed: int | None = None,
+    root: str | None = None,
+    locale: str | None = None,
+    records_per_file: int | None = None,
+    sql_dialect: str | None = None,
+    table_name: str | None = None,
+) -> Plan:
     loaded = load_schema(schema_file.read_bytes(), schema_file.name)
-    params: dict[str, Any] = {k: v for k, v in {
-        "seed": seed, "root": root, "locale": locale, "records_per_file": records_per_file,
-        "sql_dialect": sql_dialect, "table_name": table_name}.items() if v is not None}
+    params: dict[str, Any] = {
+        k: v
+        for k, v in {
+            "seed": seed,
+            "root": root,
+            "locale": locale,
+            "records_per_file": records_per_file,
+            "sql_dialect": sql_dialect,
+            "table_name": table_name,
+        }.items()
+        if v is not None
+    }
     rules: list[Any] = []
     if constraints is not None:
         try:
@@ -48,11 +68,22 @@ def build_plan(schema_file: Path, count: int, *, constraints: Path | None = None
     return compile_plan(loaded, rules, params, record_count=count)
 
 
-def generate(schema_file: Path, count: int, fmt: str, out: str, *, constraints: Path | None = None,
-             seed: int | None = None, root: str | None = None, locale: str | None = None,
-             records_per_file: int | None = None, sql_dialect: str | None = None,
-             table_name: str | None = None, progress: Callable[[int], None] | None = None,
-             stdout: IO[bytes] | None = None) -> tuple[Plan, list[Path]]:
+def generate(
+    schema_file: Path,
+    count: int,
+    fmt: str,
+    out: str,
+    *,
+    constraints: Path | None = None,
+    seed: int | None = None,
+    root: str | None = None,
+    locale: str | None = None,
+    records_per_file: int | None = None,
+    sql_dialect: str | None = None,
+    table_name: str | None = None,
+    progress: Callable[[int], None] | None = None,
+    stdout: IO[bytes] | None = None,
+) -> tuple[Plan, list[Path]]:
     """Generate `count` records of `fmt` into `out` (a path, or "-" for stdout)."""
     if fmt not in FORMATS:
         raise ParamsError(f"Unknown format {fmt!r}; use one of {', '.join(FORMATS)}.")
@@ -60,8 +91,17 @@ def generate(schema_file: Path, count: int, fmt: str, out: str, *, constraints: 
         raise ParamsError("The record count must be at least 1.")
     if out == "-" and records_per_file:
         raise ParamsError("--records-per-file needs an output path, not stdout.")
-    plan = build_plan(schema_file, count, constraints=constraints, seed=seed, root=root, locale=locale,
-                      records_per_file=records_per_file, sql_dialect=sql_dialect, table_name=table_name)
+    plan = build_plan(
+        schema_file,
+        count,
+        constraints=constraints,
+        seed=seed,
+        root=root,
+        locale=locale,
+        records_per_file=records_per_file,
+        sql_dialect=sql_dialect,
+        table_name=table_name,
+    )
     if out == "-":
         stream = stdout if stdout is not None else sys.stdout.buffer
         plan.write(fmt, stream, progress=progress)
@@ -84,18 +124,25 @@ def register(app: typer.Typer) -> None:
 
     @app.command("generate")
     def generate_command(
-        schema_file: Path = typer.Argument(..., exists=True, dir_okay=False, readable=True,
-                                           help="JSON Schema or XSD (a .zip for multi-file XSDs)"),
+        schema_file: Path = typer.Argument(
+            ...,
+            exists=True,
+            dir_okay=False,
+            readable=True,
+            help="JSON Schema or XSD (a .zip for multi-file XSDs)",
+        ),
         count: int = typer.Option(..., "-n", "--count", min=1, help="Number of records"),
         fmt: str = typer.Option("json", "-f", "--format", help="csv, json, ndjson, xml or sql"),
         out: str = typer.Option(..., "-o", "--out", help="Output file, or - for stdout"),
-        constraints: Path | None = typer.Option(None, "--constraints", exists=True, dir_okay=False,
-                                                help="JSON file with constraint rules"),
+        constraints: Path | None = typer.Option(
+            None, "--constraints", exists=True, dir_okay=False, help="JSON file with constraint rules"
+        ),
         seed: int | None = typer.Option(None, "--seed", help="Seed (drawn and reported when absent)"),
         root: str | None = typer.Option(None, "--root", help="Record root element / definition"),
         locale: str | None = typer.Option(None, "--locale", help="e.g. en_US, de_DE, fr_FR, ja_JP"),
-        records_per_file: int | None = typer.Option(None, "--records-per-file", min=1,
-                                                    help="Split the output into files of K records"),
+        records_per_file: int | None = typer.Option(
+            None, "--records-per-file", min=1, help="Split the output into files of K records"
+        ),
         sql_dialect: str | None = typer.Option(None, "--sql-dialect", help="postgresql, mysql or sqlite"),
         table_name: str | None = typer.Option(None, "--table-name", help="SQL table name"),
     ) -> None:
@@ -108,15 +155,38 @@ def register(app: typer.Typer) -> None:
                 with Progress(transient=True) as bar:
                     task = bar.add_task("generating", total=count)
                     plan, paths = generate(
-                        schema_file, count, fmt, out, constraints=constraints, seed=seed, root=root,
-                        locale=locale, records_per_file=records_per_file, sql_dialect=sql_dialect,
-                        table_name=table_name, progress=lambda k: bar.advance(task, k))
+                        schema_file,
+                        count,
+                        fmt,
+                        out,
+                        constraints=constraints,
+                        seed=seed,
+                        root=root,
+                        locale=locale,
+                        records_per_file=records_per_file,
+                        sql_dialect=sql_dialect,
+                        table_name=table_name,
+                        progress=lambda k: bar.advance(task, k),
+                    )
             else:
-                plan, paths = generate(schema_file, count, fmt, out, constraints=constraints, seed=seed,
-                                       root=root, locale=locale, records_per_file=records_per_file,
-                                       sql_dialect=sql_dialect, table_name=table_name)
+                plan, paths = generate(
+                    schema_file,
+                    count,
+                    fmt,
+                    out,
+                    constraints=constraints,
+                    seed=seed,
+                    root=root,
+                    locale=locale,
+                    records_per_file=records_per_file,
+                    sql_dialect=sql_dialect,
+                    table_name=table_name,
+                )
         except GenerationError as exc:
             typer.echo(f"error: {exc.detail}", err=True)
             raise typer.Exit(2) from None
-        typer.echo(f"seed {plan.params.seed}: {count} records"
-                   + (f" in {len(paths)} file(s): {', '.join(map(str, paths))}" if paths else ""), err=True)
+        typer.echo(
+            f"seed {plan.params.seed}: {count} records"
+            + (f" in {len(paths)} file(s): {', '.join(map(str, paths))}" if paths else ""),
+            err=True,
+        )

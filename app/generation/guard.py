@@ -80,7 +80,9 @@ def budgeted_search(pattern: str) -> Callable[[str], bool]:
         compiled = regex.compile(pattern, flags=regex.VERSION0)
     except regex.error as exc:
         if compiled_re2 is None:
-            raise Unsatisfiable(f"The pattern {pattern!r} cannot be checked within a time budget: {exc}.") from None
+            raise Unsatisfiable(
+                f"The pattern {pattern!r} cannot be checked within a time budget: {exc}."
+            ) from None
 
     def search(value: str) -> bool:
         if compiled_re2 is not None:
@@ -107,7 +109,9 @@ def _pattern(validator: Any, patrn: str, instance: Any, schema: Any) -> Iterator
         yield ValidationError(f"{instance!r} does not match {patrn!r}")
 
 
-def _pattern_properties(validator: Any, pattern_properties: dict, instance: Any, schema: Any) -> Iterator[ValidationError]:
+def _pattern_properties(
+    validator: Any, pattern_properties: dict, instance: Any, schema: Any
+) -> Iterator[ValidationError]:
     if not validator.is_type(instance, "object"):
         return
     for patrn, subschema in pattern_properties.items():
@@ -154,9 +158,15 @@ def _budgeted_class(cls: type[_Validator]) -> type[_Validator]:
         return cls
     got = _BUDGETED.get(cls)
     if got is None:
-        keywords = {k: f for k, f in (("pattern", _pattern), ("patternProperties", _pattern_properties),
-                                      ("additionalProperties", _additional_properties))
-                    if k in cls.VALIDATORS}
+        keywords = {
+            k: f
+            for k, f in (
+                ("pattern", _pattern),
+                ("patternProperties", _pattern_properties),
+                ("additionalProperties", _additional_properties),
+            )
+            if k in cls.VALIDATORS
+        }
         got = jsonschema.validators.extend(cls, keywords)
         got.evolve = _evolve
         _STOCK[got] = dict(cls.VALIDATORS)
@@ -177,7 +187,9 @@ def _init_fields(cls: type) -> list[tuple[str, str]]:
     return [(f.name, f.alias) for f in attrs.fields(cls) if f.init]
 
 
-def _with_class(validator: _Validator, cls: type[_Validator], changes: dict[str, Any] | None = None) -> _Validator:
+def _with_class(
+    validator: _Validator, cls: type[_Validator], changes: dict[str, Any] | None = None
+) -> _Validator:
     changes = dict(changes or {})
     for name, alias in _init_fields(type(validator)):
         if alias not in changes:
@@ -238,8 +250,11 @@ def _install_identity_fast_path() -> None:
             return stock(self, element_node, namespaces)
         if match is not None:
             elem = element_node.value
-            if (match.group(1) not in elem.attrib and constraints.get(None) is None
-                    and not isinstance(self.field.parent, XsdKey)):
+            if (
+                match.group(1) not in elem.attrib
+                and constraints.get(None) is None
+                and not isinstance(self.field.parent, XsdKey)
+            ):
                 return None  # the stock result for an absent field of a unique/keyref (no default)
             if len(elem) and _XSI_TYPE not in elem.attrib:
                 # the element alone (same tag and attributes): typing it costs nothing per child
@@ -276,9 +291,11 @@ class JsonSchemaRecordValidator(RecordValidator):
         except PatternBudgetExceeded as exc:
             where = next(_paths_of(record, exc.value), None)
             field = _dotted(where) if where is not None else "a value"
-            raise Unsatisfiable(f"The validity guard gave up on {field}: matching the pattern {exc.pattern!r} "
-                          f"took longer than its {PATTERN_BUDGET_S} s budget (the pattern backtracks "
-                          f"catastrophically on {exc.value[:40]!r}).") from None
+            raise Unsatisfiable(
+                f"The validity guard gave up on {field}: matching the pattern {exc.pattern!r} "
+                f"took longer than its {PATTERN_BUDGET_S} s budget (the pattern backtracks "
+                f"catastrophically on {exc.value[:40]!r})."
+            ) from None
         if error is None:
             return None
         return f"{_dotted(error.absolute_path)}: {error.message}"

@@ -179,12 +179,28 @@ class FieldTree:
 def required_names(node: Node) -> list[str] | None:
     """The names of an object schema that only requires properties, whatever their values (the
     usual body of a `not`: `{"required": ["a", "b"]}`), else None."""
-    if node.kind is not Kind.OBJECT or node.negations or node.conditionals or node.enum is not None \
-            or node.has_const or node.pattern_properties or not node.additional_properties \
-            or node.min_properties or node.max_properties is not None or node.dependent_required:
+    if (
+        node.kind is not Kind.OBJECT
+        or node.negations
+        or node.conditionals
+        or node.enum is not None
+        or node.has_const
+        or node.pattern_properties
+        or not node.additional_properties
+        or node.min_properties
+        or node.max_properties is not None
+        or node.dependent_required
+    ):
         return None
-    if any(c.kind is not Kind.ANY or c.negations or c.enum is not None or c.has_const or not c.name
-           or c.unsupported for c in node.children):
+    if any(
+        c.kind is not Kind.ANY
+        or c.negations
+        or c.enum is not None
+        or c.has_const
+        or not c.name
+        or c.unsupported
+        for c in node.children
+    ):
         return None
     names = [c.name for c in node.children if c.required]
     return names if names else None
@@ -233,8 +249,9 @@ class LeafContext:
         def sub_shared(group: str, size: int) -> np.ndarray:
             return shared(group, size)[rows]
 
-        return LeafContext(rng, self.locale, self.keys[rows], self.key_space, sub_shared, self.seed,
-                           self.field_key)
+        return LeafContext(
+            rng, self.locale, self.keys[rows], self.key_space, sub_shared, self.seed, self.field_key
+        )
 
 
 @dataclass

@@ -32,8 +32,20 @@ FORMATS = ("csv", "json", "ndjson", "xml", "sql")
 GUARD_ALL = 2000
 GUARD_SAMPLE = 200
 GUARD_BATCH = 64  # sampled records validated together (after the first chunk's)
-PARAM_KEYS = frozenset({"seed", "locale", "root", "records_per_file", "null_rate", "sql_dialect", "table_name",
-                        "csv_delimiter", "csv_formula_guard", "deferred"})
+PARAM_KEYS = frozenset(
+    {
+        "seed",
+        "locale",
+        "root",
+        "records_per_file",
+        "null_rate",
+        "sql_dialect",
+        "table_name",
+        "csv_delimiter",
+        "csv_formula_guard",
+        "deferred",
+    }
+)
 Progress = Callable[[int], None]
 
 
@@ -42,8 +54,11 @@ def block_ranges(record_count: int, shards: int) -> list[tuple[int, int]]:
     equal as blocks allow (none for no records)."""
     blocks = -(-record_count // BLOCK_SIZE)
     per = -(-blocks // max(1, shards))
-    return [(s * per * BLOCK_SIZE, min((s + 1) * per * BLOCK_SIZE, record_count))
-            for s in range(shards) if s * per < blocks]
+    return [
+        (s * per * BLOCK_SIZE, min((s + 1) * per * BLOCK_SIZE, record_count))
+        for s in range(shards)
+        if s * per < blocks
+    ]
 
 
 @dataclass(frozen=True)
@@ -74,7 +89,9 @@ def parse_params(raw: Mapping[str, Any] | None) -> GenerationParams:
     if rpf is not None and (isinstance(rpf, bool) or not isinstance(rpf, int) or rpf < 1):
         raise ParamsError("params.records_per_file must be a positive integer.")
     rate = raw.get("null_rate")
-    if rate is not None and (isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 <= rate <= 1):
+    if rate is not None and (
+        isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 <= rate <= 1
+    ):
         raise ParamsError("params.null_rate must be a number between 0 and 1.")
     dialect = raw.get("sql_dialect") or "postgresql"
     if dialect not in DIALECTS:
@@ -89,17 +106,31 @@ def parse_params(raw: Mapping[str, Any] | None) -> GenerationParams:
     if root is not None and not isinstance(root, str):
         raise ParamsError("params.root must be a string.")
     return GenerationParams(
-        seed=seed, locale=normalise_locale(raw.get("locale")), root=root, records_per_file=rpf,
-        null_rate=None if rate is None else float(rate), sql_dialect=dialect, table_name=table,
-        csv_delimiter=delim, csv_formula_guard=bool(raw.get("csv_formula_guard", False)),
+        seed=seed,
+        locale=normalise_locale(raw.get("locale")),
+        root=root,
+        records_per_file=rpf,
+        null_rate=None if rate is None else float(rate),
+        sql_dialect=dialect,
+        table_name=table,
+        csv_delimiter=delim,
+        csv_formula_guard=bool(raw.get("csv_formula_guard", False)),
     )
 
 
 class Plan:
     """A compiled dataset: the generator tree plus everything needed to write any range of it."""
 
-    def __init__(self, gen: Gen, tree: FieldTree, params: GenerationParams, record_count: int, *,
-                 xsd: bool, validator: Any = None) -> None:
+    def __init__(
+        self,
+        gen: Gen,
+        tree: FieldTree,
+        params: GenerationParams,
+        record_count: int,
+        *,
+        xsd: bool,
+        validator: Any = None,
+    ) -> None:
         self.gen = gen
         self.tree = tree
         self.params = params
@@ -133,8 +164,9 @@ class Plan:
         self._cache = (b, col)
         return col
 
-    def chunks(self, start: int, stop: int, chunk_size: int = BLOCK_SIZE,
-               limit: Callable[[], int] | None = None) -> Iterator[tuple[int, Column]]:
+    def chunks(
+        self, start: int, stop: int, chunk_size: int = BLOCK_SIZE, limit: Callable[[], int] | None = None
+    ) -> Iterator[tuple[int, Column]]:
         """(first record index, column) for consecutive pieces of [start, stop): cut at block edges
         and at global multiples of `chunk_size`, so pieces never depend on where a call starts.
         `limit`, asked before each piece, may end the range early (see `write_many`)."""
@@ -183,18 +215,45 @@ class Plan:
             return SqlWriter(self.gen, dialect=self.params.sql_dialect, table_name=table)
         raise ParamsError(f"Unknown format {fmt!r}; use one of {', '.join(FORMATS)}.")
 
-    def write(self, fmt: str, stream: IO[bytes], start: int = 0, stop: int | None = None, *,
-              header: bool = True, footer: bool = True, progress: Progress | None = None,
-              guard: bool = True, chunk_size: int = BLOCK_SIZE) -> int:
+    def write(
+        self,
+        fmt: str,
+        stream: IO[bytes],
+        start: int = 0,
+        stop: int | None = None,
+        *,
+        header: bool = True,
+        footer: bool = True,
+        progress: Progress | None = None,
+        guard: bool = True,
+        chunk_size: int = BLOCK_SIZE,
+    ) -> int:
         """Write records [start, stop) as `fmt` to a binary stream; returns the bytes written.
         `chunk_size` bounds the records encoded at once (memory); it never changes the bytes."""
-        return self.write_many([(fmt, stream)], start, stop, header=header, footer=footer, progress=progress,
-                               guard=guard, chunk_size=chunk_size)[0]
+        return self.write_many(
+            [(fmt, stream)],
+            start,
+            stop,
+            header=header,
+            footer=footer,
+            progress=progress,
+            guard=guard,
+            chunk_size=chunk_size,
+        )[0]
 
-    def write_many(self, targets: Sequence[tuple[str, IO[bytes]]], start: int = 0, stop: int | None = None, *,
-                   header: bool = True, footer: bool = True, progress: Progress | None = None,
-                   guard: bool = True, chunk_size: int = BLOCK_SIZE,
-                   limit: Callable[[], int] | None = None) -> list[int]:
+    def write_many(
+        self,
+        targets: Sequence[tuple[str, IO[bytes]]],
+        start: int = 0,
+        stop: int | None = None,
+        *,
+        header: bool = True,
+        footer: bool = True,
+        progress: Progress | None = None,
+        guard: bool = True,
+        chunk_size: int = BLOCK_SIZE,
+        limit: Callable[[], int] | None = None,
+    ) -> list[int]:
         """`write` for several (format, stream) targets at once: each chunk is generated (and
         guarded) once and handed to every writer, instead of once per format. The bytes of each
         stream are those of `write`; returns the bytes written to each. `progress` counts one
@@ -211,8 +270,12 @@ class Plan:
                 written[i] += stream.write(w.header())
         if any(fmt == "sql" for fmt, _ in targets):  # an INSERT batch must never straddle two chunks
             chunk_size = -(-chunk_size // SQL_BATCH) * SQL_BATCH
-        xml_writer = next((w for (fmt, _), (w, _) in zip(targets, writers, strict=True) if fmt == "xml"), None)
-        guarded = _Guard(self, self._guard_rows(start, stop), xml_writer) if guard and self.validator else None
+        xml_writer = next(
+            (w for (fmt, _), (w, _) in zip(targets, writers, strict=True) if fmt == "xml"), None
+        )
+        guarded = (
+            _Guard(self, self._guard_rows(start, stop), xml_writer) if guard and self.validator else None
+        )
         end = start
         for first, col in self.chunks(start, stop, max(1, chunk_size), limit):
             end = first + col.n
@@ -230,7 +293,9 @@ class Plan:
                 written[i] += stream.write(w.footer())
         return written
 
-    def write_file(self, fmt: str, stream: IO[bytes], file_index: int, *, progress: Progress | None = None) -> int:
+    def write_file(
+        self, fmt: str, stream: IO[bytes], file_index: int, *, progress: Progress | None = None
+    ) -> int:
         ranges = self.file_ranges()
         if not 0 <= file_index < len(ranges):
             raise IndexError(file_index)
@@ -319,8 +384,15 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def compile_plan(source: Any, rules: Sequence[Any] = (), params: Mapping[str, Any] | GenerationParams | None = None,
-                 *, record_count: int, validator: Any = None, use_schema_validator: bool = True) -> Plan:
+def compile_plan(
+    source: Any,
+    rules: Sequence[Any] = (),
+    params: Mapping[str, Any] | GenerationParams | None = None,
+    *,
+    record_count: int,
+    validator: Any = None,
+    use_schema_validator: bool = True,
+) -> Plan:
     """Compile a LoadedSchema (or a bare FieldTree) with rules and params into a Plan.
 
     With a LoadedSchema and no explicit `validator`, the schema's own RecordValidator guards the
@@ -338,8 +410,14 @@ def compile_plan(source: Any, rules: Sequence[Any] = (), params: Mapping[str, An
         xsd = source.type == "xsd"
         if validator is None and use_schema_validator:
             validator = source.record_validator(p.root)
-    compiler = Compiler(tree, list(rules), xsd=xsd, null_rate=p.null_rate, record_count=record_count,
-                        assertion_render=_xml_records)
+    compiler = Compiler(
+        tree,
+        list(rules),
+        xsd=xsd,
+        null_rate=p.null_rate,
+        record_count=record_count,
+        assertion_render=_xml_records,
+    )
     gen = compiler.compile()
     plan = Plan(gen, tree, p, record_count, xsd=xsd, validator=validator)
     # fail fast: one small block exercises every generator (uniqueness capacity included)

@@ -14,10 +14,14 @@ from app.generation.model import FieldTree, Kind, Node
 from app.generation.values.categories import CATEGORIES
 from app.generation.values.regex import unsupported_reason
 
-RULE_KEYS = frozenset({"path", "category", "pattern", "min", "max", "min_length", "max_length", "enum",
-                       "null_rate", "unique"})
-_TEMPORAL = {Kind.DATE: dt.date.fromisoformat, Kind.DATETIME: dt.datetime.fromisoformat,
-             Kind.TIME: dt.time.fromisoformat}
+RULE_KEYS = frozenset(
+    {"path", "category", "pattern", "min", "max", "min_length", "max_length", "enum", "null_rate", "unique"}
+)
+_TEMPORAL = {
+    Kind.DATE: dt.date.fromisoformat,
+    Kind.DATETIME: dt.datetime.fromisoformat,
+    Kind.TIME: dt.time.fromisoformat,
+}
 _TEXT_KINDS = (Kind.STRING, Kind.DATE, Kind.DATETIME, Kind.TIME)
 
 
@@ -76,7 +80,9 @@ def _comparable(kind: Kind, value: Any, path: str, key: str) -> Any:
             return _TEMPORAL[kind](value)
         except ValueError:
             raise _fail(path, f"'{key}' {value[:40]!r} is not an ISO {kind.value}") from None
-    raise _fail(path, f"'{key}' does not apply to a {kind.value} field (use min_length/max_length for strings)")
+    raise _fail(
+        path, f"'{key}' does not apply to a {kind.value} field (use min_length/max_length for strings)"
+    )
 
 
 def _schema_bound(kind: Kind, value: Any) -> Any:
@@ -103,13 +109,19 @@ def _check_range(node: Node, path: str, lo: Any, hi: Any) -> None:
     if hi is not None and s_lo is not None:
         below = _less(hi, s_lo)
         if below or (node.exclusive_minimum and hi == s_lo):
-            raise _fail(path, f"max {hi} is below the schema's minimum {node.minimum}"
-                              f"{' (exclusive)' if node.exclusive_minimum else ''}")
+            raise _fail(
+                path,
+                f"max {hi} is below the schema's minimum {node.minimum}"
+                f"{' (exclusive)' if node.exclusive_minimum else ''}",
+            )
     if lo is not None and s_hi is not None:
         above = _less(s_hi, lo)
         if above or (node.exclusive_maximum and lo == s_hi):
-            raise _fail(path, f"min {lo} is above the schema's maximum {node.maximum}"
-                              f"{' (exclusive)' if node.exclusive_maximum else ''}")
+            raise _fail(
+                path,
+                f"min {lo} is above the schema's maximum {node.maximum}"
+                f"{' (exclusive)' if node.exclusive_maximum else ''}",
+            )
 
 
 def _enum_value_error(node: Node, value: Any, path: str) -> str | None:

@@ -118,18 +118,21 @@ class ArrayGen(Gen):
             if r == REDRAWS:
                 break
             # re-draw the arrays left too short, with a new salt
-            plain = ArrayGen(self.node, self.key, self.name, self.item, self.min_items, self.max_items,
-                             self.prefix, False)
+            plain = ArrayGen(
+                self.node, self.key, self.name, self.item, self.min_items, self.max_items, self.prefix, False
+            )
             bad = np.flatnonzero(short)
             sub = plain.generate(bc.salted(r), rows.subset(bad), None)
             arr = _splice_arrays(arr, bad, sub)
-        raise Unsatisfiable(f"{self.node.path}: could not draw {self.min_items} distinct items (uniqueItems).")
+        raise Unsatisfiable(
+            f"{self.node.path}: could not draw {self.min_items} distinct items (uniqueItems)."
+        )
 
     def py(self, col: Column) -> list[Any]:
         assert isinstance(col, Arr)
         items = self.item_py(col.item)
         off = col.offsets.tolist()
-        out: list[Any] = [items[off[i]:off[i + 1]] for i in range(col.n)]
+        out: list[Any] = [items[off[i] : off[i + 1]] for i in range(col.n)]
         if col.nulls is not None:
             for i in np.flatnonzero(col.nulls).tolist():
                 out[i] = None

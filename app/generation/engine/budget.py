@@ -28,8 +28,11 @@ def expected_values(gen: Gen | None, scale: float = 1.0, memo: dict[int, float] 
     if got is not None:
         return got
     if isinstance(gen, ObjectGen):
-        got = sum((1.0 if s.required else s.presence if s.ruled else s.presence * scale)
-                  * expected_values(s.gen, scale, memo) for s in gen.slots)
+        got = sum(
+            (1.0 if s.required else s.presence if s.ruled else s.presence * scale)
+            * expected_values(s.gen, scale, memo)
+            for s in gen.slots
+        )
     elif isinstance(gen, ArrayGen):
         gens = [*gen.prefix, *([gen.item] if gen.item is not None else [])]
         each = sum(expected_values(g, scale, memo) for g in gens) / max(1, len(gens))

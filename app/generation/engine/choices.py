@@ -79,13 +79,18 @@ class ChoiceGen(Gen):
             for k, g in enumerate(self.options):
                 # judged against the schema's own options: a compiled option may be narrowed
                 # (a property made required so its values stay out of the other options)
-                if k != b and g is not None and accepts(self.node.options[k], plain_json(v), self.definitions):
+                if (
+                    k != b
+                    and g is not None
+                    and accepts(self.node.options[k], plain_json(v), self.definitions)
+                ):
                     bad[i] = True
                     break
         return bad
 
-    def _exclusive(self, bc: BlockContext, rows: Rows, shared: Shared | None, col: Choice,
-                   live: np.ndarray) -> Choice:
+    def _exclusive(
+        self, bc: BlockContext, rows: Rows, shared: Shared | None, col: Choice, live: np.ndarray
+    ) -> Choice:
         bad = self._overlaps(col)
         # options whose values keep overlapping others are drawn less on each re-draw
         wins = np.full(len(self.options), 0.05)
@@ -103,10 +108,13 @@ class ChoiceGen(Gen):
         if bad.any():
             if self.must_match is not None:
                 what = "'contains' or if/then/else" if self.node.kind is Kind.ARRAY else "if/then/else"
-                raise Unsatisfiable(f"{self.node.path or self.name}: could not draw values meeting its {what} "
-                              f"conditions.")
-            raise Unsatisfiable(f"{self.node.path}: oneOf options overlap so much that no value matching exactly "
-                          f"one of them could be drawn.")
+                raise Unsatisfiable(
+                    f"{self.node.path or self.name}: could not draw values meeting its {what} conditions."
+                )
+            raise Unsatisfiable(
+                f"{self.node.path}: oneOf options overlap so much that no value matching exactly "
+                f"one of them could be drawn."
+            )
         return col
 
     def py(self, col: Column) -> list[Any]:

@@ -79,7 +79,9 @@ class Arr:
         lengths = ends - starts
         item = None
         if self.item is not None and lengths.sum():
-            item_idx = np.concatenate([np.arange(s, e) for s, e in zip(starts.tolist(), ends.tolist(), strict=True)])
+            item_idx = np.concatenate(
+                [np.arange(s, e) for s, e in zip(starts.tolist(), ends.tolist(), strict=True)]
+            )
             item = take(self.item, item_idx.astype(np.int64))
         return Arr(lengths, item, None if self.nulls is None else self.nulls[idx])
 

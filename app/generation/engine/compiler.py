@@ -43,8 +43,14 @@ DEFAULT_NULL_RATE = 0.1
 # arrays without maxItems get at most this many items beyond minItems
 ARRAY_SPREAD = 3
 _JSON_KIND = {
-    Kind.STRING: "string", Kind.DATE: "string", Kind.DATETIME: "string", Kind.TIME: "string",
-    Kind.INTEGER: "integer", Kind.NUMBER: "number", Kind.BOOLEAN: "boolean", Kind.NULL: "null",
+    Kind.STRING: "string",
+    Kind.DATE: "string",
+    Kind.DATETIME: "string",
+    Kind.TIME: "string",
+    Kind.INTEGER: "integer",
+    Kind.NUMBER: "number",
+    Kind.BOOLEAN: "boolean",
+    Kind.NULL: "null",
 }
 _DATE_FORMATS = {"date": Kind.DATE, "date-time": Kind.DATETIME, "time": Kind.TIME}
 
@@ -95,8 +101,16 @@ class _TooLarge(Exception):
 
 
 class Compiler:
-    def __init__(self, tree: FieldTree, rules: Sequence[Any], *, xsd: bool, null_rate: float | None,
-                 record_count: int, assertion_render: Callable[[ObjectGen], Any] | None = None) -> None:
+    def __init__(
+        self,
+        tree: FieldTree,
+        rules: Sequence[Any],
+        *,
+        xsd: bool,
+        null_rate: float | None,
+        record_count: int,
+        assertion_render: Callable[[ObjectGen], Any] | None = None,
+    ) -> None:
         self.tree = tree
         self.assertion_render = assertion_render  # the XML renderer xs:assert checks read (see ObjectGen)
         self.rules = {(_rule_get(r, "path") or ""): r for r in rules}
@@ -114,8 +128,10 @@ class Compiler:
     def compile(self) -> Gen:
         root = self.tree.root
         if root.xml is not None and root.xml.abstract:
-            raise Unsatisfiable(f"{self.tree.root_name}: the root element is abstract, so no document can use it "
-                          f"directly (only a member of its substitution group); choose a concrete root.")
+            raise Unsatisfiable(
+                f"{self.tree.root_name}: the root element is abstract, so no document can use it "
+                f"directly (only a member of its substitution group); choose a concrete root."
+            )
         # wide recursive schemas expand exponentially with depth: retry shallower before giving up;
         # then again with one generator per (recursion point, depth) shared by every position that
         # reaches it (a DAG instead of a tree: linear in the definitions, values still valid)
@@ -134,8 +150,10 @@ class Compiler:
                     raise Unsatisfiable(f"{self.tree.root_name}: the record's recursion cannot terminate.")
                 fit_record_budget(gen)
                 return gen
-        raise Unsatisfiable(f"The schema expands to more than {MAX_COMPILED_NODES} generated fields, even with "
-                      f"recursion limited to one level and shared between positions.")
+        raise Unsatisfiable(
+            f"The schema expands to more than {MAX_COMPILED_NODES} generated fields, even with "
+            f"recursion limited to one level and shared between positions."
+        )
 
     # -- nodes -----------------------------------------------------------------------------
 
@@ -174,7 +192,9 @@ class Compiler:
         if k == Kind.OBJECT:
             return self.object(node, pos, depth, key, slot_name)
         if k == Kind.ANY:
-            if node.negations or any("no value is valid" in u or "not modelled" in u for u in node.unsupported):
+            if node.negations or any(
+                "no value is valid" in u or "not modelled" in u for u in node.unsupported
+            ):
                 # `false`, `not: {}`, a `not` of an unconstrained value, or a subtree the loader cut
                 # off: we cannot know what fits, so the value is left out where the schema allows
                 return None
@@ -200,19 +220,29 @@ class Compiler:
         if node.conditionals:
             variants = condition_variants(node)
             if variants:
-                options = [self.object(v, f"{pos}?{i}", depth, hash_key(f"{pos}?{i}"), name)
-                           for i, v in enumerate(variants)]
+                options = [
+                    self.object(v, f"{pos}?{i}", depth, hash_key(f"{pos}?{i}"), name)
+                    for i, v in enumerate(variants)
+                ]
                 if any(o is not None for o in options):
-                    return ChoiceGen(node, key, name, options, self.tree.definitions,
-                                     null_rate=self._null_rate(node, self.rules.get(node.path)), must_match=node)
+                    return ChoiceGen(
+                        node,
+                        key,
+                        name,
+                        options,
+                        self.tree.definitions,
+                        null_rate=self._null_rate(node, self.rules.get(node.path)),
+                        must_match=node,
+                    )
         slots: list[ChildSlot] = []
         for child in node.children:
             g = self.node(child, f"{pos}/{child.name or '#' + str(len(slots))}", depth)
             rule = self.rules.get(child.path)
             if g is None:
                 if child.required and child.name and child.nullable:
-                    g = LeafGen(child, hash_key(pos + "/" + child.name), child.name, None, "null",
-                                always_null=True)
+                    g = LeafGen(
+                        child, hash_key(pos + "/" + child.name), child.name, None, "null", always_null=True
+                    )
                 elif child.required:
                     return None  # cannot terminate here: let the parent choose another way
             presence = OPTIONAL_PRESENCE
@@ -220,14 +250,27 @@ class Compiler:
             ruled = not child.required and not child.nullable and rate is not None
             if ruled:
                 presence = 1.0 - float(rate)  # a null rate on a non-nullable optional field means absence
-            slots.append(ChildSlot(g, child.name, child.required or (g is not None and not child.name), presence,
-                                   ruled=ruled))
+            slots.append(
+                ChildSlot(
+                    g, child.name, child.required or (g is not None and not child.name), presence, ruled=ruled
+                )
+            )
         if node.min_properties and self._open_slots(node, pos, depth, slots) < node.min_properties:
-            _fail(node, f"minProperties {node.min_properties} cannot be met: too few properties can be generated")
-        gen = ObjectGen(node, key, name, slots, self._null_rate(node, self.rules.get(node.path)),
-                        group=(node.name == "" and name == ""), definitions=self.tree.definitions,
-                        assertion_check=node.xml.assertion_check if node.xml is not None else None,
-                        assertion_render=self.assertion_render)
+            _fail(
+                node,
+                f"minProperties {node.min_properties} cannot be met: too few properties can be generated",
+            )
+        gen = ObjectGen(
+            node,
+            key,
+            name,
+            slots,
+            self._null_rate(node, self.rules.get(node.path)),
+            group=(node.name == "" and name == ""),
+            definitions=self.tree.definitions,
+            assertion_check=node.xml.assertion_check if node.xml is not None else None,
+            assertion_render=self.assertion_render,
+        )
         for neg in node.negations:
             names = required_names(neg)
             if names is None:
@@ -263,12 +306,21 @@ class Compiler:
             # arrays drawn from the plain shape and from each `then`/`else` length window, kept only
             # when they meet the whole schema (`contains`, conditions): re-drawn otherwise
             variants = array_variants(node)
-            options: list[Gen | None] = [self.array(v, f"{pos}?{i}", depth, hash_key(f"{pos}?{i}"), name)
-                                         for i, v in enumerate(variants)]
+            options: list[Gen | None] = [
+                self.array(v, f"{pos}?{i}", depth, hash_key(f"{pos}?{i}"), name)
+                for i, v in enumerate(variants)
+            ]
             if all(o is None for o in options):
                 return None
-            return ChoiceGen(node, key, name, options, self.tree.definitions,
-                             null_rate=self._null_rate(node, self.rules.get(node.path)), must_match=node)
+            return ChoiceGen(
+                node,
+                key,
+                name,
+                options,
+                self.tree.definitions,
+                null_rate=self._null_rate(node, self.rules.get(node.path)),
+                must_match=node,
+            )
         lo = node.min_items or 0
         hi = node.max_items if node.max_items is not None else lo + ARRAY_SPREAD
         hi = min(hi, lo + 2 * ARRAY_SPREAD + 2) if node.max_items is None or hi - lo > 10 else hi
@@ -294,26 +346,38 @@ class Compiler:
                 return None  # the items cannot terminate at this depth: the parent must avoid the array
             _fail(node, f"minItems {lo} cannot be met")
         rule = self.rules.get(node.path)
-        return ArrayGen(node, key, name, item, lo, hi, prefix, node.unique_items,
-                        self._null_rate(node, rule))
+        return ArrayGen(node, key, name, item, lo, hi, prefix, node.unique_items, self._null_rate(node, rule))
 
     def choice(self, node: Node, pos: str, depth: int, key: int, name: str) -> ChoiceGen | None:
         narrowed = distinguished(node.options) if node.choice_mode == ChoiceMode.ONE_OF else node.options
         # a oneOf option standing twice (the model shares one node for the same schema) can never
         # be the only match: it is not drawn, though its values still count against the others
-        twins = [node.choice_mode == ChoiceMode.ONE_OF and sum(o is x for x in node.options) > 1
-                 for o in node.options]
+        twins = [
+            node.choice_mode == ChoiceMode.ONE_OF and sum(o is x for x in node.options) > 1
+            for o in node.options
+        ]
         if any(twins):
-            self.dead.append(f"{node.path or name}: {sum(twins)} oneOf options are the same schema, so no "
-                             f"value can match exactly one of them")
-        options = [None if twins[i] else self.node(o, f"{pos}|{i}", depth, o.name if node.name == "" else name)
-                   for i, o in enumerate(narrowed)]
+            self.dead.append(
+                f"{node.path or name}: {sum(twins)} oneOf options are the same schema, so no "
+                f"value can match exactly one of them"
+            )
+        options = [
+            None if twins[i] else self.node(o, f"{pos}|{i}", depth, o.name if node.name == "" else name)
+            for i, o in enumerate(narrowed)
+        ]
         if all(o is None for o in options):
             return None
         exclusive = node.choice_mode == ChoiceMode.ONE_OF and may_overlap(node.options, self.tree.definitions)
-        return ChoiceGen(node, key, name, options, self.tree.definitions, exclusive,
-                         self._null_rate(node, self.rules.get(node.path)),
-                         group=(node.name == "" and name == ""))
+        return ChoiceGen(
+            node,
+            key,
+            name,
+            options,
+            self.tree.definitions,
+            exclusive,
+            self._null_rate(node, self.rules.get(node.path)),
+            group=(node.name == "" and name == ""),
+        )
 
     def choice_leaf(self, node: Node, rule: Any, key: int, name: str) -> Gen | None:
         values: list[Any] | None
@@ -345,8 +409,16 @@ class Compiler:
         if any(isinstance(v, (dict, list)) for v in values):
             kind = "any"
         spec = LeafSpec(node.path, node.name, node.kind, unique=bool(_rule_get(rule, "unique")))
-        return LeafGen(node, key, name, spec, kind, choices=ready, choice_text=[_lexical(v) for v in values],
-                       null_rate=self._null_rate(node, rule))
+        return LeafGen(
+            node,
+            key,
+            name,
+            spec,
+            kind,
+            choices=ready,
+            choice_text=[_lexical(v) for v in values],
+            null_rate=self._null_rate(node, rule),
+        )
 
     def leaf_spec(self, node: Node, rule: Any) -> LeafSpec:
         kind = node.kind
@@ -359,21 +431,36 @@ class Compiler:
         category = _rule_get(rule, "category") or infer_category(node.name, kind, node.format)
         if category is not None and category in CATEGORIES and kind not in CATEGORIES[category].kinds:
             category = None
-        row_number = (kind == Kind.INTEGER and node.name.lstrip("@").lower() == "id"
-                      and node.path.lstrip("@") == "id")
+        row_number = (
+            kind == Kind.INTEGER and node.name.lstrip("@").lower() == "id" and node.path.lstrip("@") == "id"
+        )
         return LeafSpec(
-            path=node.path, name=node.name, kind=kind, xsd=self.xsd,
+            path=node.path,
+            name=node.name,
+            kind=kind,
+            xsd=self.xsd,
             minimum=_tighter(node.minimum, _rule_get(rule, "min"), pick_max=True),
             maximum=_tighter(node.maximum, _rule_get(rule, "max"), pick_max=False),
-            exclusive_minimum=node.exclusive_minimum and (
-                _rule_get(rule, "min") is None or _tighter(node.minimum, _rule_get(rule, "min"), True) == node.minimum),
-            exclusive_maximum=node.exclusive_maximum and (
-                _rule_get(rule, "max") is None or _tighter(node.maximum, _rule_get(rule, "max"), False) == node.maximum),
-            multiple_of=node.multiple_of, total_digits=node.total_digits, fraction_digits=node.fraction_digits,
+            exclusive_minimum=node.exclusive_minimum
+            and (
+                _rule_get(rule, "min") is None
+                or _tighter(node.minimum, _rule_get(rule, "min"), True) == node.minimum
+            ),
+            exclusive_maximum=node.exclusive_maximum
+            and (
+                _rule_get(rule, "max") is None
+                or _tighter(node.maximum, _rule_get(rule, "max"), False) == node.maximum
+            ),
+            multiple_of=node.multiple_of,
+            total_digits=node.total_digits,
+            fraction_digits=node.fraction_digits,
             min_length=_tighter(node.min_length, _rule_get(rule, "min_length"), pick_max=True),
             max_length=_tighter(node.max_length, _rule_get(rule, "max_length"), pick_max=False),
-            patterns=patterns, format=node.format, category=category,
-            unique=bool(_rule_get(rule, "unique")) or row_number, row_number=row_number,
+            patterns=patterns,
+            format=node.format,
+            category=category,
+            unique=bool(_rule_get(rule, "unique")) or row_number,
+            row_number=row_number,
         )
 
     def scalar(self, node: Node, rule: Any, key: int, name: str) -> LeafGen:

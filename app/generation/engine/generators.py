@@ -38,12 +38,21 @@ class BlockContext:
     nil_all: bool = False
 
     def rng(self, key: int) -> np.random.Generator:
-        return np.random.Generator(np.random.PCG64(
-            np.random.SeedSequence([self.seed & _MASK64, self.block, key & _MASK64, self.salt])))
+        return np.random.Generator(
+            np.random.PCG64(
+                np.random.SeedSequence([self.seed & _MASK64, self.block, key & _MASK64, self.salt])
+            )
+        )
 
     def salted(self, salt: int) -> BlockContext:
-        return BlockContext(self.seed, self.block, self.locale, self.salt * 1000 + salt + 1,
-                            minimal=self.minimal or salt >= REDRAWS // 2, nil_all=self.nil_all)
+        return BlockContext(
+            self.seed,
+            self.block,
+            self.locale,
+            self.salt * 1000 + salt + 1,
+            minimal=self.minimal or salt >= REDRAWS // 2,
+            nil_all=self.nil_all,
+        )
 
 
 @dataclass
@@ -143,8 +152,10 @@ class LeafGen(Gen):
         if self.choices is not None:
             if self.spec is not None and self.spec.unique:
                 if len(self.choices) < rows.key_space:
-                    raise Unsatisfiable(f"{self.node.path}: only {len(self.choices)} allowed values, "
-                                  f"but {rows.key_space} unique values are needed.")
+                    raise Unsatisfiable(
+                        f"{self.node.path}: only {len(self.choices)} allowed values, "
+                        f"but {rows.key_space} unique values are needed."
+                    )
                 idx = rows.keys % len(self.choices)
             else:
                 idx = rng.integers(0, len(self.choices), size=n)
@@ -154,9 +165,15 @@ class LeafGen(Gen):
         elif self.boolean:
             values = (rng.random(n) < 0.5).tolist()
         else:
-            ctx = LeafContext(rng, bc.locale, rows.keys, rows.key_space,
-                              shared if shared is not None else Shared(bc, self.key, n),
-                              bc.seed, self.key)
+            ctx = LeafContext(
+                rng,
+                bc.locale,
+                rows.keys,
+                rows.key_space,
+                shared if shared is not None else Shared(bc, self.key, n),
+                bc.seed,
+                self.key,
+            )
             if self.spec is not None and (self.spec.unique or self.spec.row_number):
                 lv = self.values_gen.generate_unique(ctx)
             else:
@@ -212,28 +229,57 @@ def concat_cols(a: Column | None, b: Column | None) -> Column | None:
     if isinstance(a, Leaf) and isinstance(b, Leaf):
         ta = a.text_values
         tb = b.text_values
-        text = None if ta is None and tb is None else [*(a.text() if ta is None else ta),
-                                                        *(b.text() if tb is None else tb)]
+        text = (
+            None
+            if ta is None and tb is None
+            else [*(a.text() if ta is None else ta), *(b.text() if tb is None else tb)]
+        )
         return Leaf([*a.values, *b.values], a.kind, text)
     if isinstance(a, Obj) and isinstance(b, Obj):
         fields = [concat_cols(x, y) for x, y in zip(a.fields, b.fields, strict=True)]
-        present = [None if (p is None and q is None) else np.concatenate([
-            np.ones(a.n, dtype=bool) if p is None else p, np.ones(b.n, dtype=bool) if q is None else q])
-            for p, q in zip(a.present, b.present, strict=True)]
-        nulls = None if a.nulls is None and b.nulls is None else np.concatenate([
-            np.zeros(a.n, dtype=bool) if a.nulls is None else a.nulls,
-            np.zeros(b.n, dtype=bool) if b.nulls is None else b.nulls])
+        present = [
+            None
+            if (p is None and q is None)
+            else np.concatenate(
+                [np.ones(a.n, dtype=bool) if p is None else p, np.ones(b.n, dtype=bool) if q is None else q]
+            )
+            for p, q in zip(a.present, b.present, strict=True)
+        ]
+        nulls = (
+            None
+            if a.nulls is None and b.nulls is None
+            else np.concatenate(
+                [
+                    np.zeros(a.n, dtype=bool) if a.nulls is None else a.nulls,
+                    np.zeros(b.n, dtype=bool) if b.nulls is None else b.nulls,
+                ]
+            )
+        )
         return Obj(a.n + b.n, fields, present, nulls)
     if isinstance(a, Arr) and isinstance(b, Arr):
-        nulls = None if a.nulls is None and b.nulls is None else np.concatenate([
-            np.zeros(a.n, dtype=bool) if a.nulls is None else a.nulls,
-            np.zeros(b.n, dtype=bool) if b.nulls is None else b.nulls])
+        nulls = (
+            None
+            if a.nulls is None and b.nulls is None
+            else np.concatenate(
+                [
+                    np.zeros(a.n, dtype=bool) if a.nulls is None else a.nulls,
+                    np.zeros(b.n, dtype=bool) if b.nulls is None else b.nulls,
+                ]
+            )
+        )
         return Arr(np.concatenate([a.lengths, b.lengths]), concat_cols(a.item, b.item), nulls)
     if isinstance(a, Choice) and isinstance(b, Choice):
         cols = [concat_cols(x, y) for x, y in zip(a.cols, b.cols, strict=True)]
-        nulls = None if a.nulls is None and b.nulls is None else np.concatenate([
-            np.zeros(a.n, dtype=bool) if a.nulls is None else a.nulls,
-            np.zeros(b.n, dtype=bool) if b.nulls is None else b.nulls])
+        nulls = (
+            None
+            if a.nulls is None and b.nulls is None
+            else np.concatenate(
+                [
+                    np.zeros(a.n, dtype=bool) if a.nulls is None else a.nulls,
+                    np.zeros(b.n, dtype=bool) if b.nulls is None else b.nulls,
+                ]
+            )
+        )
         # option columns hold rows in row order; concatenation keeps that order per option
         return Choice(np.concatenate([a.branch, b.branch]), cols, nulls)
     raise TypeError("cannot concatenate columns of different shapes")
@@ -265,8 +311,9 @@ def _negated(gen: _Negating, col: Column) -> np.ndarray:
     return bad
 
 
-def redraw_negated(gen: _Redrawing[ColumnT], bc: BlockContext, rows: Rows, shared: Shared | None,
-                   col: ColumnT) -> ColumnT:
+def redraw_negated(
+    gen: _Redrawing[ColumnT], bc: BlockContext, rows: Rows, shared: Shared | None, col: ColumnT
+) -> ColumnT:
     """JSON Schema `not`: re-draw (salted) the rows whose value matches a negated subschema."""
 
     bad = _negated(gen, col)
@@ -275,8 +322,9 @@ def redraw_negated(gen: _Redrawing[ColumnT], bc: BlockContext, rows: Rows, share
             return col
         idx = np.flatnonzero(bad)
         # a salt of its own (other re-draw loops use small ones); later rounds draw minimal values
-        sbc = BlockContext(bc.seed, bc.block, bc.locale, bc.salt * 1000 + 500 + r,
-                           minimal=bc.minimal or r >= REDRAWS)
+        sbc = BlockContext(
+            bc.seed, bc.block, bc.locale, bc.salt * 1000 + 500 + r, minimal=bc.minimal or r >= REDRAWS
+        )
         sub = gen._draw(sbc, rows.subset(idx), None if shared is None else shared.subset(idx))
         keep = np.flatnonzero(~bad)
         merged = concat_cols(take(col, keep), sub)
@@ -285,8 +333,9 @@ def redraw_negated(gen: _Redrawing[ColumnT], bc: BlockContext, rows: Rows, share
         col = take(merged, order)
         bad = _negated(gen, col)
     if bad.any():
-        raise Unsatisfiable(f"{gen.node.path or gen.name or '(root)'}: could not draw values outside its 'not' "
-                      f"subschema.")
+        raise Unsatisfiable(
+            f"{gen.node.path or gen.name or '(root)'}: could not draw values outside its 'not' subschema."
+        )
     return col
 
 

@@ -25,8 +25,13 @@ def _num(v: Any) -> Decimal | None:
     return Decimal(str(v)) if isinstance(v, float) else Decimal(v)
 
 
-def accepts(node: Node, value: Any, definitions: dict[str, Node], depth: int = 0,
-            memo: dict[tuple[int, int], bool] | None = None) -> bool:
+def accepts(
+    node: Node,
+    value: Any,
+    definitions: dict[str, Node],
+    depth: int = 0,
+    memo: dict[tuple[int, int], bool] | None = None,
+) -> bool:
     # one answer per (node, value object) within a top-level call: nested choices of shared
     # definitions would otherwise test the same value against the same node exponentially often
     if memo is None:
@@ -43,13 +48,20 @@ def accepts(node: Node, value: Any, definitions: dict[str, Node], depth: int = 0
     return ok
 
 
-def _accepts(node: Node, value: Any, definitions: dict[str, Node], depth: int,
-             memo: dict[tuple[int, int], bool]) -> bool:
+def _accepts(
+    node: Node, value: Any, definitions: dict[str, Node], depth: int, memo: dict[tuple[int, int], bool]
+) -> bool:
     if depth > 50:
         return True
     if value is None:
-        return node.nullable or node.kind in (Kind.NULL, Kind.ANY) or (
-            node.kind == Kind.CHOICE and any(accepts(o, None, definitions, depth + 1, memo) for o in node.options))
+        return (
+            node.nullable
+            or node.kind in (Kind.NULL, Kind.ANY)
+            or (
+                node.kind == Kind.CHOICE
+                and any(accepts(o, None, definitions, depth + 1, memo) for o in node.options)
+            )
+        )
     if node.has_const and value != node.const:
         return False
     if node.enum is not None and value not in node.enum:
@@ -117,8 +129,9 @@ def _accepts(node: Node, value: Any, definitions: dict[str, Node], depth: int,
     return True
 
 
-def _object_accepts(node: Node, value: dict, definitions: dict[str, Node], depth: int,
-                    memo: dict[tuple[int, int], bool]) -> bool:
+def _object_accepts(
+    node: Node, value: dict, definitions: dict[str, Node], depth: int, memo: dict[tuple[int, int], bool]
+) -> bool:
     known: set[str] = set()
     for child in node.children:
         if not child.name:  # anonymous group: its members are keys of this object
@@ -145,7 +158,9 @@ def _object_accepts(node: Node, value: dict, definitions: dict[str, Node], depth
             continue
         if not node.additional_properties:
             return False
-        if node.additional is not None and not accepts(node.additional, value[key], definitions, depth + 1, memo):
+        if node.additional is not None and not accepts(
+            node.additional, value[key], definitions, depth + 1, memo
+        ):
             return False
     for key, deps in node.dependent_required.items():
         if key in value and any(d not in value for d in deps):
@@ -153,8 +168,9 @@ def _object_accepts(node: Node, value: dict, definitions: dict[str, Node], depth
     return _conditions_hold(node, value, definitions, depth, memo)
 
 
-def _conditions_hold(node: Node, value: Any, definitions: dict[str, Node], depth: int,
-                     memo: dict[tuple[int, int], bool]) -> bool:
+def _conditions_hold(
+    node: Node, value: Any, definitions: dict[str, Node], depth: int, memo: dict[tuple[int, int], bool]
+) -> bool:
     for cond in node.conditionals:
         branch = cond.then if accepts(cond.if_, value, definitions, depth + 1, memo) else cond.else_
         if branch is not None and not accepts(branch, value, definitions, depth + 1, memo):

@@ -96,15 +96,23 @@ class ObjectGen(Gen):
             late = r >= _ASSERT_REDRAWS * 3 // 4
             # late rounds alternate between minimal content and minimal content with every
             # nillable element nil: either may be what the test needs
-            sbc = BlockContext(bc.seed, bc.block, bc.locale, bc.salt * 1000 + 700 + r,
-                               minimal=bc.minimal or late, nil_all=bc.nil_all or (late and r % 2 == 1))
+            sbc = BlockContext(
+                bc.seed,
+                bc.block,
+                bc.locale,
+                bc.salt * 1000 + 700 + r,
+                minimal=bc.minimal or late,
+                nil_all=bc.nil_all or (late and r % 2 == 1),
+            )
             sub = self._draw(sbc, rows.subset(idx), None if shared is None else shared.subset(idx))
             col = _replace_obj_rows(col, idx, sub)
             bad, reason = self._assertion_failures(col)
         if bad.any():
-            raise Unsatisfiable(f"{self.node.path or self.name or '(root)'}: could not draw content meeting its "
-                          f"xs:assert after {_ASSERT_REDRAWS} re-draws ({int(bad.sum())} of {col.n} rows "
-                          f"still fail: {reason}).")
+            raise Unsatisfiable(
+                f"{self.node.path or self.name or '(root)'}: could not draw content meeting its "
+                f"xs:assert after {_ASSERT_REDRAWS} re-draws ({int(bad.sum())} of {col.n} rows "
+                f"still fail: {reason})."
+            )
         return col
 
     def _draw(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Obj:
@@ -154,24 +162,37 @@ class ObjectGen(Gen):
                         if mask is not None and col.fields[j] is not None:
                             mask[i] = True
                             fixed = True
-                    if not fixed or not accepts(branch, plain_json(self.py(col.take(np.array([i])))[0]), defs):
+                    if not fixed or not accepts(
+                        branch, plain_json(self.py(col.take(np.array([i])))[0]), defs
+                    ):
                         bad[i] = True
         return bad
 
     def _conditionals(self, bc: BlockContext, rows: Rows, shared: Shared | None, col: Obj) -> Obj:
         bad = self._conditional_failures(col)
-        plain = ObjectGen(self.node, self.key, self.name, self.slots, self.null_rate, self.group,
-                          conditionals_off=True, not_all=self.not_all)
+        plain = ObjectGen(
+            self.node,
+            self.key,
+            self.name,
+            self.slots,
+            self.null_rate,
+            self.group,
+            conditionals_off=True,
+            not_all=self.not_all,
+        )
         for r in range(REDRAWS):
             if not bad.any():
                 return col
             idx = np.flatnonzero(bad)
-            sub = plain.generate(bc.salted(r), rows.subset(idx), None if shared is None else shared.subset(idx))
+            sub = plain.generate(
+                bc.salted(r), rows.subset(idx), None if shared is None else shared.subset(idx)
+            )
             col = _replace_obj_rows(col, idx, sub)
             bad = self._conditional_failures(col)
         if bad.any():
-            raise Unsatisfiable(f"{self.node.path or self.name}: could not draw values meeting its if/then/else "
-                          f"conditions.")
+            raise Unsatisfiable(
+                f"{self.node.path or self.name}: could not draw values meeting its if/then/else conditions."
+            )
         return col
 
     def _dependencies(self, present: list[np.ndarray | None], n: int) -> None:
@@ -237,7 +258,8 @@ class ObjectGen(Gen):
         assert isinstance(col, Obj)
         n = col.n
         plain = all(s.name and not is_group(s.gen) for s in self.slots) and all(
-            p is None for p in col.present)
+            p is None for p in col.present
+        )
         names = [s.name for s in self.slots]
         out: list[dict[str, Any]]
         if plain:
@@ -246,8 +268,11 @@ class ObjectGen(Gen):
                 # every slot is present in every row: it has a generator and a column
                 assert s.gen is not None and f is not None
                 cols.append(s.gen.py(f))
-            out = [dict(zip(names, vals, strict=True)) for vals in zip(*cols, strict=True)] if cols else [
-                {} for _ in range(n)]
+            out = (
+                [dict(zip(names, vals, strict=True)) for vals in zip(*cols, strict=True)]
+                if cols
+                else [{} for _ in range(n)]
+            )
         else:
             out = [{} for _ in range(n)]
             for slot, f, p in zip(self.slots, col.fields, col.present, strict=True):

@@ -26,8 +26,11 @@ def extra_properties(node: Node, need: int, taken: set[str]) -> list[tuple[str, 
     sources: list[tuple[str, bool, Node, str | None]] = [(p, False, v, p) for p, v in node.pattern_properties]
     if node.additional_properties:
         names = node.property_names
-        pattern, anchored = (names.patterns[0], names.pattern_anchored) if names is not None and names.patterns \
+        pattern, anchored = (
+            (names.patterns[0], names.pattern_anchored)
+            if names is not None and names.patterns
             else (_KEY_PATTERN, True)
+        )
         sources.append((pattern, anchored, node.additional or Node(Kind.ANY), None))
     rng = np.random.default_rng(hash_key(node.path + "#keys") & ((1 << 63) - 1))
     out: list[tuple[str, Node]] = []
@@ -40,8 +43,11 @@ def extra_properties(node: Node, need: int, taken: set[str]) -> list[tuple[str, 
         for key in candidates:
             if len(out) >= need:
                 return out
-            if not key or key in seen or (node.property_names is not None and not accepts(
-                    node.property_names, key, {})):
+            if (
+                not key
+                or key in seen
+                or (node.property_names is not None and not accepts(node.property_names, key, {}))
+            ):
                 continue
             # a key matching another pattern would have to satisfy that schema too: avoid it
             if own is not None and not re.search(own, key):
@@ -77,12 +83,18 @@ def merge_object(base: Node, extra: Node | None, fixed: dict[str, Node]) -> Node
                 children[c.name] = replace(children[c.name], required=True)
     for pname, pin in fixed.items():
         if pname in children:
-            children[pname] = replace(children[pname], const=pin.const, has_const=pin.has_const,
-                                      enum=pin.enum, required=True)
+            children[pname] = replace(
+                children[pname], const=pin.const, has_const=pin.has_const, enum=pin.enum, required=True
+            )
     additional = base.additional_properties and (extra is None or extra.additional_properties)
     negations = [*base.negations, *(extra.negations if extra is not None else [])]
-    return replace(base, children=[children[n] for n in order], conditionals=[],
-                   additional_properties=additional, negations=negations)
+    return replace(
+        base,
+        children=[children[n] for n in order],
+        conditionals=[],
+        additional_properties=additional,
+        negations=negations,
+    )
 
 
 def condition_variants(node: Node) -> list[Node]:
@@ -94,8 +106,12 @@ def condition_variants(node: Node) -> list[Node]:
         if cond.if_.kind != Kind.OBJECT or not pins or len(pins) != len(cond.if_.children):
             return []
         then = cond.then
-        if then is not None and then.kind == Kind.CHOICE and then.choice_mode == ChoiceMode.ANY_OF \
-                and all(o.kind in (Kind.OBJECT, Kind.ANY) for o in then.options):
+        if (
+            then is not None
+            and then.kind == Kind.CHOICE
+            and then.choice_mode == ChoiceMode.ANY_OF
+            and all(o.kind in (Kind.OBJECT, Kind.ANY) for o in then.options)
+        ):
             thens: list[Node | None] = list(then.options)  # one variant per branch of the `then`
         elif then is None or then.kind in (Kind.OBJECT, Kind.ANY):
             thens = [then]
@@ -108,8 +124,13 @@ def condition_variants(node: Node) -> list[Node]:
 
 def _closed_names(node: Node) -> set[str] | None:
     """The only property names an object option admits, or None when it admits others too."""
-    if node.kind is not Kind.OBJECT or node.additional_properties or node.pattern_properties \
-            or node.additional is not None or any(not c.name for c in node.children):
+    if (
+        node.kind is not Kind.OBJECT
+        or node.additional_properties
+        or node.pattern_properties
+        or node.additional is not None
+        or any(not c.name for c in node.children)
+    ):
         return None
     return {c.name for c in node.children}
 
@@ -128,8 +149,9 @@ def distinguished(options: list[Node]) -> list[Node]:
             out.append(option)
             continue
         required = {c.name for c in option.children if c.required}
-        rivals = [names for j, names in enumerate(closed) if j != i and names is not None
-                  and not required - names]  # nothing required yet keeps the value out of them
+        rivals = [
+            names for j, names in enumerate(closed) if j != i and names is not None and not required - names
+        ]  # nothing required yet keeps the value out of them
         if not rivals:
             out.append(option)
             continue
@@ -148,8 +170,12 @@ def without_rival_keys(options: list[Node]) -> list[Node]:
     """oneOf object options that differ by their required keys (`oneOf: [{required: [uses]},
     {required: [run]}]` over shared properties) leave out, in each option, one key that every
     rival requires, so a value drawn from one option fails the others instead of being re-drawn."""
-    required = [{c.name for c in o.children if c.required}
-                if o.kind is Kind.OBJECT and all(c.name for c in o.children) else None for o in options]
+    required = [
+        {c.name for c in o.children if c.required}
+        if o.kind is Kind.OBJECT and all(c.name for c in o.children)
+        else None
+        for o in options
+    ]
     out: list[Node] = []
     for i, option in enumerate(options):
         mine = required[i]
@@ -170,7 +196,11 @@ def without_rival_keys(options: list[Node]) -> list[Node]:
             if not more:
                 break
             drop |= more
-        if not drop or drop & mine or (option.min_properties and len(names) - len(drop) < option.min_properties):
+        if (
+            not drop
+            or drop & mine
+            or (option.min_properties and len(names) - len(drop) < option.min_properties)
+        ):
             out.append(option)
             continue
         out.append(replace(option, children=[c for c in option.children if c.name not in drop]))
@@ -191,16 +221,25 @@ def array_variants(node: Node) -> list[Node]:
             hi = min(his) if his else None
             if hi is not None and lo > hi:
                 continue
-            variants.append(replace(plain, min_items=lo or plain.min_items, max_items=hi,
-                                    unique_items=plain.unique_items or branch.unique_items))
+            variants.append(
+                replace(
+                    plain,
+                    min_items=lo or plain.min_items,
+                    max_items=hi,
+                    unique_items=plain.unique_items or branch.unique_items,
+                )
+            )
     contains = node.contains
     values = None if contains is None else [contains.const] if contains.has_const else contains.enum
     if values and node.items is not None and not node.prefix_items:
         # `contains: {const: x}` (or an enum): one variant draws every item from those values
         fit = [v for v in values if accepts(node.items, v, {})]
         lo = max(plain.min_items or 0, 1 if node.min_contains is None else node.min_contains)
-        hi = plain.max_items if node.max_contains is None else min(
-            x for x in (plain.max_items, node.max_contains) if x is not None)
+        hi = (
+            plain.max_items
+            if node.max_contains is None
+            else min(x for x in (plain.max_items, node.max_contains) if x is not None)
+        )
         if fit and (hi is None or lo <= hi) and not (plain.unique_items and len(fit) < lo):
             items = replace(node.items, enum=fit, has_const=False, const=None)
             variants.append(replace(plain, items=items, min_items=lo, max_items=hi))
@@ -227,8 +266,14 @@ def json_types(node: Node, definitions: dict[str, Node], depth: int = 0) -> set[
                 return None
             out |= t
         return out
-    base = {Kind.INTEGER: {"number"}, Kind.NUMBER: {"number"}, Kind.OBJECT: {"object"},
-            Kind.ARRAY: {"array"}, Kind.BOOLEAN: {"boolean"}, Kind.NULL: {"null"}}.get(k, {"string"})
+    base = {
+        Kind.INTEGER: {"number"},
+        Kind.NUMBER: {"number"},
+        Kind.OBJECT: {"object"},
+        Kind.ARRAY: {"array"},
+        Kind.BOOLEAN: {"boolean"},
+        Kind.NULL: {"null"},
+    }.get(k, {"string"})
     return base | ({"null"} if node.nullable else set())
 
 

@@ -10,7 +10,7 @@ _BOM = b"\xef\xbb\xbf"
 def decode_utf8(content: bytes, what: str = "The schema") -> str:
     """Strict UTF-8 decoding (a leading BOM is dropped); SchemaError names the first bad byte offset."""
     if content.startswith(_BOM):
-        content = content[len(_BOM):]
+        content = content[len(_BOM) :]
     try:
         return content.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -8,8 +8,12 @@ import re
 
 _ECMA_SPACE = "\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
 _OUTSIDE_CLASS = {
-    "d": "[0-9]", "D": "[^0-9]", "w": "[A-Za-z0-9_]", "W": "[^A-Za-z0-9_]",
-    "s": f"[{_ECMA_SPACE}]", "S": f"[^{_ECMA_SPACE}]",
+    "d": "[0-9]",
+    "D": "[^0-9]",
+    "w": "[A-Za-z0-9_]",
+    "W": "[^A-Za-z0-9_]",
+    "s": f"[{_ECMA_SPACE}]",
+    "S": f"[^{_ECMA_SPACE}]",
 }
 # inside a class the negated shorthands stay Python's (Unicode-aware, so never wider than ECMA's)
 _INSIDE_CLASS = {"d": "0-9", "D": "\\D", "w": "A-Za-z0-9_", "W": "\\W", "s": _ECMA_SPACE, "S": "\\S"}
@@ -34,12 +38,12 @@ def _escape(pattern: str, i: int, in_class: bool) -> tuple[str, int]:
         end = pattern.find("}", i)
         if end < 0:
             raise ValueError("unterminated \\u{...} escape")
-        return f"\\U{int(pattern[i + 1:end], 16):08x}", end + 1
+        return f"\\U{int(pattern[i + 1 : end], 16):08x}", end + 1
     if d == "k" and i < n and pattern[i] == "<":
         end = pattern.find(">", i)
         if end < 0:
             raise ValueError("unterminated \\k<name> back-reference")
-        return f"(?P={pattern[i + 1:end]})", end + 1
+        return f"(?P={pattern[i + 1 : end]})", end + 1
     if d == "0" and not (i < n and pattern[i].isdigit()):
         return "\\x00", i
     if d == "b" and in_class:
@@ -96,7 +100,7 @@ def translate_ecma_pattern(pattern: str) -> str:
             out.append("[^\\n\\r\\u2028\\u2029]")
         elif c == "$":
             out.append("\\Z")  # ECMA `$` is end of input; Python's also matches before a final \n
-        elif c == "(" and pattern.startswith("(?<", i) and pattern[i + 3:i + 4] not in ("=", "!"):
+        elif c == "(" and pattern.startswith("(?<", i) and pattern[i + 3 : i + 4] not in ("=", "!"):
             out.append("(?P<")
             i += 3
             continue
@@ -111,5 +115,3 @@ def translate_ecma_pattern(pattern: str) -> str:
     except re.error as exc:
         raise ValueError(f"the pattern does not compile: {exc}") from None
     return translated
-
-

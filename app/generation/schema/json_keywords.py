@@ -42,8 +42,14 @@ def note_unsupported(node: Node, text: str) -> None:
 
 def _required_only(node: Node) -> list[list[str]] | None:
     """A schema that is only `not: {required: [...]}` (one or more): the name lists, else None."""
-    if node.kind not in (Kind.ANY, Kind.OBJECT) or node.children or not node.negations \
-            or node.conditionals or node.enum is not None or node.has_const:
+    if (
+        node.kind not in (Kind.ANY, Kind.OBJECT)
+        or node.children
+        or not node.negations
+        or node.conditionals
+        or node.enum is not None
+        or node.has_const
+    ):
         return None
     out = [required_names(n) for n in node.negations]
     lists = [o for o in out if o is not None]
@@ -155,9 +161,14 @@ class KeywordFacets:
             if additional is False or schema.get("unevaluatedProperties") is False:
                 node.additional_properties = False
             elif isinstance(additional, dict) and additional and node.additional is None:
-                node.additional = self._convert([(additional, resolver)], _join(node.path, "*"), "", depth + 1)
-                note_unsupported(node, "an 'additionalProperties' schema: extra properties are generated only where "
-                            "minProperties needs them")
+                node.additional = self._convert(
+                    [(additional, resolver)], _join(node.path, "*"), "", depth + 1
+                )
+                note_unsupported(
+                    node,
+                    "an 'additionalProperties' schema: extra properties are generated only where "
+                    "minProperties needs them",
+                )
             if isinstance(schema.get("unevaluatedProperties"), dict):
                 node.unsupported.append("an 'unevaluatedProperties' schema is ignored")
             self._open_properties(node, schema, resolver, depth)
@@ -181,8 +192,10 @@ class KeywordFacets:
                 properties[prop] = [(True, None)]
         for index, (prop, contributions) in enumerate(properties.items()):
             if self.node_count > HARD_NODE_LIMIT:
-                node.unsupported.append(f"{len(properties) - index} more properties are not modelled "
-                                        f"(the tree exceeded {HARD_NODE_LIMIT} nodes)")
+                node.unsupported.append(
+                    f"{len(properties) - index} more properties are not modelled "
+                    f"(the tree exceeded {HARD_NODE_LIMIT} nodes)"
+                )
                 # a required property left out would make every value invalid: keep it as an
                 # unmodelled placeholder, so the compiler avoids this object instead
                 for rest in list(properties)[index:]:
@@ -209,12 +222,16 @@ class KeywordFacets:
                     continue
                 value = self._convert([(sub, resolver)], _join(node.path, "*"), "", depth + 1)
                 node.pattern_properties.append((translated, value))
-                note_unsupported(node, "'patternProperties': pattern-named properties are generated only where "
-                            "minProperties needs them")
+                note_unsupported(
+                    node,
+                    "'patternProperties': pattern-named properties are generated only where "
+                    "minProperties needs them",
+                )
         names = schema.get("propertyNames")
         if isinstance(names, dict) and node.property_names is None:
-            node.property_names = self._convert([({"type": "string", **names}, resolver)],
-                                                _join(node.path, "*"), "", depth + 1)
+            node.property_names = self._convert(
+                [({"type": "string", **names}, resolver)], _join(node.path, "*"), "", depth + 1
+            )
         for keyword in ("dependentSchemas", "dependencies"):
             deps = schema.get(keyword)
             if not isinstance(deps, dict):
@@ -223,7 +240,9 @@ class KeywordFacets:
                 if isinstance(sub, list) or sub is True or sub == {}:
                     continue  # the list form is dependentRequired
                 then = self._convert([(sub, resolver)], node.path, "", depth + 1)
-                trigger = Node(Kind.OBJECT, path=node.path, children=[Node(Kind.ANY, name=prop, path=node.path)])
+                trigger = Node(
+                    Kind.OBJECT, path=node.path, children=[Node(Kind.ANY, name=prop, path=node.path)]
+                )
                 pairs = _required_only(then)
                 if pairs is not None:
                     # `prop` present => not all of these present: one negation over all of them
@@ -275,18 +294,25 @@ class KeywordFacets:
                 if node.contains is None:
                     node.contains = self._convert([(contains, resolver)], node.path, "", depth + 1)
                     if not self.legacy:
-                        for keyword, attr in (("minContains", "min_contains"), ("maxContains", "max_contains")):
+                        for keyword, attr in (
+                            ("minContains", "min_contains"),
+                            ("maxContains", "max_contains"),
+                        ):
                             v = schema.get(keyword)
                             if isinstance(v, int) and not isinstance(v, bool):
                                 setattr(node, attr, v)
                 else:
                     note_unsupported(node, "a second 'contains' is ignored")
         if node.contains is not None or node.conditionals:
-            note_unsupported(node, "'contains' and if/then/else on an array are honoured by re-drawing arrays that miss them")
+            note_unsupported(
+                node,
+                "'contains' and if/then/else on an array are honoured by re-drawing arrays that miss them",
+            )
         node.prefix_items = [self._convert(p, node.path, "", depth + 1) for p in prefix_parts]
         if closed:
-            node.max_items = len(prefix_parts) if node.max_items is None else min(node.max_items,
-                                                                                  len(prefix_parts))
+            node.max_items = (
+                len(prefix_parts) if node.max_items is None else min(node.max_items, len(prefix_parts))
+            )
         elif item_parts:
             node.items = self._convert(item_parts, node.path, node.name, depth + 1)
         elif not prefix_parts:

@@ -27,22 +27,64 @@ MAX_JSON_DEPTH = 128  # JSON nesting levels of the schema document
 UPLOAD_BASE_URI = "urn:tdg:upload"
 
 _DRAFTS: dict[str, tuple[str, type[Any], referencing.Specification[Any]]] = {
-    "json-schema.org/draft-04/schema": ("draft-04", jsonschema.Draft4Validator, referencing.jsonschema.DRAFT4),
-    "json-schema.org/draft-06/schema": ("draft-06", jsonschema.Draft6Validator, referencing.jsonschema.DRAFT6),
-    "json-schema.org/draft-07/schema": ("draft-07", jsonschema.Draft7Validator, referencing.jsonschema.DRAFT7),
+    "json-schema.org/draft-04/schema": (
+        "draft-04",
+        jsonschema.Draft4Validator,
+        referencing.jsonschema.DRAFT4,
+    ),
+    "json-schema.org/draft-06/schema": (
+        "draft-06",
+        jsonschema.Draft6Validator,
+        referencing.jsonschema.DRAFT6,
+    ),
+    "json-schema.org/draft-07/schema": (
+        "draft-07",
+        jsonschema.Draft7Validator,
+        referencing.jsonschema.DRAFT7,
+    ),
     "json-schema.org/draft/2019-09/schema": (
-        "2019-09", jsonschema.Draft201909Validator, referencing.jsonschema.DRAFT201909),
+        "2019-09",
+        jsonschema.Draft201909Validator,
+        referencing.jsonschema.DRAFT201909,
+    ),
     "json-schema.org/draft/2020-12/schema": (
-        "2020-12", jsonschema.Draft202012Validator, referencing.jsonschema.DRAFT202012),
+        "2020-12",
+        jsonschema.Draft202012Validator,
+        referencing.jsonschema.DRAFT202012,
+    ),
 }
 _DEFAULT_DRAFT = "json-schema.org/draft/2020-12/schema"
 
 # keywords whose presence makes an object a JSON Schema rather than arbitrary JSON
-_SCHEMA_KEYWORDS = frozenset({
-    "$schema", "$ref", "$defs", "definitions", "type", "properties", "items", "prefixItems", "allOf",
-    "anyOf", "oneOf", "enum", "const", "required", "additionalProperties", "patternProperties", "not",
-    "if", "format", "pattern", "minimum", "maximum", "minLength", "maxLength", "$dynamicRef",
-})
+_SCHEMA_KEYWORDS = frozenset(
+    {
+        "$schema",
+        "$ref",
+        "$defs",
+        "definitions",
+        "type",
+        "properties",
+        "items",
+        "prefixItems",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "enum",
+        "const",
+        "required",
+        "additionalProperties",
+        "patternProperties",
+        "not",
+        "if",
+        "format",
+        "pattern",
+        "minimum",
+        "maximum",
+        "minLength",
+        "maxLength",
+        "$dynamicRef",
+    }
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -138,7 +180,9 @@ class JsonSchemaDocument:
         schema: Any = self.contents if root == "#" else {"$ref": f"{self.base_uri}#/{root}"}
         # the draft's own checker: a bare FormatChecker() mixes drafts (its "time" is draft 3's,
         # which no RFC 3339 time from a draft-7+ schema can pass)
-        validator = self.validator_cls(schema, registry=self.registry, format_checker=self.validator_cls.FORMAT_CHECKER)
+        validator = self.validator_cls(
+            schema, registry=self.registry, format_checker=self.validator_cls.FORMAT_CHECKER
+        )
         return JsonSchemaRecordValidator(validator)
 
 
@@ -146,7 +190,9 @@ def load_json_schema(text: str) -> JsonSchemaDocument:
     """Parse and check a JSON Schema document; SchemaError when it is not one or references the outside."""
     doc = _parse_json(text)
     if not isinstance(doc, dict):
-        kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(doc), "a number")
+        kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(
+            type(doc), "a number"
+        )
         raise SchemaError(f"The JSON document is {kind}, not a JSON Schema object.")
     if _json_depth(doc) > MAX_JSON_DEPTH:
         raise SchemaError(f"The JSON document is nested deeper than {MAX_JSON_DEPTH} levels.")
@@ -203,9 +249,9 @@ def _check_metaschema(doc: dict[str, Any], version: str) -> None:
             f"metaschema's '{keyword}' rule."
         ) from None
     except ValueError as exc:
-        raise SchemaError(f"The document cannot be checked as a {version} JSON Schema: {str(exc)[:200]}") from None
-
-
+        raise SchemaError(
+            f"The document cannot be checked as a {version} JSON Schema: {str(exc)[:200]}"
+        ) from None
 
 
 _VALUE_KEYWORDS = frozenset({"enum", "const", "examples", "default"})  # JSON values, not subschemas
@@ -232,8 +278,11 @@ def _check_references(document: JsonSchemaDocument, resource: referencing.Resour
             pattern = value.get("pattern")
             if isinstance(pattern, str):
                 _check_pattern_compiles(pattern)
-            stack.extend((v, resolver) for k, v in value.items()
-                         if isinstance(v, dict | list) and k not in _VALUE_KEYWORDS)
+            stack.extend(
+                (v, resolver)
+                for k, v in value.items()
+                if isinstance(v, dict | list) and k not in _VALUE_KEYWORDS
+            )
         else:
             stack.extend((v, resolver) for v in value if isinstance(v, dict | list))
 
@@ -247,7 +296,9 @@ def _check_pattern_compiles(pattern: str) -> None:
             warnings.simplefilter("ignore", FutureWarning)  # "possible set difference" notes
             re.compile(pattern)
     except re.error:
-        raise SchemaError(f"The schema's pattern {pattern[:100]!r} is not a valid regular expression.") from None
+        raise SchemaError(
+            f"The schema's pattern {pattern[:100]!r} is not a valid regular expression."
+        ) from None
 
 
 def _escape_pointer(name: str) -> str:

@@ -27,18 +27,41 @@ MAX_NESTING = 100  # schema levels below which nothing is modelled (keeps clear 
 NODE_BUDGET = 10_000  # past this many nodes every further $ref becomes a REF node
 _EXPANDED_KEYWORDS = frozenset({"allOf", "$ref", "$dynamicRef", "$recursiveRef"})
 _LEGACY_DRAFTS = {"draft-04", "draft-06", "draft-07"}
-_OBJECT_KEYWORDS = ("properties", "required", "additionalProperties", "patternProperties", "minProperties",
-                    "maxProperties", "dependentRequired", "dependencies", "propertyNames",
-                    "unevaluatedProperties", "dependentSchemas")
-_ARRAY_KEYWORDS = ("items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains", "additionalItems")
+_OBJECT_KEYWORDS = (
+    "properties",
+    "required",
+    "additionalProperties",
+    "patternProperties",
+    "minProperties",
+    "maxProperties",
+    "dependentRequired",
+    "dependencies",
+    "propertyNames",
+    "unevaluatedProperties",
+    "dependentSchemas",
+)
+_ARRAY_KEYWORDS = (
+    "items",
+    "prefixItems",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "contains",
+    "additionalItems",
+)
 _STRING_KEYWORDS = ("minLength", "maxLength", "pattern", "format")
 _NUMBER_KEYWORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
 _UNSUPPORTED_KEYWORDS = {
     "unevaluatedItems": "'unevaluatedItems' is ignored",
 }
 _TYPE_KINDS = {
-    "string": Kind.STRING, "integer": Kind.INTEGER, "number": Kind.NUMBER, "boolean": Kind.BOOLEAN,
-    "object": Kind.OBJECT, "array": Kind.ARRAY, "null": Kind.NULL,
+    "string": Kind.STRING,
+    "integer": Kind.INTEGER,
+    "number": Kind.NUMBER,
+    "boolean": Kind.BOOLEAN,
+    "object": Kind.OBJECT,
+    "array": Kind.ARRAY,
+    "null": Kind.NULL,
 }
 
 
@@ -60,7 +83,8 @@ def _fits(value: Any, kind: Kind) -> bool:
         return isinstance(value, str)
     if kind is Kind.INTEGER:
         return (isinstance(value, int) and not isinstance(value, bool)) or (
-            isinstance(value, float) and value.is_integer())
+            isinstance(value, float) and value.is_integer()
+        )
     if kind is Kind.NUMBER:
         return isinstance(value, int | float) and not isinstance(value, bool)
     if kind is Kind.BOOLEAN:
@@ -102,8 +126,13 @@ def _intersect_types(a: set[str], b: set[str]) -> set[str]:
 
 
 def _matches_everything(node: Node) -> bool:
-    return (node.kind is Kind.ANY and not node.negations and node.enum is None and not node.has_const
-            and not node.unsupported)
+    return (
+        node.kind is Kind.ANY
+        and not node.negations
+        and node.enum is None
+        and not node.has_const
+        and not node.unsupported
+    )
 
 
 class TreeBuilder(KeywordFacets):
@@ -119,7 +148,9 @@ class TreeBuilder(KeywordFacets):
         self.expanding: dict[int, str] = {}  # id(target contents) -> ref key, the current $ref stack
         self.scheduled: set[str] = set()  # keys some REF node points at
         self.shallow = False  # building definitions: every $ref is a REF
-        self.pending: list[tuple[str, Any, Any, str]] = []  # cut refs still to build: key, contents, resolver, path
+        self.pending: list[
+            tuple[str, Any, Any, str]
+        ] = []  # cut refs still to build: key, contents, resolver, path
         self.key_of: dict[int, str] = {}
         self.keys_used: set[str] = set()
 
@@ -155,7 +186,7 @@ class TreeBuilder(KeywordFacets):
         if key is not None:
             return key
         base = self.doc.base_uri
-        key = ref[len(base):] if ref.startswith(base + "#") else ref
+        key = ref[len(base) :] if ref.startswith(base + "#") else ref
         if key in self.keys_used:
             key = f"{key}@{len(self.keys_used)}"
         self.key_of[ident] = key
@@ -167,7 +198,12 @@ class TreeBuilder(KeywordFacets):
         target, target_resolver = resolved.contents, resolved.resolver
         ident = id(target)
         key = self._ref_key(ref, ident)
-        if ident in self.expanding or self.shallow or depth >= MAX_TREE_DEPTH or self.node_count > NODE_BUDGET:
+        if (
+            ident in self.expanding
+            or self.shallow
+            or depth >= MAX_TREE_DEPTH
+            or self.node_count > NODE_BUDGET
+        ):
             if key not in self.scheduled:
                 self.scheduled.add(key)
                 self.pending.append((key, target, target_resolver, path))
@@ -212,13 +248,28 @@ class TreeBuilder(KeywordFacets):
             return None
         if self.legacy:
             return ref  # before 2019-09 the siblings of $ref are ignored
-        structural = set(schema) - {"$ref", "$defs", "definitions", "$schema", "$id", "$comment", "title",
-                                    "description", "$anchor", "examples", "default", "readOnly",
-                                    "writeOnly", "deprecated"}
+        structural = set(schema) - {
+            "$ref",
+            "$defs",
+            "definitions",
+            "$schema",
+            "$id",
+            "$comment",
+            "title",
+            "description",
+            "$anchor",
+            "examples",
+            "default",
+            "readOnly",
+            "writeOnly",
+            "deprecated",
+        }
         return ref if not structural else None
 
     # -- flattening ------------------------------------------------------------------------------
-    def _flatten(self, parts: list[Part], notes: list[str], inlined: dict[int, str]) -> tuple[list[Part], bool]:
+    def _flatten(
+        self, parts: list[Part], notes: list[str], inlined: dict[int, str]
+    ) -> tuple[list[Part], bool]:
         """Expand allOf and non-pure $refs into a flat conjunction of plain schemas.
 
         Every target inlined is recorded in `inlined`, which the caller keeps on the expansion
@@ -298,8 +349,9 @@ class TreeBuilder(KeywordFacets):
             for ident in fresh:
                 del self.expanding[ident]
 
-    def _convert_flat(self, flat: list[Part], impossible: bool, notes: list[str], path: str, name: str,
-                      depth: int) -> Node:
+    def _convert_flat(
+        self, flat: list[Part], impossible: bool, notes: list[str], path: str, name: str, depth: int
+    ) -> Node:
         if impossible:
             node = Node(Kind.ANY, name=name, path=path)
             node.unsupported.append("the schema is 'false' or contradictory: no value is valid")
@@ -309,7 +361,7 @@ class TreeBuilder(KeywordFacets):
                 options = schema.get(keyword)
                 if isinstance(options, list) and options:
                     rest = {k: v for k, v in schema.items() if k != keyword}
-                    base = [*flat[:index], (rest, resolver), *flat[index + 1:]]
+                    base = [*flat[:index], (rest, resolver), *flat[index + 1 :]]
                     node = self._choice(base, options, resolver, mode, path, name, depth)
                     node.unsupported[:0] = notes
                     return node
@@ -317,8 +369,16 @@ class TreeBuilder(KeywordFacets):
         node.unsupported[:0] = notes
         return node
 
-    def _choice(self, base: list[Part], options: list[Any], resolver: Any, mode: ChoiceMode, path: str,
-                name: str, depth: int) -> Node:
+    def _choice(
+        self,
+        base: list[Part],
+        options: list[Any],
+        resolver: Any,
+        mode: ChoiceMode,
+        path: str,
+        name: str,
+        depth: int,
+    ) -> Node:
         def is_null(option: Any) -> bool:
             return isinstance(option, dict) and option.get("type") == "null" and len(option) == 1
 
@@ -341,8 +401,14 @@ class TreeBuilder(KeywordFacets):
             if ident is not None:
                 seen[ident] = node
             converted.append(node)
-        node = Node(Kind.CHOICE, name=name, path=path, options=converted, choice_mode=mode,
-                    nullable=len(non_null) < len(options))
+        node = Node(
+            Kind.CHOICE,
+            name=name,
+            path=path,
+            options=converted,
+            choice_mode=mode,
+            nullable=len(non_null) < len(options),
+        )
         self._annotate(node, base)
         return node
 
@@ -399,8 +465,14 @@ class TreeBuilder(KeywordFacets):
             return node
         if len(concrete) > 1:
             options = [self._typed(flat, t, path, "", depth, enum, const, has_const) for t in concrete]
-            node = Node(Kind.CHOICE, name=name, path=path, options=options, choice_mode=ChoiceMode.UNION,
-                        nullable=nullable)
+            node = Node(
+                Kind.CHOICE,
+                name=name,
+                path=path,
+                options=options,
+                choice_mode=ChoiceMode.UNION,
+                nullable=nullable,
+            )
             self._annotate(node, flat)
             return node
         node = self._typed(flat, concrete[0], path, name, depth, enum, const, has_const)
@@ -425,8 +497,17 @@ class TreeBuilder(KeywordFacets):
             return {"number"}
         return {"any"}
 
-    def _typed(self, flat: list[Part], type_name: str, path: str, name: str, depth: int,
-               enum: list[Any] | None, const: Any, has_const: bool) -> Node:
+    def _typed(
+        self,
+        flat: list[Part],
+        type_name: str,
+        path: str,
+        name: str,
+        depth: int,
+        enum: list[Any] | None,
+        const: Any,
+        has_const: bool,
+    ) -> Node:
         kind = _TYPE_KINDS.get(type_name, Kind.ANY)
         node = Node(kind, name=name, path=path)
         if kind is Kind.STRING:
@@ -447,8 +528,11 @@ class TreeBuilder(KeywordFacets):
                     node.unsupported.append(reason)
             if "not" in schema:
                 node.negations.extend(self._negations(schema["not"], resolver, path, depth))
-                note_unsupported(node, "'not' is honoured by re-drawing values that match it (formats are not "
-                            "considered in that check)")
+                note_unsupported(
+                    node,
+                    "'not' is honoured by re-drawing values that match it (formats are not "
+                    "considered in that check)",
+                )
         if any(_matches_everything(n) for n in node.negations):
             node.unsupported.append("the schema is 'not {}': no value is valid")
         return node
@@ -463,4 +547,3 @@ class TreeBuilder(KeywordFacets):
             if isinstance(options, list) and options and not rest:
                 return [n for o in options for n in self._negations(o, resolver, path, depth)]
         return [self._convert([(sub, resolver)], path, "", depth + 1)]
-

@@ -25,7 +25,9 @@ _ZIP_MAGIC = b"PK\x03\x04"
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 _SCHEMA_LOCATION = re.compile(rb"""schemaLocation\s*=\s*["']([^"']+)["']""")
 _TARGET_NAMESPACE = re.compile(rb"""targetNamespace\s*=\s*["']([^"']*)["']""")
-_IMPORT_NAMESPACE = re.compile(rb"""<(?:[A-Za-z_][\w.-]*:)?import\b[^>]*?\bnamespace\s*=\s*["']([^"']*)["']""")
+_IMPORT_NAMESPACE = re.compile(
+    rb"""<(?:[A-Za-z_][\w.-]*:)?import\b[^>]*?\bnamespace\s*=\s*["']([^"']*)["']"""
+)
 
 
 class SchemaDocument(Protocol):
@@ -128,7 +130,9 @@ def load_schema(content: bytes, filename: str | None = None) -> LoadedSchema:
     return _loaded("json_schema", load_json_schema(text), safe_name)
 
 
-def _loaded(kind: Literal["json_schema", "xsd"], document: SchemaDocument, filename: str | None) -> LoadedSchema:
+def _loaded(
+    kind: Literal["json_schema", "xsd"], document: SchemaDocument, filename: str | None
+) -> LoadedSchema:
     return LoadedSchema(
         type=kind,
         version=document.version,
@@ -200,8 +204,10 @@ def _load_zip(content: bytes, filename: str | None) -> LoadedSchema:
 
 
 def _main_member(xsd_members: list[str], data: dict[str, bytes]) -> str:
-    named_main = sorted((m for m in xsd_members if posixpath.basename(m).lower() == "main.xsd"),
-                        key=lambda m: (m.count("/"), m))
+    named_main = sorted(
+        (m for m in xsd_members if posixpath.basename(m).lower() == "main.xsd"),
+        key=lambda m: (m.count("/"), m),
+    )
     if named_main:
         return named_main[0]
     referenced: set[str] = set()
@@ -211,10 +217,14 @@ def _main_member(xsd_members: list[str], data: dict[str, bytes]) -> str:
         for loc in _SCHEMA_LOCATION.findall(blob):
             target = posixpath.normpath(posixpath.join(base, loc.decode("utf-8", "replace")))
             referenced.add(target)
-        imported.update(ns for ns in _IMPORT_NAMESPACE.findall(blob) if ns not in _TARGET_NAMESPACE.findall(blob))
+        imported.update(
+            ns for ns in _IMPORT_NAMESPACE.findall(blob) if ns not in _TARGET_NAMESPACE.findall(blob)
+        )
     # a member whose namespace another member imports is a dependency, not the main schema
     not_included = [m for m in xsd_members if m not in referenced]
-    candidates = [m for m in not_included if not imported.intersection(_TARGET_NAMESPACE.findall(data[m])[:1])]
+    candidates = [
+        m for m in not_included if not imported.intersection(_TARGET_NAMESPACE.findall(data[m])[:1])
+    ]
     if len(candidates) == 1:
         return candidates[0]
     if not candidates and len(not_included) == 1:  # namespaces import each other in a circle

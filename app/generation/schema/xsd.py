@@ -21,10 +21,20 @@ from app.generation.schema.decode import decode_utf8
 from app.generation.schema.xsd_tree import XSD_NS, XsdTreeBuilder
 
 _VC_MIN_VERSION = "http://www.w3.org/2007/XMLSchema-versioning minVersion"
-_XSD11_ONLY = frozenset({"assert", "assertion", "alternative", "override", "openContent",
-                         "defaultOpenContent", "explicitTimezone"})
-_SKIP_NAMESPACES = frozenset({XSD_NS, "http://www.w3.org/XML/1998/namespace",
-                              "http://www.w3.org/2001/XMLSchema-instance"})
+_XSD11_ONLY = frozenset(
+    {
+        "assert",
+        "assertion",
+        "alternative",
+        "override",
+        "openContent",
+        "defaultOpenContent",
+        "explicitTimezone",
+    }
+)
+_SKIP_NAMESPACES = frozenset(
+    {XSD_NS, "http://www.w3.org/XML/1998/namespace", "http://www.w3.org/2001/XMLSchema-instance"}
+)
 MAX_XML_DEPTH = 256
 MAX_PARTICLES_PER_TYPE = 1_000
 # xmlschema checks a schema against the meta-schema at roughly 5-10k declarations per second here;
@@ -55,8 +65,15 @@ def prescan_xml(text: str, what: str = "The XML document") -> _Scan:
     parser = xml.parsers.expat.ParserCreate(encoding="UTF-8", namespace_separator=" ")
 
     def declaration(_version: str | None, encoding: str | None, _standalone: int) -> None:
-        if encoding is not None and encoding.lower().replace("_", "-") not in ("utf-8", "utf8", "us-ascii", "ascii"):
-            raise SchemaError(f"{what} declares the encoding {encoding[:40]!r}; only UTF-8 (or ASCII) is accepted.")
+        if encoding is not None and encoding.lower().replace("_", "-") not in (
+            "utf-8",
+            "utf8",
+            "us-ascii",
+            "ascii",
+        ):
+            raise SchemaError(
+                f"{what} declares the encoding {encoding[:40]!r}; only UTF-8 (or ASCII) is accepted."
+            )
 
     def doctype(*_: Any) -> None:
         raise SchemaError(f"{what} declares a DTD; DTDs and entities are not allowed.")
@@ -85,8 +102,10 @@ def prescan_xml(text: str, what: str = "The XML document") -> _Scan:
         elif local in ("element", "any", "group") and particles:
             particles[-1] += 1
             if particles[-1] > MAX_PARTICLES_PER_TYPE:
-                raise SchemaError(f"{what} has a complex type with more than {MAX_PARTICLES_PER_TYPE} "
-                              "particles in its content model; that is the limit.")
+                raise SchemaError(
+                    f"{what} has a complex type with more than {MAX_PARTICLES_PER_TYPE} "
+                    "particles in its content model; that is the limit."
+                )
 
     def end(name: str) -> None:
         nonlocal depth
@@ -103,7 +122,9 @@ def prescan_xml(text: str, what: str = "The XML document") -> _Scan:
     try:
         parser.Parse(text.encode("utf-8"), True)
     except xml.parsers.expat.ExpatError as exc:
-        raise SchemaError(f"{what} is not well-formed XML (line {exc.lineno}, column {exc.offset}).") from None
+        raise SchemaError(
+            f"{what} is not well-formed XML (line {exc.lineno}, column {exc.offset})."
+        ) from None
     return scan
 
 
@@ -117,22 +138,31 @@ def _scrub(message: str) -> str:
 
 def _check_size(components: int) -> None:
     if components > MAX_XSD_COMPONENTS:
-        raise SchemaError(f"The XSD has {components} declarations (XSD elements); the limit is {MAX_XSD_COMPONENTS}.")
+        raise SchemaError(
+            f"The XSD has {components} declarations (XSD elements); the limit is {MAX_XSD_COMPONENTS}."
+        )
 
 
 def _schema_class(xsd11: bool) -> type[xmlschema.XMLSchemaBase]:
     return xmlschema.XMLSchema11 if xsd11 else xmlschema.XMLSchema10
 
 
-def _build(source: str, *, xsd11: bool, allow: str, base_url: str | None,
-           locations: list[tuple[str, str]] | None = None) -> xmlschema.XMLSchemaBase:
+def _build(
+    source: str,
+    *,
+    xsd11: bool,
+    allow: str,
+    base_url: str | None,
+    locations: list[tuple[str, str]] | None = None,
+) -> xmlschema.XMLSchemaBase:
     with warnings.catch_warnings():
         # failures are read from each schema's own `warnings` list below (thread-safe); the
         # global warning machinery is only silenced here so nothing is printed
         warnings.simplefilter("ignore")
         try:
-            schema = _schema_class(xsd11)(source, allow=allow, defuse="always", base_url=base_url,
-                                          locations=locations)
+            schema = _schema_class(xsd11)(
+                source, allow=allow, defuse="always", base_url=base_url, locations=locations
+            )
         except XMLResourceBlocked as exc:
             raise SchemaError(
                 "The schema includes or imports a location outside the upload "
@@ -184,10 +214,14 @@ def load_xsd_directory(directory: Path, main: str, scans: dict[str, _Scan]) -> X
     _check_size(sum(s.components for s in scans.values()))
     xsd11 = any(s.xsd11 for s in scans.values())
     # imports are found by namespace among the members, so a remote schemaLocation hint is never needed
-    locations = [(s.target_namespace, (directory / name).as_uri()) for name, s in scans.items()
-                 if s.root == f"{XSD_NS} schema" and s.target_namespace and name != main]
-    schema = _build(str(directory / main), xsd11=xsd11, allow="sandbox", base_url=str(directory),
-                    locations=locations)
+    locations = [
+        (s.target_namespace, (directory / name).as_uri())
+        for name, s in scans.items()
+        if s.root == f"{XSD_NS} schema" and s.target_namespace and name != main
+    ]
+    schema = _build(
+        str(directory / main), xsd11=xsd11, allow="sandbox", base_url=str(directory), locations=locations
+    )
     return XsdDocument(schema, "1.1" if xsd11 else "1.0")
 
 
@@ -203,8 +237,11 @@ class XsdDocument:
 
     def __post_init__(self) -> None:
         target = self.schema.target_namespace or ""
-        globals_ = [e for e in self.schema.maps.elements.values()
-                    if (e.target_namespace or "") not in _SKIP_NAMESPACES]
+        globals_ = [
+            e
+            for e in self.schema.maps.elements.values()
+            if (e.target_namespace or "") not in _SKIP_NAMESPACES
+        ]
         for element in globals_:
             ns = element.target_namespace or ""
             name = element.local_name if ns == target else (element.prefixed_name or element.name)
@@ -216,15 +253,18 @@ class XsdDocument:
             # a substitution group member would itself be a global element, and concrete: so no
             # element of this schema can be a document's root (a library for other schemas)
             names = ", ".join(self.roots[:10]) + (", ..." if len(self.roots) > 10 else "")
-            raise SchemaError(f"The XSD's global elements are all abstract ({names}) and none has a concrete "
-                          "substitute, so no document can have a root; it is a library for other schemas.")
+            raise SchemaError(
+                f"The XSD's global elements are all abstract ({names}) and none has a concrete "
+                "substitute, so no document can have a root; it is a library for other schemas."
+            )
         used = _referenced_globals(globals_)
         candidates = [n for n in self.roots if id(self._elements[n]) not in used] or self.roots
         if all(self._elements[n].abstract for n in candidates):
             # an abstract element has no instances: prefer any concrete global element
             candidates = [n for n in self.roots if not self._elements[n].abstract] or candidates
-        complex_first = sorted(candidates, key=lambda n: (
-            self._elements[n].abstract, not self._elements[n].type.is_complex()))
+        complex_first = sorted(
+            candidates, key=lambda n: (self._elements[n].abstract, not self._elements[n].type.is_complex())
+        )
         best = complex_first[0]
         for name in list(self.roots):
             item = _container_item(self._elements[name])

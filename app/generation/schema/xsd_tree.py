@@ -17,11 +17,28 @@ XSD_NS = "http://www.w3.org/2001/XMLSchema"
 MAX_TREE_DEPTH = 48
 NODE_BUDGET = 20_000
 _F = "{" + XSD_NS + "}"
-_DATE_KINDS = {"date": Kind.DATE, "dateTime": Kind.DATETIME, "time": Kind.TIME, "dateTimeStamp": Kind.DATETIME}
+_DATE_KINDS = {
+    "date": Kind.DATE,
+    "dateTime": Kind.DATETIME,
+    "time": Kind.TIME,
+    "dateTimeStamp": Kind.DATETIME,
+}
 _PLAIN_BUILTINS = {"string", "decimal", "integer", "boolean", "date", "dateTime", "time"}
-_INTEGER_BUILTINS = {"integer", "long", "int", "short", "byte", "nonNegativeInteger", "positiveInteger",
-                     "nonPositiveInteger", "negativeInteger", "unsignedLong", "unsignedInt", "unsignedShort",
-                     "unsignedByte"}
+_INTEGER_BUILTINS = {
+    "integer",
+    "long",
+    "int",
+    "short",
+    "byte",
+    "nonNegativeInteger",
+    "positiveInteger",
+    "nonPositiveInteger",
+    "negativeInteger",
+    "unsignedLong",
+    "unsignedInt",
+    "unsignedShort",
+    "unsignedByte",
+}
 
 
 def _py(value: Any) -> Any:
@@ -53,7 +70,7 @@ def _set_fixed(node: Node, lexical: str) -> None:
 def _namespace_of(component: Any) -> str | None:
     """The namespace a (possibly referenced) element/attribute appears in, None when unqualified."""
     name = str(component.name or "")
-    return name[1:name.index("}")] or None if name.startswith("{") else None
+    return name[1 : name.index("}")] or None if name.startswith("{") else None
 
 
 def _share_namespace(node: Node, namespace: str | None) -> None:
@@ -79,7 +96,7 @@ def _xsd_pattern(regex: str, xsd_version: str) -> str:
     # elementpath anchors the whole pattern itself; the field model records anchoring separately
     prefix, suffix = "^(?:", ")$(?!\\n\\Z)"
     if translated.startswith(prefix) and translated.endswith(suffix):
-        translated = translated[len(prefix):-len(suffix)]
+        translated = translated[len(prefix) : -len(suffix)]
     return translated
 
 
@@ -107,7 +124,8 @@ class XsdTreeBuilder:
                 self.definitions[key] = self._element(xsd_element, path, 0, force=True)
         if self.cut:
             node.unsupported.append(
-                f"the tree exceeded {NODE_BUDGET} nodes; further complex types were cut into REF nodes")
+                f"the tree exceeded {NODE_BUDGET} nodes; further complex types were cut into REF nodes"
+            )
         return FieldTree(root=node, root_name=root, definitions=self.definitions)
 
     def _name(self, component: Any) -> str:
@@ -137,7 +155,8 @@ class XsdTreeBuilder:
         xsd_type = element.type
         xml_info = XmlInfo(
             namespace=_namespace_of(element),
-            default=element.default, fixed=element.fixed,
+            default=element.default,
+            fixed=element.fixed,
             xsd_type=xsd_type.prefixed_name if xsd_type.name else None,
             abstract=bool(element.abstract),
         )
@@ -147,7 +166,9 @@ class XsdTreeBuilder:
             if key not in self.scheduled:
                 self.scheduled.add(key)
                 self.pending.append((element, key, path))
-            return Node(Kind.REF, name=name, path=path, ref=key, nullable=bool(element.nillable), xml=xml_info)
+            return Node(
+                Kind.REF, name=name, path=path, ref=key, nullable=bool(element.nillable), xml=xml_info
+            )
         if xsd_type.is_complex():
             type_id = id(xsd_type)
             self.expanding[type_id] = self._key(element)
@@ -159,7 +180,11 @@ class XsdTreeBuilder:
             node = self._simple(xsd_type, name, path)
         node.xml = xml_info if node.xml is None else node.xml
         if node.xml is not xml_info:
-            node.xml.namespace, node.xml.default, node.xml.fixed = xml_info.namespace, element.default, element.fixed
+            node.xml.namespace, node.xml.default, node.xml.fixed = (
+                xml_info.namespace,
+                element.default,
+                element.fixed,
+            )
         if node.kind is Kind.CHOICE and node.choice_mode is ChoiceMode.UNION:
             _share_namespace(node, node.xml.namespace)
         node.nullable = bool(element.nillable)
@@ -178,12 +203,14 @@ class XsdTreeBuilder:
             else:
                 # simple content without attributes is modelled as a scalar: nothing to re-draw
                 joined = "; ".join(tests)
-                node.unsupported.append(f"xs:assert {joined[:200]!r} cannot be guaranteed by the generator: "
-                                        f"no value is valid")
+                node.unsupported.append(
+                    f"xs:assert {joined[:200]!r} cannot be guaranteed by the generator: no value is valid"
+                )
         annotation = element.annotation
         if annotation is not None and annotation.documentation:
-            node.description = " ".join(
-                (d.text or "").strip() for d in annotation.documentation).strip() or None
+            node.description = (
+                " ".join((d.text or "").strip() for d in annotation.documentation).strip() or None
+            )
         return node
 
     def _particle_element(self, element: Any, path: str, depth: int) -> Node:
@@ -195,8 +222,14 @@ class XsdTreeBuilder:
             options = [self._element(m, _join(path, self._name(m)), depth + 1) for m in members]
             if not head.abstract:
                 options.insert(0, self._element(element, child_path, depth + 1))
-            node = Node(Kind.CHOICE, name="", path=path, options=options, choice_mode=ChoiceMode.XSD_CHOICE,
-                        xml=XmlInfo(substitutes=[self._name(m) for m in members]))
+            node = Node(
+                Kind.CHOICE,
+                name="",
+                path=path,
+                options=options,
+                choice_mode=ChoiceMode.XSD_CHOICE,
+                xml=XmlInfo(substitutes=[self._name(m) for m in members]),
+            )
         else:
             node = self._element(element, child_path, depth + 1)
             if element.abstract:
@@ -206,8 +239,15 @@ class XsdTreeBuilder:
     def _occurs(self, node: Node, particle: Any, path: str) -> Node:
         min_occurs, max_occurs = particle.min_occurs, particle.max_occurs
         if max_occurs is None or max_occurs > 1:
-            array = Node(Kind.ARRAY, name=node.name, path=path, items=node, min_items=min_occurs,
-                         max_items=max_occurs, required=min_occurs > 0)
+            array = Node(
+                Kind.ARRAY,
+                name=node.name,
+                path=path,
+                items=node,
+                min_items=min_occurs,
+                max_items=max_occurs,
+                required=min_occurs > 0,
+            )
             return array
         node.required = min_occurs > 0
         return node
@@ -246,7 +286,9 @@ class XsdTreeBuilder:
             child.required = attribute.use == "required"
             child.xml = XmlInfo(
                 namespace=_namespace_of(attribute),
-                attribute=True, default=attribute.default, fixed=attribute.fixed,
+                attribute=True,
+                default=attribute.default,
+                fixed=attribute.fixed,
                 xsd_type=attribute.type.prefixed_name if attribute.type.name else None,
             )
             if attribute.fixed is not None:
@@ -267,8 +309,10 @@ class XsdTreeBuilder:
         if isinstance(particle, XsdElement):
             child = self._particle_element(particle, path, depth)
             if child.name and parent.child(child.name) is not None:
-                parent.unsupported.append(f"element {child.name!r} appears twice in the content model; "
-                                          "the second occurrence is not generated")
+                parent.unsupported.append(
+                    f"element {child.name!r} appears twice in the content model; "
+                    "the second occurrence is not generated"
+                )
                 return
             parent.children.append(child)
         elif isinstance(particle, XsdGroup):
@@ -327,7 +371,11 @@ class XsdTreeBuilder:
         builtin = next((t for t in chain if t.is_global() and t.target_namespace == XSD_NS), None)
         builtin_name = builtin.local_name if builtin is not None else primitive_name
         node = Node(self._kind(builtin_name, primitive_name, chain), name=name, path=path)
-        if builtin_name not in _PLAIN_BUILTINS and node.kind is not Kind.INTEGER and builtin_name != "anySimpleType":
+        if (
+            builtin_name not in _PLAIN_BUILTINS
+            and node.kind is not Kind.INTEGER
+            and builtin_name != "anySimpleType"
+        ):
             node.format = f"xsd:{builtin_name}"
         if node.kind is Kind.ANY:
             return node

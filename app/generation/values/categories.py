@@ -33,24 +33,40 @@ CATEGORIES: dict[str, Category] = {
         Category("last_name", "A family name in the dataset's locale.", _STR, "Doe"),
         Category("full_name", "Given and family name in the dataset's locale.", _STR, "Jane Doe"),
         Category("username", "A login name derived from the record's person.", _STR, "jane.doe42"),
-        Category("email", "A plausible e-mail address, derived from the record's name when present.", _STR,
-                 "jane.doe@example.com"),
+        Category(
+            "email",
+            "A plausible e-mail address, derived from the record's name when present.",
+            _STR,
+            "jane.doe@example.com",
+        ),
         Category("phone", "A telephone number in the locale's formats.", _STR, "+1-202-555-0143"),
         Category("job_title", "A job title in the dataset's locale.", _STR, "Civil engineer"),
         Category("age", "An adult's age in years (18-90).", _INT, "42"),
         Category("gender", "A gender label.", _STR, "female"),
         # places (fields of one record's address agree with each other)
-        Category("street_address", "Street, house number (and unit) in the locale's format.", _STR,
-                 "742 Evergreen Terrace"),
+        Category(
+            "street_address",
+            "Street, house number (and unit) in the locale's format.",
+            _STR,
+            "742 Evergreen Terrace",
+        ),
         Category("street_name", "A street name without a number.", _STR, "Evergreen Terrace"),
         Category("building_number", "A house number.", _STR, "742"),
         Category("city", "A city name in the dataset's locale.", _STR, "Springfield"),
         Category("state", "A state, region or prefecture of the locale's country.", _STR, "Oregon"),
         Category("state_abbr", "A state abbreviation (two letters where the locale has them).", _STR, "OR"),
-        Category("postcode", "A postal code in the locale's format, matching the record's state where known.",
-                 _STR, "97403"),
-        Category("country", "The locale's country name (any country when no locale applies).", _STR,
-                 "United States"),
+        Category(
+            "postcode",
+            "A postal code in the locale's format, matching the record's state where known.",
+            _STR,
+            "97403",
+        ),
+        Category(
+            "country",
+            "The locale's country name (any country when no locale applies).",
+            _STR,
+            "United States",
+        ),
         Category("country_code", "An ISO 3166-1 alpha-2 country code.", _STR, "US"),
         Category("latitude", "A latitude in degrees (-90..90).", _NUM, "44.0521"),
         Category("longitude", "A longitude in degrees (-180..180).", _NUM, "-123.0868"),
@@ -60,8 +76,12 @@ CATEGORIES: dict[str, Category] = {
         Category("catch_phrase", "A company slogan.", _STR, "Robust zero-defect paradigm"),
         Category("iban", "An IBAN with valid check digits.", _STR, "DE89370400440532013000"),
         Category("swift", "A SWIFT/BIC code.", _STR, "DEUTDEFF"),
-        Category("credit_card_number", "A 16-digit card number with a valid Luhn check digit.", _STR,
-                 "4539578763621486"),
+        Category(
+            "credit_card_number",
+            "A 16-digit card number with a valid Luhn check digit.",
+            _STR,
+            "4539578763621486",
+        ),
         Category("currency_code", "An ISO 4217 currency code.", _STR, "EUR"),
         Category("price", "A price with two decimals.", _NUM, "19.99"),
         Category("quantity", "A small positive count (1-100).", _INT, "3"),
@@ -80,8 +100,9 @@ CATEGORIES: dict[str, Category] = {
         # time
         Category("date", "A calendar date (ISO 8601).", _DATE, "2024-03-01"),
         Category("date_of_birth", "A birth date of an adult (18-90 years ago).", _DATE, "1984-07-12"),
-        Category("datetime", "A timestamp with time zone (ISO 8601 / RFC 3339).", _DATETIME,
-                 "2024-03-01T12:34:56Z"),
+        Category(
+            "datetime", "A timestamp with time zone (ISO 8601 / RFC 3339).", _DATETIME, "2024-03-01T12:34:56Z"
+        ),
         Category("time", "A time of day.", _TIME, "12:34:56Z"),
         Category("year", "A year between 1950 and 2030.", _INT, "1999"),
         # text
@@ -121,8 +142,10 @@ _NAME_RULES: list[tuple[str, str]] = [
     (r"^(lat|latitude)$", "latitude"),
     (r"^(lng|lon|long|longitude)$", "longitude"),
     (r"^(address|full_?address|postal_?address)$", "address"),
-    (r"^(company|company_?name|organi[sz]ation|employer|business_?name|vendor|supplier|manufacturer)$",
-     "company"),
+    (
+        r"^(company|company_?name|organi[sz]ation|employer|business_?name|vendor|supplier|manufacturer)$",
+        "company",
+    ),
     (r"^(iban|bank_?account)$", "iban"),
     (r"^(bic|swift|swift_?code)$", "swift"),
     (r"^(credit_?card|card_?number|cc_?number|pan)$", "credit_card_number"),
@@ -139,8 +162,10 @@ _NAME_RULES: list[tuple[str, str]] = [
     (r"^(password|passwd|pwd|secret)$", "password"),
     (r"^(uuid|guid)$", "uuid"),
     (r"^(birth_?date|date_?of_?birth|dob|birthday)$", "date_of_birth"),
-    (r"^(description|comment|comments|notes|note|summary|body|text|message|bio|details|remarks)$",
-     "sentence"),
+    (
+        r"^(description|comment|comments|notes|note|summary|body|text|message|bio|details|remarks)$",
+        "sentence",
+    ),
     (r"^(colou?r|colou?r_?name)$", "color_name"),
     (r"^(hex_?colou?r|colou?r_?hex|rgb)$", "hex_color"),
     (r"^(file_?name|filename|attachment)$", "file_name"),
@@ -166,13 +191,27 @@ _TEMPORAL_NAME_RULES: list[tuple[str, str]] = [
     (r"^(birth_?date|date_?of_?birth|dob|birthday)$", "date_of_birth"),
 ]
 _FORMAT_CATEGORY = {
-    "email": "email", "idn-email": "email", "uri": "url", "iri": "url", "uuid": "uuid",
-    "hostname": "domain_name", "idn-hostname": "domain_name", "ipv4": "ipv4", "ipv6": "ipv6",
+    "email": "email",
+    "idn-email": "email",
+    "uri": "url",
+    "iri": "url",
+    "uuid": "uuid",
+    "hostname": "domain_name",
+    "idn-hostname": "domain_name",
+    "ipv4": "ipv4",
+    "ipv6": "ipv6",
     "xsd:anyURI": "url",
 }
 
 # formats whose values a name-inferred category (a sentence, a city) still satisfies
-_NAME_FRIENDLY_FORMATS = {"xsd:normalizedString", "xsd:token", "date", "date-time", "xsd:date", "xsd:dateTime"}
+_NAME_FRIENDLY_FORMATS = {
+    "xsd:normalizedString",
+    "xsd:token",
+    "date",
+    "date-time",
+    "xsd:date",
+    "xsd:dateTime",
+}
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 

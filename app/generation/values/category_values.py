@@ -103,7 +103,9 @@ def _address(c: CategoryContext, n: int, column: str) -> list[str]:
 def address(c: CategoryContext, n: int) -> list[str]:
     pool = vocab.address_pool(c.locale)
     idx = c.shared("address", len(pool["city"]))[:n]
-    texts: list[str] = (pool["street_address"][idx] + ", " + pool["postcode"][idx] + " " + pool["city"][idx]).tolist()
+    texts: list[str] = (
+        pool["street_address"][idx] + ", " + pool["postcode"][idx] + " " + pool["city"][idx]
+    ).tolist()
     return texts
 
 
@@ -196,8 +198,9 @@ def url(c: CategoryContext, n: int) -> list[str]:
 
 
 def slug(c: CategoryContext, n: int) -> list[str]:
-    words = np.array([vocab.ascii_fold(w) or "item" for w in vocab.simple_pool("en_US", "word")],
-                     dtype=object)
+    words = np.array(
+        [vocab.ascii_fold(w) or "item" for w in vocab.simple_pool("en_US", "word")], dtype=object
+    )
     a = words[c.rng.integers(0, len(words), size=n)]
     b = words[c.rng.integers(0, len(words), size=n)]
     texts: list[str] = (a + "-" + b).tolist()
@@ -213,10 +216,13 @@ def password(c: CategoryContext, n: int) -> list[str]:
 
 
 def file_name(c: CategoryContext, n: int) -> list[str]:
-    words = np.array([vocab.ascii_fold(w) or "file" for w in vocab.simple_pool("en_US", "word")], dtype=object)
+    words = np.array(
+        [vocab.ascii_fold(w) or "file" for w in vocab.simple_pool("en_US", "word")], dtype=object
+    )
     ext = vocab.simple_pool(c.locale, "file_extension")
-    texts: list[str] = (words[c.rng.integers(0, len(words), size=n)] + "."
-                        + ext[c.rng.integers(0, len(ext), size=n)]).tolist()
+    texts: list[str] = (
+        words[c.rng.integers(0, len(words), size=n)] + "." + ext[c.rng.integers(0, len(ext), size=n)]
+    ).tolist()
     return texts
 
 

@@ -91,12 +91,15 @@ def json_pointer(c: LeafContext, n: int, lo: int, hi: int | None) -> list[str]:
 
 
 def relative_json_pointer(c: LeafContext, n: int, lo: int, hi: int | None) -> list[str]:
-    return [f"{k}/{p[1:]}" for k, p in zip(c.rng.integers(0, 3, size=n).tolist(), json_pointer(c, n, lo, hi),
-                                            strict=True)]
+    return [
+        f"{k}/{p[1:]}"
+        for k, p in zip(c.rng.integers(0, 3, size=n).tolist(), json_pointer(c, n, lo, hi), strict=True)
+    ]
 
 
-_REGEXES = np.array([r"^[a-z]+$", r"^\d{3}-\d{4}$", r"[A-Z][a-z]*", r"^(foo|bar)+$", r"\w+@\w+\.com"],
-                    dtype=object)
+_REGEXES = np.array(
+    [r"^[a-z]+$", r"^\d{3}-\d{4}$", r"[A-Z][a-z]*", r"^(foo|bar)+$", r"\w+@\w+\.com"], dtype=object
+)
 
 
 def regex(c: LeafContext, n: int, lo: int, hi: int | None) -> list[str]:
@@ -209,16 +212,22 @@ OCTET_LENGTH_FORMATS = {"xsd:hexBinary", "xsd:base64Binary"}
 def short_fallback(fmt: str) -> FormatFn | None:
     """A generator of the shortest plausible values of a format, for tight maxLength facets."""
     if fmt in ("email", "idn-email"):
+
         def gen(c: LeafContext, n: int, lo: int, hi: int | None) -> list[str]:
             local = ncname(c, n, 1, max(1, (hi or 12) - 6))
             return [f"{x}@ex.io" for x in local]
+
         return gen
     if fmt in ("hostname", "idn-hostname"):
+
         def host(c: LeafContext, n: int, lo: int, hi: int | None) -> list[str]:
             return [f"{x}.io" for x in ncname(c, n, max(1, lo - 3), max(1, (hi or 12) - 3))]
+
         return host
     if fmt in ("uri", "iri", "xsd:anyURI"):
+
         def uri(c: LeafContext, n: int, lo: int, hi: int | None) -> list[str]:
             return [f"http://{x}.io" for x in ncname(c, n, max(1, lo - 10), max(1, (hi or 20) - 10))]
+
         return uri
     return None

@@ -79,7 +79,7 @@ class NumberGenerator:
             if spec.exclusive_maximum and f.denominator == 1 and hi == f:
                 hi -= 1
         if spec.total_digits is not None:
-            limit = 10 ** spec.total_digits - 1
+            limit = 10**spec.total_digits - 1
             lo = -limit if lo is None else max(lo, -limit)
             hi = limit if hi is None else min(hi, limit)
         self.j_lo = None if lo is None else -((-lo) // step)
@@ -87,10 +87,15 @@ class NumberGenerator:
         if self.j_lo is not None and self.j_hi is not None and self.j_lo > self.j_hi:
             what = "integer" if self.integer else "number"
             mult = f" that is a multiple of {m}" if m is not None else ""
-            raise Unsatisfiable(f"{spec.path}: no {what}{mult} lies between {spec.minimum} and {spec.maximum}.")
+            raise Unsatisfiable(
+                f"{spec.path}: no {what}{mult} lies between {spec.minimum} and {spec.maximum}."
+            )
         # the realistic window, in j units, clipped to the allowed range
-        wlo_d, whi_d = (window[0], window[1]) if window else (
-            _DEFAULT_INT_WINDOW if self.integer else _DEFAULT_NUM_WINDOW)
+        wlo_d, whi_d = (
+            (window[0], window[1])
+            if window
+            else (_DEFAULT_INT_WINDOW if self.integer else _DEFAULT_NUM_WINDOW)
+        )
         w_lo = _ceil(Fraction(wlo_d) * unit / step)
         w_hi = _floor(Fraction(whi_d) * unit / step)
         a = w_lo if self.j_lo is None else max(w_lo, self.j_lo)
@@ -113,7 +118,7 @@ class NumberGenerator:
     def _passes_float_check(self, k: np.ndarray) -> np.ndarray:
         if self.float_m is None:
             return np.ones(len(k), dtype=bool)
-        x = k.astype(np.float64) / (10.0 ** self.scale)
+        x = k.astype(np.float64) / (10.0**self.scale)
         q = x / self.float_m
         whole: NDArray[np.bool_] = np.trunc(q) == q
         return whole
@@ -142,7 +147,9 @@ class NumberGenerator:
                 return LeafValues(fl, text)
             ks = ks.tolist()
         if s == 0:
-            exact: list[int | orjson.Fragment] = [k if abs(k) < _INT64_SAFE else orjson.Fragment(str(k)) for k in ks]
+            exact: list[int | orjson.Fragment] = [
+                k if abs(k) < _INT64_SAFE else orjson.Fragment(str(k)) for k in ks
+            ]
             return LeafValues(exact, [str(k) for k in ks])
         unit = 10**s
         text = []
@@ -160,8 +167,9 @@ class NumberGenerator:
 
     def _draw_k(self, rng: np.random.Generator, n: int) -> list[int] | np.ndarray:
         if self.big:
-            offs = rng.integers(0, self.w_hi - self.w_lo + 1 if self.w_hi - self.w_lo < 2**62 else 2**62,
-                                size=n)
+            offs = rng.integers(
+                0, self.w_hi - self.w_lo + 1 if self.w_hi - self.w_lo < 2**62 else 2**62, size=n
+            )
             return [(self.w_lo + int(o)) * self.step for o in offs.tolist()]
         j = rng.integers(self.w_lo, self.w_hi + 1, size=n)
         k = j * self.step
@@ -173,8 +181,10 @@ class NumberGenerator:
             k[bad] = rng.integers(self.w_lo, self.w_hi + 1, size=bad.size) * self.step
             ok[bad] = self._passes_float_check(k[bad])
         if not ok.all():
-            raise Unsatisfiable(f"{self.spec.path}: no value between the bounds passes the validator's "
-                          f"floating-point multipleOf check.")
+            raise Unsatisfiable(
+                f"{self.spec.path}: no value between the bounds passes the validator's "
+                f"floating-point multipleOf check."
+            )
         return k
 
     def _keyed(self, base: int, offsets: np.ndarray) -> list[int] | np.ndarray:
@@ -202,7 +212,9 @@ class NumberGenerator:
             start = self.w_lo if (self.j_lo is None or self.w_lo >= self.j_lo) else self.j_lo
             start = max(start, 1) if (self.j_lo is None or self.j_lo <= 1) else start
             if self.j_hi is not None and start + c.key_space - 1 > self.j_hi:
-                raise Unsatisfiable(f"{self.spec.path}: {c.key_space} unique values do not fit below {self.spec.maximum}.")
+                raise Unsatisfiable(
+                    f"{self.spec.path}: {c.key_space} unique values do not fit below {self.spec.maximum}."
+                )
             return self._render(self._keyed(start, keys))
         # draw from the realistic window when it is large enough, else from the whole range
         lo, hi = self.w_lo, self.w_hi
@@ -211,8 +223,10 @@ class NumberGenerator:
             hi = self.j_hi if self.j_hi is not None else lo + c.key_space * 4
         space = hi - lo + 1
         if space < c.key_space:
-            raise Unsatisfiable(f"{self.spec.path}: only {space} distinct values satisfy the facets, "
-                          f"but {c.key_space} unique values are needed.")
+            raise Unsatisfiable(
+                f"{self.spec.path}: only {space} distinct values satisfy the facets, "
+                f"but {c.key_space} unique values are needed."
+            )
         space = min(space, 2**62 - 1)
         perm = FeistelPermutation(space, c.seed ^ c.field_key)
         j = perm(keys.astype(np.uint64))

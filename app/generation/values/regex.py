@@ -293,8 +293,11 @@ class RegexGenerator:
         # a whole column can be checked in one call when the pattern must match a full value and
         # can never match a newline: then "v1\nv2\n..." matches only split at the newlines
         self.blob_rx: re.Pattern[str] | None = None
-        if self.fixed_ends and not self.compiled.flags & (re.MULTILINE | re.DOTALL) and \
-                not _inner_may_match_newline(pattern):
+        if (
+            self.fixed_ends
+            and not self.compiled.flags & (re.MULTILINE | re.DOTALL)
+            and not _inner_may_match_newline(pattern)
+        ):
             body: str | None = pattern
             if not anchored:  # ^...$ written in the pattern: strip them, the blob adds its own
                 body = _strip_anchors(pattern)
@@ -325,8 +328,9 @@ class RegexGenerator:
             return f"the pattern allows at most {self.max_len} characters but minLength is {min_len}"
         return None
 
-    def generate(self, rng: np.random.Generator, n: int, min_len: int = 0,
-                 max_len: int | None = None) -> list[str]:
+    def generate(
+        self, rng: np.random.Generator, n: int, min_len: int = 0, max_len: int | None = None
+    ) -> list[str]:
         lo, hi = min_len, max_len
         if lo > self.min_len or (hi is not None and hi < self.max_len):
             # a length window narrower than the pattern's: steer lengths exactly where possible

@@ -91,7 +91,7 @@ def concat_codes(parts: list[tuple[np.ndarray, np.ndarray]], n: int) -> tuple[np
     for codes, lens in parts:
         w = codes.shape[1]
         if fixed:
-            out[:, col:col + w] = codes
+            out[:, col : col + w] = codes
             col += w
         else:
             idx = lengths[:, None] + np.arange(w)[None, :]
@@ -147,7 +147,7 @@ class RxAlt(RxGen):
             rows = np.flatnonzero(choice == b)
             if rows.size:
                 codes, lens = branch.gen(rng, rows.size, mode)
-                out[rows, :codes.shape[1]] = codes
+                out[rows, : codes.shape[1]] = codes
                 lengths[rows] = lens
         return out, lengths
 

@@ -131,7 +131,9 @@ class StringGenerator:
             self.strategies.append((realistic, frozenset()))
         if fmt in formats.FORMAT_GENERATORS:
 
-            def formatted(c: LeafContext, n: int, g: formats.FormatFn = formats.FORMAT_GENERATORS[fmt]) -> list[str]:
+            def formatted(
+                c: LeafContext, n: int, g: formats.FormatFn = formats.FORMAT_GENERATORS[fmt]
+            ) -> list[str]:
                 return g(c, n, self.lo, self.hi)
 
             self.strategies.append((formatted, frozenset()))
@@ -145,8 +147,14 @@ class StringGenerator:
         if len(self.regexes) > 1 and not any(rx.fixed_ends for rx in self.regexes):
             # several search patterns: one match of each, start-anchored first, end-anchored
             # last, so every pattern finds its match in the joined string
-            ordered = sorted(self.regexes, key=lambda rx: 0 if rx.starts_anchored else 2 if rx.ends_anchored else 1)
-            if sum(rx.starts_anchored for rx in ordered) <= 1 and sum(rx.ends_anchored for rx in ordered) <= 1:
+            ordered = sorted(
+                self.regexes, key=lambda rx: 0 if rx.starts_anchored else 2 if rx.ends_anchored else 1
+            )
+            if (
+                sum(rx.starts_anchored for rx in ordered) <= 1
+                and sum(rx.ends_anchored for rx in ordered) <= 1
+            ):
+
                 def joined(c: LeafContext, n: int, rxs: list[RegexGenerator] = ordered) -> list[str]:
                     columns = [rx.generate(c.rng, n) for rx in rxs]
                     return ["".join(parts) for parts in zip(*columns, strict=True)]
@@ -162,8 +170,12 @@ class StringGenerator:
                     gen_hi = rx.true_max if gen_hi is None else min(gen_hi, rx.true_max)
             if gen_hi is not None and gen_lo > gen_hi:
                 raise Unsatisfiable(f"{spec.path}: the patterns allow no common length.")
-            self.strategies.append((lambda c, n: rx0.generate(c.rng, n, gen_lo, gen_hi),
-                                    frozenset({0}) if rx0.exact else frozenset()))
+            self.strategies.append(
+                (
+                    lambda c, n: rx0.generate(c.rng, n, gen_lo, gen_hi),
+                    frozenset({0}) if rx0.exact else frozenset(),
+                )
+            )
         elif fmt not in formats.FORMAT_GENERATORS:
             if any(k in spec.name.lower() for k in _CODE_NAMES):
                 self.strategies.append((lambda c, n: _codes(c, n, self.lo, self.hi), frozenset()))
@@ -223,11 +235,17 @@ class StringGenerator:
                     out[rows[j]] = vals[j]
                 bad[rows[good]] = False
         if out is None or bad.any():
-            also = (f"; the pattern's values are also checked as a {self.format_check!r}, and "
-                    f"{int(bad.sum())} of {n} were not valid ones" if self.format_check and out is not None else "")
-            raise Unsatisfiable(f"{self.spec.path}: could not generate a string satisfying every facet "
-                          f"(lengths {self.lo}..{self.hi}, {len(self.regexes)} pattern(s), "
-                          f"format {self.spec.format}){also}.")
+            also = (
+                f"; the pattern's values are also checked as a {self.format_check!r}, and "
+                f"{int(bad.sum())} of {n} were not valid ones"
+                if self.format_check and out is not None
+                else ""
+            )
+            raise Unsatisfiable(
+                f"{self.spec.path}: could not generate a string satisfying every facet "
+                f"(lengths {self.lo}..{self.hi}, {len(self.regexes)} pattern(s), "
+                f"format {self.spec.format}){also}."
+            )
         return out
 
     def _check_key(self) -> str:
@@ -278,12 +296,16 @@ class StringGenerator:
             rx = self.regexes[0]
             space = rx.count()
             if space < c.key_space:
-                raise Unsatisfiable(f"{self.spec.path}: the pattern allows only {space} distinct values, "
-                              f"but {c.key_space} unique values are needed.")
+                raise Unsatisfiable(
+                    f"{self.spec.path}: the pattern allows only {space} distinct values, "
+                    f"but {c.key_space} unique values are needed."
+                )
             perm = FeistelPermutation(min(space, 2**62 - 1), perm_key)
             vals = [rx.nth(int(k)) for k in perm(c.keys.astype(np.uint64)).tolist()]
             if not self.ok(vals).all():
-                raise Unsatisfiable(f"{self.spec.path}: unique values of this pattern cannot also meet the other facets.")
+                raise Unsatisfiable(
+                    f"{self.spec.path}: unique values of this pattern cannot also meet the other facets."
+                )
             return LeafValues(vals)
         if self.spec.format == "uuid" or self.spec.category == "uuid":
             perm = FeistelPermutation(2**62 - 1, perm_key)
@@ -298,7 +320,9 @@ class StringGenerator:
         # a base-36 code of the permuted key, after a realistic prefix when room allows
         width = max(1, math.ceil(math.log(max(c.key_space, 2), 36)))
         if self.hi is not None and width > self.hi:
-            raise Unsatisfiable(f"{self.spec.path}: {c.key_space} unique values do not fit in {self.hi} characters.")
+            raise Unsatisfiable(
+                f"{self.spec.path}: {c.key_space} unique values do not fit in {self.hi} characters."
+            )
         perm = FeistelPermutation(36**width, perm_key)
         keys = perm(c.keys.astype(np.uint64)).tolist()
         codes = [_b36(k, width) for k in keys]

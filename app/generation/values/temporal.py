@@ -19,7 +19,8 @@ _MIN_DAY = (date(1, 1, 1) - _EPOCH).days
 _MAX_DAY = (date(9999, 12, 31) - _EPOCH).days
 _DATE_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")
 _DT_RE = re.compile(
-    r"^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?P<tz>[Zz]|[+-]\d{2}:\d{2})?$")
+    r"^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?P<tz>[Zz]|[+-]\d{2}:\d{2})?$"
+)
 _TIME_RE = re.compile(r"^(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?P<tz>[Zz]|[+-]\d{2}:\d{2})?$")
 _RECENT = ("2018-01-01", "2026-06-30")
 _TABLE_DAYS = 40_000  # realistic windows up to ~110 years render from a table of their days
@@ -38,8 +39,7 @@ def _second(text: str) -> tuple[int, bool]:
     m = _DT_RE.match(t)
     if m:
         tz = m["tz"]
-        dt = datetime(int(m[1]), int(m[2]), int(m[3]), int(m[4]), int(m[5]), min(int(m[6]), 59),
-                      tzinfo=UTC)
+        dt = datetime(int(m[1]), int(m[2]), int(m[3]), int(m[4]), int(m[5]), min(int(m[6]), 59), tzinfo=UTC)
         if tz and tz not in "Zz":
             sign = 1 if tz[0] == "+" else -1
             dt -= sign * timedelta(hours=int(tz[1:3]), minutes=int(tz[4:6]))
@@ -97,9 +97,13 @@ class TemporalGenerator:
                 zoned_bounds.append(z)
                 hi = min(hi, v - (1 if spec.exclusive_maximum else 0))
         except ValueError:
-            raise Unsatisfiable(f"{spec.path}: the bounds {spec.minimum!r}..{spec.maximum!r} are not ISO 8601.") from None
+            raise Unsatisfiable(
+                f"{spec.path}: the bounds {spec.minimum!r}..{spec.maximum!r} are not ISO 8601."
+            ) from None
         if lo > hi:
-            raise Unsatisfiable(f"{spec.path}: the minimum {spec.minimum} is after the maximum {spec.maximum}.")
+            raise Unsatisfiable(
+                f"{spec.path}: the minimum {spec.minimum} is after the maximum {spec.maximum}."
+            )
         self.lo, self.hi = lo, hi
         # XSD compares zoned with unzoned values only partially: follow the bounds' style
         self.zone = "Z" if (not spec.xsd or not zoned_bounds or all(zoned_bounds)) else ""
@@ -126,8 +130,11 @@ class TemporalGenerator:
             scale = 1 if self.kind == Kind.DATE else 86400
             d0, d1 = self.a // scale, self.b // scale
             days = _day_table(d0, d1) if self.kind != Kind.TIME and d1 - d0 < _TABLE_DAYS else None
-            self._table_cache = (days, _minute_table("T" if self.kind == Kind.DATETIME else ""),
-                                 _second_table(self.zone))
+            self._table_cache = (
+                days,
+                _minute_table("T" if self.kind == Kind.DATETIME else ""),
+                _second_table(self.zone),
+            )
         return self._table_cache
 
     def _gathered(self, v: np.ndarray) -> list[str] | None:
@@ -171,7 +178,9 @@ class TemporalGenerator:
         if hi - lo + 1 < c.key_space:
             lo, hi = self.lo, self.hi
         if hi - lo + 1 < c.key_space:
-            raise Unsatisfiable(f"{self.spec.path}: only {hi - lo + 1} distinct values lie within the bounds, "
-                          f"but {c.key_space} unique values are needed.")
+            raise Unsatisfiable(
+                f"{self.spec.path}: only {hi - lo + 1} distinct values lie within the bounds, "
+                f"but {c.key_space} unique values are needed."
+            )
         perm = FeistelPermutation(min(hi - lo + 1, 2**62 - 1), c.seed ^ c.field_key)
         return self._render(lo + perm(c.keys.astype(np.uint64)))

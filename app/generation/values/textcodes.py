@@ -71,7 +71,9 @@ def decimals(k: np.ndarray, scale: int) -> Piece:
     frac_len = np.where(fp == 0, 0, scale - trailing)
     frac_codes = np.where(np.arange(scale)[None, :] < frac_len[:, None], frac_codes, 0).astype(np.uint32)
     dot = np.where(frac_len > 0, ord("."), 0).astype(np.uint32)[:, None]
-    return concat_codes([(int_codes, int_len), (dot, (frac_len > 0).astype(np.int64)), (frac_codes, frac_len)], len(k))
+    return concat_codes(
+        [(int_codes, int_len), (dot, (frac_len > 0).astype(np.int64)), (frac_codes, frac_len)], len(k)
+    )
 
 
 def civil(days: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -135,7 +137,7 @@ def _padded_ints() -> NDArray[np.object_]:
 
 @cache
 def _fractions(scale: int) -> NDArray[np.object_]:
-    """".5", ".25", ... for 0..10**scale-1: the fraction digits without trailing zeros ("" for 0)."""
+    """ ".5", ".25", ... for 0..10**scale-1: the fraction digits without trailing zeros ("" for 0)."""
     return np.array([""] + [("." + f"{f:0{scale}d}").rstrip("0") for f in range(1, 10**scale)], dtype=object)
 
 
@@ -199,7 +201,9 @@ class TextTable:
         self.texts = np.array(texts, dtype=object)
 
     def covers(self, values: np.ndarray) -> bool:
-        return not len(values) or (int(values.min()) >= self.lo and int(values.max()) < self.lo + len(self.texts))
+        return not len(values) or (
+            int(values.min()) >= self.lo and int(values.max()) < self.lo + len(self.texts)
+        )
 
     def gather(self, values: np.ndarray) -> np.ndarray:
         return self.texts[np.asarray(values, dtype=np.int64) - self.lo]

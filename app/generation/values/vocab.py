@@ -33,7 +33,9 @@ def normalise_locale(locale: str | None) -> str:
         for loc in AVAILABLE_LOCALES:
             if loc.split("_")[0] == cand:
                 return loc
-    raise ParamsError(f"locale {locale!r} is not supported; use a Faker locale such as en_US, de_DE, fr_FR or ja_JP.")
+    raise ParamsError(
+        f"locale {locale!r} is not supported; use a Faker locale such as en_US, de_DE, fr_FR or ja_JP."
+    )
 
 
 @lru_cache(maxsize=16)
@@ -90,15 +92,33 @@ def _person(fake: Faker) -> dict[str, np.ndarray]:
         first_ascii.append(ascii_fold(f_rom) or "user")
         last_ascii.append(ascii_fold(l_rom) or "name")
     initials = [f[:1] for f in first_ascii]  # for e-mail local parts such as "jsmith"
-    return {k: np.array(v, dtype=object) for k, v in
-            (("first", first), ("last", last), ("first_ascii", first_ascii), ("last_ascii", last_ascii),
-             ("first_initial", initials))}
+    return {
+        k: np.array(v, dtype=object)
+        for k, v in (
+            ("first", first),
+            ("last", last),
+            ("first_ascii", first_ascii),
+            ("last_ascii", last_ascii),
+            ("first_initial", initials),
+        )
+    }
 
 
 def _address(fake: Faker) -> dict[str, np.ndarray]:
-    cols: dict[str, list[str]] = {k: [] for k in (
-        "street_address", "street_name", "building_number", "city", "state", "state_abbr", "postcode",
-        "country", "country_code")}
+    cols: dict[str, list[str]] = {
+        k: []
+        for k in (
+            "street_address",
+            "street_name",
+            "building_number",
+            "city",
+            "state",
+            "state_abbr",
+            "postcode",
+            "country",
+            "country_code",
+        )
+    }
     has_state = _has(fake, "state")
     has_abbr = _has(fake, "state_abbr") and _has(fake, "postcode_in_state")
     country = fake.current_country() if _has(fake, "current_country") else "United States"
@@ -114,8 +134,11 @@ def _address(fake: Faker) -> dict[str, np.ndarray]:
             cols["state"].append(fake.state() if not has_state else _state_name(fake, abbr))
             cols["postcode"].append(fake.postcode_in_state(abbr))
         else:
-            region = fake.state() if has_state else (
-                fake.administrative_unit() if _has(fake, "administrative_unit") else fake.city())
+            region = (
+                fake.state()
+                if has_state
+                else (fake.administrative_unit() if _has(fake, "administrative_unit") else fake.city())
+            )
             cols["state"].append(region)
             cols["state_abbr"].append(ascii_fold(region)[:2].upper() or "XX")
             cols["postcode"].append(fake.postcode())

@@ -46,7 +46,9 @@ class CsvWriter:
             return self._one_column(*encoded[0])
         pieces = ["", *[self.delimiter] * (len(encoded) - 1), "\r\n"]
         delimiter = self.delimiter if self.delimiter.isascii() else ","  # (the C quoting is not used then)
-        return interleave(pieces, [cells for cells, _ in encoded], n, bytes(mode for _, mode in encoded), delimiter)
+        return interleave(
+            pieces, [cells for cells, _ in encoded], n, bytes(mode for _, mode in encoded), delimiter
+        )
 
     def _one_column(self, cells: list[str | None], mode: int) -> bytes:
         """With one column an empty cell would be an empty line, which readers skip (csv.reader
@@ -65,8 +67,9 @@ class CsvWriter:
         if not self.columns:
             return b"\r\n" * col.n
         # the cells and their separators straight to bytes: no per-record tuple or line string
-        return self._rows([self._encode(cells(fc, col), fc.kind in ("integer", "number")) for fc in self.columns],
-                          col.n)
+        return self._rows(
+            [self._encode(cells(fc, col), fc.kind in ("integer", "number")) for fc in self.columns], col.n
+        )
 
     def footer(self) -> bytes:
         return b""

@@ -50,8 +50,9 @@ def _join(prefix: str, name: str) -> str:
     return f"{prefix}.{name}" if prefix and name else (prefix or name)
 
 
-def _walk(gen: Gen, prefix: str, path: list, cols: list[FlatColumn], tables: list[ChildTable],
-          split: bool) -> None:
+def _walk(
+    gen: Gen, prefix: str, path: list, cols: list[FlatColumn], tables: list[ChildTable], split: bool
+) -> None:
     if isinstance(gen, ObjectGen):
         for i, slot in enumerate(gen.slots):
             if slot.gen is None:

@@ -38,8 +38,12 @@ def _is_list_of(values: object, n: int) -> bool:
 
 def _is_presence(optional: object, n: int) -> bool:
     """(prefix, n presence bytes)."""
-    return isinstance(optional, tuple) and len(optional) == 2 and isinstance(optional[1], bytes) \
+    return (
+        isinstance(optional, tuple)
+        and len(optional) == 2
+        and isinstance(optional[1], bytes)
         and len(optional[1]) == n
+    )
 
 
 def _with_mode(values: list, mode: int, delimiter: str) -> list:
@@ -56,8 +60,9 @@ def _with_mode(values: list, mode: int, delimiter: str) -> list:
     return out
 
 
-def column_text(values: list, n: int, mode: int = RAW, optional: tuple[str, bytes] | None = None,
-                delimiter: str = ",") -> list:
+def column_text(
+    values: list, n: int, mode: int = RAW, optional: tuple[str, bytes] | None = None, delimiter: str = ","
+) -> list:
     """The finished text of one `interleave` column, row by row: what the C extension writes for
     it (a non-str left in it fails the caller's join)."""
     if not _is_list_of(values, n):
@@ -74,8 +79,14 @@ def column_text(values: list, n: int, mode: int = RAW, optional: tuple[str, byte
     return [prefix + next(present_texts) if p else "" for p in present]
 
 
-def _interleave_py(pieces: list[str], columns: list[list[str]], n: int, modes: bytes | None = None,
-                   delimiter: str = ",", optional: list[tuple[str, bytes] | None] | None = None) -> bytes:
+def _interleave_py(
+    pieces: list[str],
+    columns: list[list[str]],
+    n: int,
+    modes: bytes | None = None,
+    delimiter: str = ",",
+    optional: list[tuple[str, bytes] | None] | None = None,
+) -> bytes:
     k = len(columns)
     if len(pieces) != k + 1:
         raise ValueError("interleave() needs one more piece than columns")
@@ -92,19 +103,26 @@ def _interleave_py(pieces: list[str], columns: list[list[str]], n: int, modes: b
     stride = 2 * k + 1
     flat: list[str] = [""] * (stride * n)
     for j, piece in enumerate(pieces):
-        flat[2 * j::stride] = [piece] * n
+        flat[2 * j :: stride] = [piece] * n
     for j, values in enumerate(columns):
         if not _is_list_of(values, n):
             raise ValueError(f"interleave() column {j} is not a list of {n} values")
-        flat[2 * j + 1::stride] = column_text(values, n, RAW if modes is None else modes[j],
-                                              None if optional is None else optional[j], delimiter)
+        flat[2 * j + 1 :: stride] = column_text(
+            values,
+            n,
+            RAW if modes is None else modes[j],
+            None if optional is None else optional[j],
+            delimiter,
+        )
     try:
         return "".join(flat).encode()
     except TypeError as exc:
         raise TypeError(f"interleave() takes str values: {exc}") from None
 
 
-def _join_groups_py(pieces: list[str], columns: list[list[str]], n_items: int, offsets: list[int]) -> list[str]:
+def _join_groups_py(
+    pieces: list[str], columns: list[list[str]], n_items: int, offsets: list[int]
+) -> list[str]:
     if len(pieces) != len(columns) + 1:
         raise ValueError("join_groups() needs one more piece than columns and n+1 offsets")
     if any(len(c) != n_items for c in columns):
@@ -112,11 +130,19 @@ def _join_groups_py(pieces: list[str], columns: list[list[str]], n_items: int, o
     if not offsets or offsets[0] != 0 or offsets[-1] != n_items or any(a > b for a, b in pairwise(offsets)):
         raise ValueError("join_groups() offsets must rise from 0 to the item count")
     tail = pieces[1:]
-    items = [pieces[0] + "".join(v + p for v, p in zip(values, tail, strict=True)) for values in zip(*columns, strict=True)] \
-        if columns else [pieces[0]] * n_items
+    items = (
+        [
+            pieces[0] + "".join(v + p for v, p in zip(values, tail, strict=True))
+            for values in zip(*columns, strict=True)
+        ]
+        if columns
+        else [pieces[0]] * n_items
+    )
     return ["[" + ",".join(items[a:b]) + "]" for a, b in pairwise(offsets)]
 
 
 interleave: Callable[..., bytes] = _native or _interleave_py
-join_groups: Callable[[list[str], list[list[str]], int, list[int]], list[str]] = _native_groups or _join_groups_py
+join_groups: Callable[[list[str], list[list[str]], int, list[int]], list[str]] = (
+    _native_groups or _join_groups_py
+)
 NATIVE = _native is not None

@@ -52,8 +52,11 @@ def leaf_json(gen: Gen, col: Leaf) -> list[str]:
         if _needs_escape("".join(plain)):
             out = [_dump(v) for v in values]
         else:
-            out = ['"' + v + '"' if v is not None else "null" for v in values] if has_null else [
-                '"' + v + '"' for v in values]
+            out = (
+                ['"' + v + '"' if v is not None else "null" for v in values]
+                if has_null
+                else ['"' + v + '"' for v in values]
+            )
         return out
     if kind == "boolean":
         return ["null" if v is None else ("true" if v else "false") for v in values]
@@ -191,8 +194,9 @@ def _object(gen: ObjectGen, col: Obj) -> list[str] | None:
     return None if made is None else _object_rows(*made, col.n)
 
 
-def _member_template(gen: ObjectGen, col: Obj, pieces: list[str], args: list[list],
-                     specs: list[Spec] | None = None) -> bool:
+def _member_template(
+    gen: ObjectGen, col: Obj, pieces: list[str], args: list[list], specs: list[Spec] | None = None
+) -> bool:
     """Append a %-template whose rows are `,"key":value...` (every member with a leading comma)
     and the columns it formats; False when a member needs the generic path. Members present in
     every row are constants of the template; a string column that needs no escaping is formatted
@@ -233,7 +237,9 @@ def _member_template(gen: ObjectGen, col: Obj, pieces: list[str], args: list[lis
             continue
         key = "," + _dump(slot.name) + ":"
         # a string leaf's values
-        strings = f.values if isinstance(slot.gen, LeafGen) and isinstance(f, Leaf) and f.kind == "string" else None
+        strings = (
+            f.values if isinstance(slot.gen, LeafGen) and isinstance(f, Leaf) and f.kind == "string" else None
+        )
         if mask is not None:
             if native:
                 # the key and value only where the member is present, written by interleave
@@ -259,7 +265,12 @@ def _member_template(gen: ObjectGen, col: Obj, pieces: list[str], args: list[lis
                 continue
         if native and strings is not None:
             add(key + "%s", strings, JSON_STR)  # quoted and escaped (None: null) by interleave
-        elif native and isinstance(slot.gen, LeafGen) and isinstance(f, Leaf) and f.kind in ("integer", "number"):
+        elif (
+            native
+            and isinstance(slot.gen, LeafGen)
+            and isinstance(f, Leaf)
+            and f.kind in ("integer", "number")
+        ):
             add(key + "%s", f.text(), NULL_NONE)
         elif strings is not None and _plain_strings(strings):
             add(key + '"%s"', strings)
@@ -280,10 +291,18 @@ def encode_joined(gen: Gen, col: Column, sep: str) -> bytes:
             return (sep.join(_dump(v) for v in gen.py(col)) + sep).encode()
         template, args = made
         if args and template.startswith(","):
-            return interleave(_pieces(template, len(args), "}" + sep), args, col.n,
-                              bytes(mode for mode, _ in specs), ",", [optional for _, optional in specs])
+            return interleave(
+                _pieces(template, len(args), "}" + sep),
+                args,
+                col.n,
+                bytes(mode for mode, _ in specs),
+                ",",
+                [optional for _, optional in specs],
+            )
         # an optional first member: its leading comma is cut per row, from the columns' finished text
-        texts = [column_text(a, col.n, mode, optional) for a, (mode, optional) in zip(args, specs, strict=True)]
+        texts = [
+            column_text(a, col.n, mode, optional) for a, (mode, optional) in zip(args, specs, strict=True)
+        ]
         return (sep.join(_object_rows(template, texts, col.n)) + sep).encode()
     return (sep.join(encode(gen, col)) + sep).encode()
 

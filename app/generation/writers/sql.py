@@ -120,8 +120,10 @@ class SqlWriter:
                 defs.append(f"{self.ident('_index')} INTEGER NOT NULL")
             defs += [f"{self.ident(c.name)} {_sql_type(c, self.dialect)}" for c in t.columns]
             if t.parent is not None:
-                defs.append(f"FOREIGN KEY ({self.ident('_parent_id')}) REFERENCES "
-                            f"{self.ident(t.parent.name)} ({self.ident('_row_id')})")
+                defs.append(
+                    f"FOREIGN KEY ({self.ident('_parent_id')}) REFERENCES "
+                    f"{self.ident(t.parent.name)} ({self.ident('_row_id')})"
+                )
             out.append(f"CREATE TABLE {self.ident(t.name)} (\n  " + ",\n  ".join(defs) + "\n);")
         return ("\n".join(out) + "\n").encode()
 
@@ -142,8 +144,15 @@ class SqlWriter:
             self._insert_table(self.root, sub, ids[a:b], None, None, parts)
         return "".join(parts).encode()
 
-    def _insert_table(self, t: _Table, col: Column, ids: np.ndarray, parent_ids: np.ndarray | None,
-                      index: np.ndarray | None, parts: list[str]) -> None:
+    def _insert_table(
+        self,
+        t: _Table,
+        col: Column,
+        ids: np.ndarray,
+        parent_ids: np.ndarray | None,
+        index: np.ndarray | None,
+        parts: list[str],
+    ) -> None:
         n = col.n
         if n:
             keys = [ids] if parent_ids is None or index is None else [ids, parent_ids, index]
@@ -153,15 +162,18 @@ class SqlWriter:
                 texts, quote = self._literals(fc, cells(fc, col))
                 rows.append(texts)
                 pieces.append("'%s'" if quote else "%s")
-            names = ["_row_id", *(["_parent_id", "_index"] if t.parent is not None else []),
-                     *[c.name for c in t.columns]]
+            names = [
+                "_row_id",
+                *(["_parent_id", "_index"] if t.parent is not None else []),
+                *[c.name for c in t.columns],
+            ]
             head = f"INSERT INTO {self.ident(t.name)} ({', '.join(self.ident(c) for c in names)}) VALUES\n"
             # one %-format per row: the quotes of plain string columns live in the template
             template = "(" + ", ".join(pieces) + ")"
             tuples = [template % r for r in zip(*rows, strict=True)]
             step = CHILD_BATCH if t.parent is not None else BATCH
             for s in range(0, len(tuples), step):
-                parts.append(head + ",\n".join(tuples[s:s + step]) + ";\n")
+                parts.append(head + ",\n".join(tuples[s : s + step]) + ";\n")
         for child in t.children:
             arr, rows_of, ok = locate(child.path, col)
             if not isinstance(arr, Arr) or arr.item is None:

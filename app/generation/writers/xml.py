@@ -17,8 +17,10 @@ XML_NS = "http://www.w3.org/XML/1998/namespace"
 CONTAINER = "records"
 _ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _TEXT_SPECIAL = re.compile("[&<>\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-_ATTR_SPECIAL = re.compile("[&<>\"\t\n\r\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-_NAME_BAD = re.compile(r"[^A-Za-z0-9_.\-\u00b7\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u037d\u037f-\u1fff\u2070-\u218f]")
+_ATTR_SPECIAL = re.compile('[&<>"\t\n\r\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]')
+_NAME_BAD = re.compile(
+    r"[^A-Za-z0-9_.\-\u00b7\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u037d\u037f-\u1fff\u2070-\u218f]"
+)
 
 
 def _escape_text(s: str) -> str:
@@ -28,8 +30,15 @@ def _escape_text(s: str) -> str:
 
 def _escape_attr(s: str) -> str:
     s = _ILLEGAL.sub("", s)
-    return (s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-            .replace("\t", "&#9;").replace("\n", "&#10;").replace("\r", "&#13;"))
+    return (
+        s.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+        .replace("\t", "&#9;")
+        .replace("\n", "&#10;")
+        .replace("\r", "&#13;")
+    )
 
 
 # the ASCII bytes _TEXT_SPECIAL / _ATTR_SPECIAL match
@@ -45,8 +54,13 @@ def _escape_column(values: list[str], attr: bool) -> list[str]:
         if len(raw.translate(None, _ATTR_SPECIAL_ASCII if attr else _TEXT_SPECIAL_ASCII)) == len(raw):
             return values
     # isprintable() is one C pass (false for controls and surrogates); then three substring tests
-    elif blob.isprintable() and "&" not in blob and "<" not in blob and ">" not in blob and (
-            not attr or '"' not in blob):
+    elif (
+        blob.isprintable()
+        and "&" not in blob
+        and "<" not in blob
+        and ">" not in blob
+        and (not attr or '"' not in blob)
+    ):
         return values
     if not special.search(blob):
         return values
@@ -68,8 +82,9 @@ def _local(name: str) -> str:
 
 def _has_nullable(gen: Gen) -> bool:
     """Whether any value of the tree may be nil."""
-    return any(getattr(g, "null_rate", 0) > 0 or getattr(g, "always_null", False)
-               for g in distinct_generators(gen))
+    return any(
+        getattr(g, "null_rate", 0) > 0 or getattr(g, "always_null", False) for g in distinct_generators(gen)
+    )
 
 
 class XmlWriter:
@@ -118,7 +133,9 @@ class XmlWriter:
             # an XSD list value (e.g. NMTOKENS in an attribute): items separated by spaces
             items = [] if col.item is None else self._scalar_texts(gen.item, col.item)
             off = col.offsets.tolist()
-            texts: list[str | None] = [" ".join(t or "" for t in items[off[i]:off[i + 1]]) for i in range(col.n)]
+            texts: list[str | None] = [
+                " ".join(t or "" for t in items[off[i] : off[i + 1]]) for i in range(col.n)
+            ]
             if col.nulls is not None:
                 for i in np.flatnonzero(col.nulls).tolist():
                     texts[i] = None
@@ -137,8 +154,13 @@ class XmlWriter:
             assert isinstance(col, Obj)
             attrs, body = self._content(gen, col, ns)
             opening = self._open(tag, ns, parent_ns, root)
-            out = [f"{opening}{a}>{b}</{tag}>" if b else f"{opening}{a}/>" for a, b in zip(attrs, body, strict=True)]
-        elif isinstance(gen, ArrayGen) and (not self.xsd or gen.node.xml is None or not gen.node.xml.list_value):
+            out = [
+                f"{opening}{a}>{b}</{tag}>" if b else f"{opening}{a}/>"
+                for a, b in zip(attrs, body, strict=True)
+            ]
+        elif isinstance(gen, ArrayGen) and (
+            not self.xsd or gen.node.xml is None or not gen.node.xml.list_value
+        ):
             assert isinstance(col, Arr)
             if self.xsd:
                 # a repeated element: the item elements themselves, side by side
@@ -188,7 +210,7 @@ class XmlWriter:
         else:
             frags = self._element(item_gen, col.item, tag, parent_ns, root)
         off = col.offsets.tolist()
-        return ["".join(frags[off[i]:off[i + 1]]) for i in range(col.n)]
+        return ["".join(frags[off[i] : off[i + 1]]) for i in range(col.n)]
 
     def _items(self, gen: ArrayGen, col: Arr, tag: str, parent_ns: str) -> list[str]:
         if col.item is None:
@@ -201,21 +223,24 @@ class XmlWriter:
             for k, g in enumerate(gens):
                 sub = choice.cols[k]
                 if sub is not None:
-                    for i, f in zip(choice.rows(k).tolist(), self._element(g, sub, tag, parent_ns), strict=True):
+                    for i, f in zip(
+                        choice.rows(k).tolist(), self._element(g, sub, tag, parent_ns), strict=True
+                    ):
                         frags[i] = f
         else:
             assert gen.item is not None
             frags = self._element(gen.item, col.item, tag, parent_ns)
         off = col.offsets.tolist()
-        return ["".join(frags[off[i]:off[i + 1]]) for i in range(col.n)]
+        return ["".join(frags[off[i] : off[i + 1]]) for i in range(col.n)]
 
     def _list_texts(self, gen: ArrayGen, col: Arr) -> list[str]:
         if col.item is None or gen.item is None:
             return [""] * col.n
-        texts = _escape_column(["" if t is None else t for t in self._scalar_texts(gen.item, col.item)],
-                               attr=False)
+        texts = _escape_column(
+            ["" if t is None else t for t in self._scalar_texts(gen.item, col.item)], attr=False
+        )
         off = col.offsets.tolist()
-        return [" ".join(texts[off[i]:off[i + 1]]) for i in range(col.n)]
+        return [" ".join(texts[off[i] : off[i + 1]]) for i in range(col.n)]
 
     def _group_content(self, gen: Gen, col: Column, parent_ns: str) -> list[str]:
         """Child elements of an anonymous group (spliced into the enclosing element)."""
@@ -240,7 +265,7 @@ class XmlWriter:
                 return [""] * col.n
             frags = self._child(gen.item, col.item, parent_ns)
             off = col.offsets.tolist()
-            return ["".join(frags[off[i]:off[i + 1]]) for i in range(col.n)]
+            return ["".join(frags[off[i] : off[i + 1]]) for i in range(col.n)]
         raise TypeError(f"unexpected group generator {type(gen).__name__}")
 
     def _child(self, gen: Gen, col: Column, parent_ns: str) -> list[str]:
@@ -274,8 +299,9 @@ class XmlWriter:
                 attr_parts.append(self._mask(frag, present))
             elif info is not None and info.text:
                 texts = self._scalar_texts(slot.gen, f)
-                body_parts.append(self._mask(_escape_column(["" if t is None else t for t in texts], False),
-                                             present))
+                body_parts.append(
+                    self._mask(_escape_column(["" if t is None else t for t in texts], False), present)
+                )
             elif slot.name == "" or (isinstance(slot.gen, (ObjectGen, ChoiceGen)) and slot.gen.name == ""):
                 body_parts.append(self._mask(self._group_content(slot.gen, f, ns), present))
             else:
@@ -292,4 +318,3 @@ class XmlWriter:
         if present is None or present.all():
             return frags
         return [f if p else "" for f, p in zip(frags, present.tolist(), strict=True)]
-
