@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 import strawberry
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from strawberry.experimental.pydantic import input as pydantic_input
 from strawberry.scalars import JSON
 
@@ -93,12 +93,31 @@ class ConstraintSetUpdateInput:
     rules: list[JSON] | None = None
 
 
-@pydantic_input(model=payloads.DatasetCreate, all_fields=True)
+class _DatasetCreateGraphQL(payloads.DatasetCreate):
+    """DatasetCreate as GraphQL takes it: `params` may be null, meaning none (as in `preview`).
+
+    Not `JSON! = {}`: graphql-core cannot print an object as a JSON scalar's default literal, so
+    introspection of `defaultValue` failed. to_payload still validates with DatasetCreate."""
+
+    params: dict[str, Any] | None = Field(  # type: ignore[assignment]
+        default=None,
+        description=str(payloads.DatasetCreate.model_fields["params"].description) + " (null: none)",
+    )
+
+
+@pydantic_input(model=_DatasetCreateGraphQL, all_fields=True)
 class DatasetCreateInput:
-    params: JSON = strawberry.field(default_factory=dict, description="Generation parameters (DESIGN §5)")
+    params: JSON | None = None
+
+
+# Input fields whose GraphQL null stands for the payload model's default (see DatasetCreateInput).
+_NULL_MEANS_DEFAULT: dict[type[BaseModel], frozenset[str]] = {payloads.DatasetCreate: frozenset({"params"})}
 
 
 def to_payload(model: type[M], value: Any) -> M:
     """Validate a GraphQL input object with its payload model (same rules as REST bodies)."""
     data = {name: getattr(value, name) for name in model.model_fields if hasattr(value, name)}
+    for name in _NULL_MEANS_DEFAULT.get(model, frozenset()):
+        if data.get(name, ...) is None:
+            del data[name]
     return parse(model, data)
