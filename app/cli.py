@@ -20,15 +20,19 @@ def serve(
     host: str = typer.Option("127.0.0.1", help="Interface to bind"),
     port: int = typer.Option(8000, help="Port to listen on"),
     log_level: str = typer.Option("info", help="uvicorn log level"),
+    workers: int = typer.Option(
+        1, min=1, help="Server processes (the dataset dispatcher, webhooks and retention run in one of them)"
+    ),
 ) -> None:
     """Run the service (migrations are applied at start-up)."""
     import uvicorn
 
-    from app.main import create_app
+    from app.main import serve_target
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = serve_settings(get_settings(), host, port)
-    uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level, proxy_headers=False)
+    with serve_target(settings, workers) as (target, options):
+        uvicorn.run(target, host=host, port=port, log_level=log_level, proxy_headers=False, **options)
 
 
 def listen_url(host: str, port: int) -> str:

@@ -6,8 +6,10 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+import os
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
+from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -17,14 +19,17 @@ import orjson
 from fastapi import Depends, FastAPI, Request
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
+from sqlalchemy.engine import Engine
 from starlette.responses import HTMLResponse, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from strawberry.exceptions import ConnectionRejectionError
 from strawberry.fastapi import GraphQLRouter
 
 from app.core.database import make_async_engine, make_sessionmaker, make_sync_engine
 from app.core.errors import DomainError
 from app.core.jobs.dispatcher import Dispatcher
-from app.core.jobs.executors import make_executor
+from app.core.jobs.executors import CeleryExecutor, LocalPoolExecutor, make_executor
+from app.core.jobs.leader import Leadership, lock_path
 from app.core.jobs.retention import RetentionPurger
 from app.core.migrate import upgrade
 from app.core.security.passwords import configure_hashing
@@ -44,6 +49,9 @@ from app.web import spa
 
 log = logging.getLogger("tdg")
 API_PREFIX = "/api/v1"
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+SERVE_WORKER_FACTORY = "app.main:create_serve_worker"
+WORKER_START_SECONDS = 60
 GRAPHIQL_HTML = Path(__file__).parent / "graphql" / "graphiql.html"
 GRAPHQL_STATIC = Path(__file__).parent / "graphql" / "static"
 
@@ -91,11 +99,53 @@ def _openapi_document(schema: Any) -> bytes:
     return doc
 
 
+@dataclass
+class _Background:
+    """The loops a server runs beside its requests: started together, stopped in reverse order.
+    With `tdg serve --workers N` only the elected process starts them (app/core/jobs/leader.py)."""
+
+    settings: Settings
+    executor: LocalPoolExecutor | CeleryExecutor
+    dispatcher: Dispatcher
+    webhooks: WebhookDispatcher
+    retention: RetentionPurger
+    warm_pool: bool = False  # start the local pool's processes on election (not in every process)
+
+    def start(self) -> None:
+        if self.warm_pool and isinstance(self.executor, LocalPoolExecutor):
+            self.executor.pool.start_all()
+        self.dispatcher.start()
+        self.webhooks.start()
+        self.retention.start()
+
+    async def stop(self) -> None:
+        await self.retention.stop()
+        await self.webhooks.stop()
+        await self.dispatcher.stop()
+
+
+def _background(settings: Settings, jobs_engine: Engine, by_election: bool) -> _Background:
+    """The loops, and the process pool the dispatcher feeds. A process that runs the loops only
+    if elected (`by_election`) starts its pool's processes only then; until then its pool only
+    renders a format on demand (starting a process for it at that time)."""
+    executor = make_executor(settings.model_copy(update={"warm_pool": False}) if by_election else settings)
+    return _Background(
+        settings,
+        executor,
+        Dispatcher(settings, jobs_engine, executor),
+        # webhook delivery runs in every `tdg serve` instance (leases keep replicas from double-sending)
+        WebhookDispatcher(settings, jobs_engine),
+        RetentionPurger(settings, jobs_engine),
+        warm_pool=by_election and settings.warm_pool,
+    )
+
+
 def _lifespan(
-    settings: Settings, run_migrations: bool
+    settings: Settings, run_migrations: bool, leader_lock: Path | None
 ) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
     """Start-up and shut-down of one app: the database, the job dispatcher and the background
-    deliveries, stopped in reverse order."""
+    deliveries, stopped in reverse order. With `leader_lock` (one of several server processes)
+    the background loops run only while this process holds the lock."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -108,26 +158,30 @@ def _lifespan(
         async with app.state.sessionmaker() as session:
             await ensure_bootstrap(session, settings)
         jobs_engine = make_sync_engine(settings.database_url)
-        executor = make_executor(settings)
-        dispatcher = Dispatcher(settings, jobs_engine, executor)
-        # webhook delivery runs in every `tdg serve` process (leases keep replicas from double-sending)
-        webhooks = WebhookDispatcher(settings, jobs_engine)
-        app.state.services = AppServices(executor=executor, dispatcher=dispatcher, webhooks=webhooks)
-        retention = RetentionPurger(settings, jobs_engine)
-        dispatcher.start()
+        loops = _background(settings, jobs_engine, by_election=leader_lock is not None)
+        leadership: Leadership | None = None
+        if leader_lock is None:
+            app.state.services = AppServices(loops.executor, loops.dispatcher, loops.webhooks)
+            loops.start()
+        else:
+            wakers = {"dispatcher": loops.dispatcher.wake, "webhooks": loops.webhooks.wake}
+            leadership = Leadership(leader_lock, loops.start, wakers)
+            relays = (leadership.relay("dispatcher"), leadership.relay("webhooks"))
+            app.state.services = AppServices(loops.executor, *relays)
+            await leadership.start()
         # start-up leaves ~300k long-lived objects; moving them out of the collector's view
         # keeps full collections (the p99 tail of request latency) short
         gc.collect()
         gc.freeze()
-        webhooks.start()
-        retention.start()
         try:
             yield
         finally:
-            await retention.stop()
-            await webhooks.stop()
-            await dispatcher.stop()
-            executor.shutdown()
+            if leadership is not None:
+                await leadership.stop()
+            await loops.stop()
+            if leadership is not None:
+                leadership.release()  # only now may another process start the loops
+            loops.executor.shutdown()
             jobs_engine.dispose()
             await engine.dispose()
 
@@ -177,16 +231,22 @@ def _add_service_routes(app: FastAPI, settings: Settings, schema: Any) -> None:
 
 
 def create_app(
-    settings: Settings | None = None, *, run_migrations: bool = True, web_dir: Path = spa.STATIC_DIR
+    settings: Settings | None = None,
+    *,
+    run_migrations: bool = True,
+    web_dir: Path = spa.STATIC_DIR,
+    leader_lock: Path | None = None,
 ) -> FastAPI:
-    """`web_dir` holds the web interface's production build (index.html, assets/)."""
+    """`web_dir` holds the web interface's production build (index.html, assets/). With
+    `leader_lock` the app is one of several processes of a server: its background loops run only
+    while it holds that lock (app/core/jobs/leader.py)."""
     settings = settings or get_settings()
     configure_hashing(settings.password_hash_time_cost, settings.password_hash_memory_kib)
     schema = build_schema(settings)
     app = FastAPI(
         title="Test Data Generation Service",
         version=_version(),
-        lifespan=_lifespan(settings, run_migrations),
+        lifespan=_lifespan(settings, run_migrations, leader_lock),
         docs_url=None,
         redoc_url=None,
         openapi_url=None,
@@ -217,3 +277,74 @@ def create_app(
         },
     )
     return app
+
+
+class ServedBy:
+    """`X-Served-By: <pid>` on every HTTP response: which process of `tdg serve --workers N`
+    answered (outside production only)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.header = (b"x-served-by", str(os.getpid()).encode())
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", ()), self.header]
+            await send(message)
+
+        await self.app(scope, receive, sending)
+
+
+def create_serve_worker() -> FastAPI:
+    """The app of one process of `tdg serve --workers N`: uvicorn's factory, called in each worker
+    process it starts. Settings come from the environment (the parent exported what it derived);
+    the parent applied the migrations and created the SuperUser; the background loops run in the
+    process elected by the lock of this server (its supervising process is our parent)."""
+    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+    settings = get_settings()
+    app = create_app(settings, run_migrations=False, leader_lock=lock_path(settings.data_dir, os.getppid()))
+    if not settings.is_production:
+        app.add_middleware(ServedBy)
+    return app
+
+
+async def _bootstrap(settings: Settings) -> None:
+    engine = make_async_engine(settings.database_url)
+    try:
+        async with make_sessionmaker(engine)() as session:
+            await ensure_bootstrap(session, settings)
+    finally:
+        await engine.dispose()
+
+
+@contextmanager
+def serve_target(settings: Settings, workers: int) -> Iterator[tuple[FastAPI | str, dict[str, Any]]]:
+    """What `tdg serve` hands uvicorn.run, and the options that go with it: for one process, the
+    app; for several, the import string of the worker factory (each worker process builds its own
+    app) with factory=True. Before the workers start, this process applies the migrations and
+    creates the SuperUser and the signing key, once rather than raced by N processes, and exports
+    the public URL it derived for the workers' settings."""
+    if workers <= 1:
+        yield create_app(settings), {}
+        return
+    configure_hashing(settings.password_hash_time_cost, settings.password_hash_memory_kib)
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    upgrade(settings.database_url)
+    settings.signing_key()
+    asyncio.run(_bootstrap(settings))
+    if settings.public_url:
+        os.environ["TDG_PUBLIC_URL"] = settings.public_url
+    lock = lock_path(settings.data_dir, os.getpid())
+    try:
+        # a worker answers uvicorn's health check only once it runs, after its interpreter started
+        # and imported uvicorn: on a busy machine that took over the default 5 s, and the worker was
+        # killed and replaced before it had started
+        options = {"factory": True, "workers": workers, "timeout_worker_healthcheck": WORKER_START_SECONDS}
+        yield SERVE_WORKER_FACTORY, options
+    finally:
+        lock.unlink(missing_ok=True)

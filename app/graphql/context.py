@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -23,10 +23,15 @@ from app.core.settings import Settings
 
 if TYPE_CHECKING:
     # for annotations only: the job machinery loads with the app (app/main.py), not with the schema
-    from app.core.jobs.dispatcher import Dispatcher
     from app.core.jobs.executors import CeleryExecutor, LocalPoolExecutor
-    from app.core.webhooks.dispatcher import WebhookDispatcher
     from app.graphql.loaders import Loaders
+
+
+class Wakeable(Protocol):
+    """A background loop's wake-up: the loop itself (Dispatcher, WebhookDispatcher), or with
+    `tdg serve --workers N` a relay to the loop in the process running it (app/core/jobs/leader.py)."""
+
+    def wake(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -35,8 +40,8 @@ class AppServices:
     request context. A context has none (None) when the app's lifespan has not run."""
 
     executor: LocalPoolExecutor | CeleryExecutor  # runs generation; also renders a format on demand
-    dispatcher: Dispatcher  # starts queued shards: woken once a dataset is queued
-    webhooks: WebhookDispatcher | None = None  # delivers webhook events: woken by a redelivery
+    dispatcher: Wakeable  # starts queued shards: woken once a dataset is queued
+    webhooks: Wakeable | None = None  # delivers webhook events: woken by a redelivery
 
 
 class Context(BaseContext):
