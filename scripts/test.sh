@@ -9,4 +9,5 @@ bash scripts/services.sh
 bash scripts/web_build_check.sh
 .venv/bin/ruff check .
 .venv/bin/lint-imports
+.venv/bin/mypy
 exec .venv/bin/python -m pytest "$@"
