@@ -23,7 +23,6 @@ import asyncio
 import statistics
 import tempfile
 import time
-import uuid
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -31,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import psycopg
+from _support import database as scratch_database
 from sqlalchemy import event, insert, select
 
 from app.core.database import make_sync_engine
@@ -40,9 +39,10 @@ from app.core.models import Project, ProjectMember, Role, Tenant, User
 from app.core.security.passwords import hash_password
 from app.core.settings import Settings
 from app.main import create_app
-from app.rest import operations as op
+from app.rest.operations import op
 
 PASSWORD = "bench-password-1"
+PROJECT, PROJECTS = op("Project").document, op("Projects").document
 TARGET_OVERHEAD_PCT = 20.0
 TARGET_DETAIL_P99_MS = 20.0
 
@@ -90,30 +90,9 @@ def seed(url: str, *, projects: int, members: int, pool: int) -> Seeded:
 
 @contextmanager
 def database(use_pg: bool) -> Iterator[str]:
-    if not use_pg:
-        with tempfile.TemporaryDirectory(prefix="tdg-bench-") as tmp:
-            yield f"sqlite:///{Path(tmp) / 'bench.db'}"
-        return
-    admin_dsn, user = _pg_admin()
-    name = f"tdg_bench_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(admin_dsn, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield f"postgresql+psycopg://{user}@127.0.0.1:5432/{name}"
-    finally:
-        with psycopg.connect(admin_dsn, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-def _pg_admin() -> tuple[str, str]:
-    for user in ("postgres", "root"):
-        dsn = f"host=127.0.0.1 port=5432 user={user} dbname=postgres"
-        try:
-            with psycopg.connect(dsn, connect_timeout=5):
-                return dsn, user
-        except psycopg.OperationalError:
-            continue
-    raise SystemExit("PostgreSQL is not reachable on 127.0.0.1:5432")
+    """A throw-away SQLite file or PostgreSQL database (benchmarks/_support.py)."""
+    with tempfile.TemporaryDirectory(prefix="tdg-bench-") as tmp, scratch_database(use_pg, Path(tmp)) as url:
+        yield url
 
 
 class StatementCounter:
@@ -165,8 +144,8 @@ async def run(url: str, seeded: Seeded, requests: int, data_dir: Path) -> bool:
             page = {"q": None, "tag": None, "tenant_id": None}
             cases = {
                 "detail (50 members)": (rest(f"/projects/{seeded.big_project}"),
-                                        gql(op.PROJECT, project_id=seeded.big_project)),
-                "list (50 rows)": (rest("/projects"), gql(op.PROJECTS, limit=50, offset=0, **page)),
+                                        gql(PROJECT, project_id=seeded.big_project)),
+                "list (50 rows)": (rest("/projects"), gql(PROJECTS, limit=50, offset=0, **page)),
             }
             # the answers are the same, or the comparison means nothing
             for name, (rest_call, gql_call) in cases.items():
@@ -203,11 +182,11 @@ async def run(url: str, seeded: Seeded, requests: int, data_dir: Path) -> bool:
             print("SQL statements per request:")
             sized = [
                 ("detail, 5 members", rest(f"/projects/{seeded.small_project}"),
-                 gql(op.PROJECT, project_id=seeded.small_project)),
+                 gql(PROJECT, project_id=seeded.small_project)),
                 ("detail, 50 members", rest(f"/projects/{seeded.big_project}"),
-                 gql(op.PROJECT, project_id=seeded.big_project)),
-                ("list, 10 rows", rest("/projects", limit=10), gql(op.PROJECTS, limit=10, offset=0, **page)),
-                ("list, 500 rows", rest("/projects", limit=500), gql(op.PROJECTS, limit=500, offset=0, **page)),
+                 gql(PROJECT, project_id=seeded.big_project)),
+                ("list, 10 rows", rest("/projects", limit=10), gql(PROJECTS, limit=10, offset=0, **page)),
+                ("list, 500 rows", rest("/projects", limit=500), gql(PROJECTS, limit=500, offset=0, **page)),
             ]
             counts: dict[str, tuple[int, int]] = {}
             for name, rest_call, gql_call in sized:

@@ -30,14 +30,9 @@ import argparse
 import http.client
 import multiprocessing
 import os
-import signal
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -46,16 +41,12 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
-import psycopg
+from _support import SCHEMA, database, percentile, service_env, tdg_serve
+from _support import login as login_as
 
 from app.generation.plan import compile_plan
 from app.generation.schema.loader import load_schema
 
-# ../shared/bench beside the repository, else the copy kept with the tests
-SCHEMA = next(p for p in (Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "customer_order.schema.json",
-                          Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "bench" / "customer_order.schema.json")
-              if p.exists())
-TDG = Path(sys.executable).with_name("tdg")
 PASSWORD = "bench-root-password-1"
 TARGET_P99_MS = 50.0
 TARGET_RATIO = 0.9
@@ -121,64 +112,15 @@ def wait_for_warm_pool(server_pid: int, workers: int, timeout: float = 120.0) ->
         time.sleep(1.0)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextmanager
-def database(pg: bool, workdir: Path) -> Iterator[str]:
-    if not pg:
-        yield f"sqlite:///{workdir / 'bench.db'}"
-        return
-    admin = "host=127.0.0.1 port=5432 user=postgres dbname=postgres"
-    name = f"tdg_load_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
-    finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
 @contextmanager
 def service(database_url: str, workdir: Path, workers: int) -> Iterator[tuple[str, int]]:
     """`tdg serve` in its own process group; yields its API base URL and its pid."""
-    port = free_port()
-    env = {**os.environ, "TDG_DATABASE_URL": database_url, "TDG_DATA_DIR": str(workdir / "data"),
-           "TDG_SECRET_KEY": "bench-secret-key-" + "x" * 32, "TDG_ADMIN_USERNAME": "root",
-           "TDG_ADMIN_PASSWORD": PASSWORD, "TDG_WORKERS": str(workers)}
-    log = open(workdir / "serve.log", "wb")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen([str(TDG), "serve", "--port", str(port), "--log-level", "warning"], env=env,
-                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    base = f"http://127.0.0.1:{port}/api/v1"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/users/me", timeout=2).status_code == 401:
-                    break
-            except httpx.HTTPError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("tdg serve did not start:\n" + (workdir / "serve.log").read_text()[-2000:])
-            time.sleep(0.2)
-        yield base, proc.pid
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-        log.close()
+    with tdg_serve(service_env(database_url, workdir, PASSWORD, workers), workdir) as served:
+        yield served
 
 
 def login(base: str) -> dict[str, str]:
-    r = httpx.post(f"{base}/users/token", data={"username": "root", "password": PASSWORD}, timeout=30)
-    r.raise_for_status()
-    return {"Authorization": f"Bearer {r.json()['access_token']}"}
+    return login_as(base, "root", PASSWORD)
 
 
 def poll(base: str, headers: dict[str, str], dataset_ids: list[int], pause: float, stop: Event,
@@ -216,10 +158,6 @@ def poll(base: str, headers: dict[str, str], dataset_ids: list[int], pause: floa
     out.put((latencies, time.process_time() - cpu))
 
 
-def percentile(values: list[float], q: float) -> float:
-    return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 else values[0]
-
-
 def engine_pair(records: int, tmp: Path) -> float:
     """Two engine processes at once (no service), each writing `records` csv records: their
     summed records/s, the most two processes get out of this machine's two cores."""
@@ -231,7 +169,7 @@ def engine_pair(records: int, tmp: Path) -> float:
 
 def service_run(records: int, datasets: int, workers: int, pg: bool, poll_pause: float) -> dict:
     """One run of the real service: DATASETS datasets at once, polled while they generate."""
-    with tempfile.TemporaryDirectory(prefix="tdg-load-") as tmp, database(pg, Path(tmp)) as url, \
+    with tempfile.TemporaryDirectory(prefix="tdg-load-") as tmp, database(pg, Path(tmp), prefix="tdg_load") as url, \
             service(url, Path(tmp), workers) as (base, server_pid):
         headers = login(base)
         wait_for_warm_pool(server_pid, workers)
