@@ -23,16 +23,31 @@ def serve(
     workers: int = typer.Option(
         1, min=1, help="Server processes (the dataset dispatcher, webhooks and retention run in one of them)"
     ),
+    header_timeout: float | None = typer.Option(
+        None,
+        min=0.001,
+        help="Seconds a request's line and headers may take [TDG_HTTP_HEADER_TIMEOUT_SECONDS]",
+    ),
+    keep_alive: int | None = typer.Option(
+        None, min=1, help="Seconds an idle keep-alive connection stays open [TDG_HTTP_KEEP_ALIVE_SECONDS]"
+    ),
+    max_connections: int | None = typer.Option(
+        None, min=1, help="Open connections (per process) before new ones get 503 [TDG_HTTP_MAX_CONNECTIONS]"
+    ),
 ) -> None:
     """Run the service (migrations are applied at start-up)."""
-    import uvicorn
-
     from app.main import serve_target
+    from app.serving import ConnectionLimits, ServeConfig, run
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = serve_settings(get_settings(), host, port)
+    limits = ConnectionLimits.of(settings, header_timeout, keep_alive, max_connections)
     with serve_target(settings, workers) as (target, options):
-        uvicorn.run(target, host=host, port=port, log_level=log_level, proxy_headers=False, **options)
+        run(
+            ServeConfig(
+                target, limits, host=host, port=port, log_level=log_level, proxy_headers=False, **options
+            )
+        )
 
 
 def listen_url(host: str, port: int) -> str:

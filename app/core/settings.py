@@ -70,6 +70,14 @@ class Settings(BaseSettings):
     # deleted after this many days: both tables otherwise grow with every dataset forever
     history_retention_days: int = Field(default=30, ge=1)
     max_record_count: int = 10_000_000
+    # HTTP connections (`tdg serve`, app/serving.py): a request's line and headers must arrive
+    # within http_header_timeout_seconds of its first byte (of the connection, for the first
+    # request), however slowly they trickle; an idle keep-alive connection closes after
+    # http_keep_alive_seconds; connections past http_max_connections are answered 503 and closed
+    http_header_timeout_seconds: float = Field(default=10.0, gt=0)
+    http_keep_alive_seconds: int = Field(default=5, ge=1)
+    http_max_connections: int = Field(default=1000, ge=1)
+    http_max_header_bytes: int = Field(default=64 * 1024, ge=1024)
 
     @field_validator("secret_key")
     @classmethod

@@ -1,0 +1,271 @@
+"""The HTTP server under `tdg serve`: uvicorn's httptools protocol with the guards uvicorn lacks.
+
+uvicorn (0.54) arms its keep-alive timer only after a response, so a connection that sends
+nothing, or trickles its request line and headers a byte at a time, is held open forever (the
+slowloris attack: enough of them and the process runs out of file descriptors). Its
+`limit_concurrency` answers 503 only once a request's headers are complete, so it cannot cap
+such connections either, and httptools, unlike h11, puts no limit on the size of the headers.
+`GuardedHttpToolsProtocol` adds, per connection:
+
+- a header-read deadline: from the moment a connection opens (or a keep-alive connection's next
+  request begins), its request line and headers must be complete within `header_timeout`
+  seconds, however steadily bytes trickle in; else 408 and close (close alone when not a byte
+  of the request came),
+- a cap on the bytes of a request's head: over `max_header_bytes`, 431 and close,
+- a connection cap: a connection accepted while `max_connections` are open is answered 503 at
+  once (`connection: close`, `retry-after`) and closed, so it holds its descriptor for at most
+  a second; past `max_connections // 8 + 16` such lingering refusals, refused ones are closed
+  without waiting for the client.
+
+The keep-alive timeout is uvicorn's own (`timeout_keep_alive`). The limits travel on the uvicorn
+`Config` (`ServeConfig`), so a server process started from a pickled config keeps them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import resource
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import uvicorn
+from uvicorn.config import STARTUP_FAILURE, Config
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
+from uvicorn.server import ServerState
+from uvicorn.supervisors import Multiprocess
+
+from app.core.settings import Settings
+
+logger = logging.getLogger("uvicorn.error")
+
+# how long a refused connection waits for the client to read the 503 and close
+REFUSED_LINGER_SECONDS = 1.0
+REFUSAL_LOG_INTERVAL = 10.0
+# descriptors kept free of connections: the database, the generation pool's pipes, log files
+DESCRIPTOR_RESERVE = 128
+
+
+@dataclass(frozen=True)
+class ConnectionLimits:
+    header_timeout: float = 10.0
+    keep_alive: int = 5
+    max_connections: int = 1000
+    max_header_bytes: int = 64 * 1024
+
+    @classmethod
+    def of(
+        cls,
+        settings: Settings,
+        header_timeout: float | None = None,
+        keep_alive: int | None = None,
+        max_connections: int | None = None,
+    ) -> ConnectionLimits:
+        """The settings' limits, with `tdg serve`'s options in place of the ones given."""
+        return cls(
+            header_timeout=header_timeout or settings.http_header_timeout_seconds,
+            keep_alive=keep_alive or settings.http_keep_alive_seconds,
+            max_connections=max_connections or settings.http_max_connections,
+            max_header_bytes=settings.http_max_header_bytes,
+        )
+
+    @property
+    def max_lingering_refusals(self) -> int:
+        return self.max_connections // 8 + 16
+
+
+class ServeConfig(Config):
+    """uvicorn's Config with the guarded protocol and its limits."""
+
+    def __init__(self, app: Any, limits: ConnectionLimits, **kwargs: Any) -> None:
+        super().__init__(app, http=GuardedHttpToolsProtocol, timeout_keep_alive=limits.keep_alive, **kwargs)
+        self.limits = limits
+        self.lingering_refusals = 0
+        self._refusals_logged_at = -REFUSAL_LOG_INTERVAL
+        self._refusals_unlogged = 0
+
+    def note_refusal(self, open_connections: int) -> None:
+        """Log refusals, at most once per REFUSAL_LOG_INTERVAL (a flood would flood the log)."""
+        self._refusals_unlogged += 1
+        now = time.monotonic()
+        if now - self._refusals_logged_at >= REFUSAL_LOG_INTERVAL:
+            logger.warning(
+                "Refused %d connection(s): %d are open, the cap (TDG_HTTP_MAX_CONNECTIONS) is %d.",
+                self._refusals_unlogged,
+                open_connections,
+                self.limits.max_connections,
+            )
+            self._refusals_logged_at, self._refusals_unlogged = now, 0
+
+
+def _response(status: int, reason: str, detail: str, extra: bytes = b"") -> bytes:
+    body = b'{"detail":"%s"}' % detail.encode()
+    return (
+        b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\n"
+        b"connection: close\r\n%s\r\n%s" % (status, reason.encode(), len(body), extra, body)
+    )
+
+
+REFUSED = _response(
+    503,
+    "Service Unavailable",
+    "The server has too many open connections; retry shortly.",
+    b"retry-after: 1\r\n",
+)
+HEADER_TIMEOUT = _response(408, "Request Timeout", "The request headers did not arrive in time.")
+HEADER_TOO_LARGE = _response(431, "Request Header Fields Too Large", "The request headers are too large.")
+
+
+class GuardedHttpToolsProtocol(HttpToolsProtocol):
+    def __init__(
+        self,
+        config: Config,
+        server_state: ServerState,
+        app_state: dict[str, Any],
+        _loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        super().__init__(config, server_state, app_state, _loop)
+        self.serve_config = config if isinstance(config, ServeConfig) else None
+        self.limits = self.serve_config.limits if self.serve_config is not None else ConnectionLimits()
+        self.header_deadline: asyncio.TimerHandle | None = None
+        self.awaiting_headers = False
+        self.head_bytes = 0  # bytes received since the current request began, while its head is incomplete
+        self.head_started = False  # a byte of the current request has arrived
+        self.refused = False
+        self.lingering = False
+
+    # connection cap
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        if len(self.connections) >= self.limits.max_connections:
+            self._refuse(transport)
+            return
+        super().connection_made(transport)
+        self._await_headers()
+
+    def _refuse(self, transport: asyncio.Transport) -> None:
+        self.refused = True
+        self.transport = transport
+        transport.write(REFUSED)
+        config = self.serve_config
+        if config is not None:
+            config.note_refusal(len(self.connections))
+        if config is None or config.lingering_refusals >= self.limits.max_lingering_refusals:
+            transport.close()
+            return
+        # read (and drop) what the client sends until it closes (uvicorn closes on EOF), so the kernel does not answer its
+        # unread request with a reset that would discard the 503 before the client reads it
+        config.lingering_refusals += 1
+        self.lingering = True
+        if transport.can_write_eof():
+            transport.write_eof()
+        self.header_deadline = self.loop.call_later(REFUSED_LINGER_SECONDS, transport.abort)
+
+    # header-read deadline and size cap
+
+    def _await_headers(self) -> None:
+        self.awaiting_headers = True
+        self.head_bytes = 0
+        if self.header_deadline is None:
+            self.header_deadline = self.loop.call_later(self.limits.header_timeout, self._headers_late)
+
+    def _headers_arrived(self) -> None:
+        self.awaiting_headers = False
+        self.head_started = False
+        if self.header_deadline is not None:
+            self.header_deadline.cancel()
+            self.header_deadline = None
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._await_headers()  # keeps the deadline already running (a connection's first request)
+        self.head_started = True
+
+    def on_headers_complete(self) -> None:
+        self._headers_arrived()
+        super().on_headers_complete()
+
+    def data_received(self, data: bytes) -> None:
+        if self.refused:
+            return
+        super().data_received(data)
+        if self.awaiting_headers and not self.transport.is_closing():
+            # a chunk that ends an earlier request's body and begins this one counts whole: only
+            # pipelining clients send such chunks
+            self.head_bytes += len(data)
+            if self.head_bytes > self.limits.max_header_bytes:
+                self._close_with(
+                    HEADER_TOO_LARGE, "Closed a connection whose request headers were too large."
+                )
+
+    def _headers_late(self) -> None:
+        self.header_deadline = None
+        if self.transport.is_closing():
+            return
+        cycle: RequestResponseCycle | None = self.cycle
+        if cycle is not None and not cycle.response_complete:
+            # a pipelined request is late while the one before it is answered: that answer is the last
+            cycle.keep_alive = False
+            self.flow.pause_reading()
+            return
+        if self.head_started:
+            self._close_with(HEADER_TIMEOUT, "Closed a connection whose request headers were late.")
+        else:
+            self.transport.close()
+
+    def _close_with(self, response: bytes, message: str) -> None:
+        logger.debug("%s: %s", self.client, message)
+        self._headers_arrived()
+        self.transport.write(response)
+        self.transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.header_deadline is not None:
+            self.header_deadline.cancel()
+            self.header_deadline = None
+        if self.refused:
+            if self.lingering and self.serve_config is not None:
+                self.serve_config.lingering_refusals -= 1
+            return
+        super().connection_lost(exc)
+
+
+def run(config: ServeConfig) -> None:
+    """Serve until interrupted: uvicorn.run's paths for one process and for several (the app is
+    then an import string each worker imports; the limits reach the workers on the pickled config)."""
+    fit_descriptor_limit(config)
+    if config.workers > 1:
+        Multiprocess(config, sockets=[config.bind_socket()]).run()
+        return
+    server = uvicorn.Server(config)
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn handles SIGINT itself
+        server.run()
+    if not server.started:
+        sys.exit(STARTUP_FAILURE)
+
+
+def fit_descriptor_limit(config: ServeConfig) -> None:
+    """Make room for the connection cap under the process's open-file limit (RLIMIT_NOFILE),
+    which the cap is meant to protect: raise the soft limit towards the hard one if it is short
+    of the cap plus DESCRIPTOR_RESERVE (database, pool, log files), else lower the cap."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = config.limits.max_connections + DESCRIPTOR_RESERVE
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        cap = max(1, soft - DESCRIPTOR_RESERVE)
+        logger.warning(
+            "The open-file limit (%d) leaves room for %d connections, not %d: the cap is %d.",
+            soft,
+            cap,
+            config.limits.max_connections,
+            cap,
+        )
+        config.limits = dataclasses.replace(config.limits, max_connections=cap)
