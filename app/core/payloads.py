@@ -3,6 +3,7 @@ inputs). Strict: `"5"`, `true` and `1e12` are not integers; unknown keys are ref
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -12,20 +13,57 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    GetJsonSchemaHandler,
     StringConstraints,
     WithJsonSchema,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, PydanticCustomError
 
 from app.core.models import ProjectRole, Role
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+# -- what the OpenAPI document says about a value, beyond what pydantic derives ------------------
+# (the checks themselves are the validators here and in the services; these only describe them)
+
+NUL_FREE = r"^[^\u0000]*$"  # every text is refused with U+0000 in it (PostgreSQL cannot store it)
+# what strip_whitespace strips (pydantic-core trims Unicode White_Space, as Rust's str::trim does)
+_WHITE_SPACE = r"\t\n\u000b\u000c\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+# stripped, then at least one character: one character that is neither white space nor NUL
+NOT_BLANK = rf"^[^\u0000]*[^\u0000{_WHITE_SPACE}][^\u0000]*$"
+
+
+@dataclass(frozen=True, slots=True)
+class Documented:
+    """Annotation metadata adding keywords to a type's JSON schema (not to its validation)."""
+
+    keywords: tuple[tuple[str, Any], ...]
+
+    def __get_pydantic_json_schema__(
+        self, core: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        schema = handler(core)
+        schema.update({k: list(v) if isinstance(v, tuple) else v for k, v in self.keywords})
+        return schema
+
+
+def documented(**keywords: Any) -> Documented:
+    return Documented(tuple(keywords.items()))
+
+
+Name = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200), documented(pattern=NOT_BLANK)
+]
+ShortName = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100), documented(pattern=NOT_BLANK)
+]
 Username = Annotated[
     str, StringConstraints(strip_whitespace=True, min_length=3, max_length=64, pattern=r"^[A-Za-z0-9_.@-]+$")
 ]
 Password = Annotated[str, StringConstraints(min_length=8, max_length=256)]
-Tag = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=50)]
+Tag = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=50), documented(pattern=NOT_BLANK)
+]
 Id = Annotated[int, Field(ge=1, le=2**31 - 1)]
 
 
@@ -52,7 +90,32 @@ def _email(value: str) -> str:
     return parts.normalized
 
 
-Email = Annotated[str, AfterValidator(_email), WithJsonSchema({"type": "string", "format": "email"})]
+def _any_case(word: str) -> str:
+    return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in word)
+
+
+# the special-use names email-validator refuses (RFC 6761), but for `test`, which _email accepts
+REFUSED_EMAIL_DOMAINS = tuple(d for d in email_validator.SPECIAL_USE_DOMAIN_NAMES if d != "test")
+_EMAIL_PATTERN = (
+    r"^(?![^@]*@(?:[^@]*\.)?(?:"
+    + "|".join(_any_case(d) for d in REFUSED_EMAIL_DOMAINS)
+    + r")\.?$)[^@\u0000]+@[^@\u0000]+\.[^@\u0000]+$"
+)
+Email = Annotated[
+    str,
+    AfterValidator(_email),
+    WithJsonSchema(
+        {
+            "type": "string",
+            "format": "email",
+            "maxLength": 254,
+            "pattern": _EMAIL_PATTERN,
+            "description": "An email address whose domain has a dot. Addresses under the special-use domains "
+            + ", ".join(f".{d}" for d in REFUSED_EMAIL_DOMAINS)
+            + " (RFC 6761) are refused; the test domains .test and .example are accepted.",
+        }
+    ),
+]
 
 
 def _refuse_nul(value: Any) -> None:
@@ -78,6 +141,24 @@ class Strict(BaseModel):
         return data
 
 
+def _one_change(schema: dict[str, Any], model: type[BaseModel]) -> None:
+    """An update changes something: at least one field present and not null (null, like an
+    omitted field, means "leave as is"; a flag that defaults to false counts when true). The
+    services refuse anything else with "Nothing to update"; documented as minProperties plus anyOf."""
+    branches = []
+    for name, info in model.model_fields.items():
+        wanted = {"const": True} if info.default is False else {"not": {"type": "null"}}
+        branches.append({"required": [name], "properties": {name: wanted}})
+    schema["minProperties"] = 1
+    schema["anyOf"] = branches
+
+
+class Update(Strict):
+    """A body of changes (PUT/PATCH): the fields to change, at least one."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=_one_change)
+
+
 class ProjectCreate(Strict):
     name: Name
     description: Annotated[str, StringConstraints(max_length=5000)] = ""
@@ -85,7 +166,7 @@ class ProjectCreate(Strict):
     tenant_id: Id | None = Field(default=None, description="SuperUser only: create in another tenant")
 
 
-class ProjectUpdate(Strict):
+class ProjectUpdate(Update):
     name: Name | None = None
     description: Annotated[str, StringConstraints(max_length=5000)] | None = None
     tags: Annotated[list[Tag], Field(max_length=50)] | None = None
@@ -116,7 +197,7 @@ class UserInvite(Strict):
     display_name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=100)] | None = None
 
 
-class UserUpdate(Strict):
+class UserUpdate(Update):
     role: Role | None = Field(default=None, strict=False)
     is_active: bool | None = None
     display_name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=100)] | None = None
@@ -129,14 +210,14 @@ class SetupPassword(Strict):
 
 
 class TenantCreate(Strict):
-    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+    name: ShortName
     admin_username: Username
     admin_email: Email
     admin_password: Password
 
 
-class TenantUpdate(Strict):
-    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)] | None = None
+class TenantUpdate(Update):
+    name: ShortName | None = None
     is_active: bool | None = None
     max_record_count: Annotated[int, Field(ge=1, le=1_000_000_000)] | None = None
     max_concurrent_generations: Annotated[int, Field(ge=1, le=64)] | None = None
@@ -144,7 +225,7 @@ class TenantUpdate(Strict):
 
 
 class ApiTokenCreate(Strict):
-    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+    name: ShortName
     expires_at: datetime | None = None
 
     model_config = ConfigDict(extra="forbid", strict=False)  # ISO strings must parse to datetimes
@@ -156,8 +237,20 @@ class LoginForm(Strict):
     otp: Annotated[str, StringConstraints(max_length=64)] | None = None
 
 
+def _content_or_base64(schema: dict[str, Any]) -> None:
+    """Exactly one of content and content_base64 (services/schemas.py refuses anything else)."""
+    schema["oneOf"] = [
+        {"required": [name], "properties": {name: {"type": "string"}}}
+        for name in ("content", "content_base64")
+    ]
+
+
 class SchemaUpload(Strict):
-    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)] | None = None
+    """A schema file: its text in `content` or its bytes in `content_base64`, exactly one of them."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=_content_or_base64)
+
+    name: Name | None = None
     content: str | None = Field(default=None, description="The schema text (JSON Schema or XSD)")
     content_base64: str | None = Field(
         default=None, description="Binary uploads (a .zip of XSD files), base64"
@@ -181,7 +274,7 @@ class ConstraintSetCreate(Strict):
     rules: RuleList = []
 
 
-class ConstraintSetUpdate(Strict):
+class ConstraintSetUpdate(Update):
     name: Name | None = None
     description: Annotated[str, StringConstraints(max_length=5000)] | None = None
     root: Annotated[str, StringConstraints(max_length=500)] | None = None
@@ -189,6 +282,8 @@ class ConstraintSetUpdate(Strict):
 
 
 OUTPUT_FORMATS = ("csv", "json", "xml", "sql", "ndjson")
+# a format name in a list (the services refuse others with a sentence naming them)
+FormatName = Annotated[str, documented(enum=OUTPUT_FORMATS)]
 
 
 class DatasetCreate(Strict):
@@ -199,7 +294,7 @@ class DatasetCreate(Strict):
         ge=1, le=1_000_000_000, description="Records to generate (1 to the tenant's limit)"
     )
     constraint_set_id: Id | None = None
-    types: Annotated[list[str], Field(max_length=5)] | None = Field(
+    types: Annotated[list[FormatName], Field(max_length=5), documented(minItems=1)] | None = Field(
         default=None,
         description="Formats to pre-generate: csv, json, xml, sql, ndjson (others render on download)",
     )
@@ -214,11 +309,13 @@ class DatasetCreate(Strict):
 
 Theme = Literal["light", "dark", "system"]
 Locale = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(_[A-Z]{2})?$", max_length=10)]
-OneTimeCode = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
+OneTimeCode = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64), documented(pattern=NOT_BLANK)
+]
 NOTIFICATION_EVENTS = ("dataset.completed", "dataset.failed", "schema.uploaded", "project.created")
 
 
-class SettingsUpdate(Strict):
+class SettingsUpdate(Update):
     display_name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=100)] | None = None
     theme: Theme | None = None
     locale: Locale | None = Field(default=None, description="e.g. en_US, de_DE, fr_FR, ja_JP")
@@ -308,7 +405,7 @@ class IntegrationCreate(Strict):
     is_active: bool = True
 
 
-class IntegrationUpdate(Strict):
+class IntegrationUpdate(Update):
     name: Name | None = None
     config: dict[str, Any] | None = Field(
         default=None, description="Fields to change; omitted secrets are kept"
@@ -328,7 +425,7 @@ class IntegrationUpdate(Strict):
 
 class ObjectExportCreate(Strict):
     integration_id: Id
-    formats: Annotated[list[str], Field(min_length=1, max_length=5)] | None = Field(
+    formats: Annotated[list[FormatName], Field(min_length=1, max_length=5)] | None = Field(
         default=None, description="Formats to upload (default: the dataset's types)"
     )
     prefix: (

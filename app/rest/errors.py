@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from functools import cache
 from typing import Any
 
 import orjson
@@ -13,6 +14,8 @@ from starlette.responses import Response
 
 from app.core.errors import DomainError, TooManyRequests, Unauthenticated
 from app.core.validation import from_pydantic
+from app.rest.route import allowed_methods
+from app.rest.routes import ROUTES
 
 log = logging.getLogger("tdg.rest")
 
@@ -31,6 +34,23 @@ def error_response(
     if errors:
         body["errors"] = errors
     return Response(orjson.dumps(body), status_code=status, media_type="application/json", headers=headers)
+
+
+def method_not_allowed(method: str, allow: str) -> Response:
+    """405 with the Allow header listing every method of the path (RFC 9110 §15.5.6)."""
+    return error_response(
+        405,
+        f"Method {method[:20]} is not allowed on this path; it serves {allow}.",
+        code="method_not_allowed",
+        headers={"Allow": allow},
+    )
+
+
+@cache
+def _allow_by_route_name() -> dict[str, str]:
+    """Route name (a row's operation id, as app/rest/facade.py registers it) -> the Allow value of
+    the row's path: every method of the path, where Starlette names only the row it matched."""
+    return {r.operation_id: ", ".join(allowed_methods(ROUTES, r.path)) for r in ROUTES}
 
 
 def domain_error_response(exc: DomainError) -> Response:
@@ -62,7 +82,11 @@ def install(app: FastAPI) -> None:
         )
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_: Request, exc: StarletteHTTPException) -> Response:
+    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 405:
+            name = getattr(request.scope.get("route"), "name", None)
+            allow = _allow_by_route_name().get(name or "") or (exc.headers or {}).get("Allow", "")
+            return method_not_allowed(request.method, allow)
         # typed str, but fastapi.HTTPException (a subclass, also handled here) carries any JSON value
         raw: object = exc.detail
         detail = raw if isinstance(raw, str) else "Request failed."
@@ -76,4 +100,4 @@ def install(app: FastAPI) -> None:
         return error_response(500, "Internal server error.", code="internal")
 
 
-__all__ = ["domain_error_response", "error_response", "from_pydantic", "install"]
+__all__ = ["domain_error_response", "error_response", "from_pydantic", "install", "method_not_allowed"]

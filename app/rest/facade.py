@@ -5,6 +5,7 @@ map the result to HTTP."""
 from __future__ import annotations
 
 import logging
+import re
 from datetime import date
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -18,8 +19,8 @@ from starlette.responses import Response
 from app.core.errors import DomainError
 from app.graphql.context import Context, open_context
 from app.rest.downloads import Endpoint, make_download_endpoint
-from app.rest.errors import domain_error_response, error_response
-from app.rest.route import Route
+from app.rest.errors import domain_error_response, error_response, method_not_allowed
+from app.rest.route import Route, allowed_methods
 from app.rest.variables import build_variables
 
 log = logging.getLogger("tdg.rest")
@@ -42,11 +43,40 @@ def _error_from_graphql(error: GraphQLError) -> Response:
     return error_response(_status_of(error), error.message, code=str(ext.get("code", "bad_request")))
 
 
-def make_endpoint(route: Route) -> Endpoint:
+def shadowed_literals(route: Route, routes: tuple[Route, ...]) -> dict[str, str]:
+    """The literal paths of the table that `route`'s template also matches, each with its Allow
+    value: GET /users/create reaches the row GET /users/{user_id}, but names the path /users/create,
+    which serves only POST (a 405, not a user id that is not an integer)."""
+    if route.literal:
+        return {}
+    pattern = re.compile(
+        "/".join("[^/]+" if seg.startswith("{") else re.escape(seg) for seg in route.path.split("/"))
+    )
+    return {
+        other.path: ", ".join(allowed_methods(routes, other.path))
+        for other in routes
+        if other.literal and pattern.fullmatch(other.path)
+    }
+
+
+def _shadowing_literal(route: Route, shadowed: dict[str, str], request: Request) -> Response | None:
+    path = route.path
+    for name in route.path_params:
+        path = path.replace("{" + name + "}", request.path_params[name])
+    allow = shadowed.get(path)
+    if allow is None:
+        return None
+    return method_not_allowed(request.method, allow)
+
+
+def make_endpoint(route: Route, shadowed: dict[str, str]) -> Endpoint:
     operation = route.operation
     assert operation is not None, route.path
 
     async def endpoint(request: Request, context: Context = Depends(open_context)) -> Response:
+        refused = _shadowing_literal(route, shadowed, request) if shadowed else None
+        if refused is not None:
+            return refused
         if route.auth:
             context.principal  # noqa: B018  (401 before any body parsing)
         variables = await build_variables(route, request)
@@ -77,10 +107,9 @@ def _default(value: Any) -> Any:
 
 
 def starlette_path(route: Route) -> str:
-    path = route.path
-    for name in route.path_params:
-        path = path.replace("{" + name + "}", "{" + name + ":int}")
-    return path
+    """Path parameters match any segment: app/rest/variables.py refuses one that is not an integer
+    with a 422 and a sentence (a route converter would turn it into a bare 404)."""
+    return route.path
 
 
 # documents already validated against a schema (schemas are cached and shared by apps: see build_schema)
@@ -102,8 +131,12 @@ def build_router(routes: tuple[Route, ...], graphql_schema: Any) -> APIRouter:
     if problems:
         raise RuntimeError("Stored REST operations do not match the GraphQL schema:\n" + "\n".join(problems))
     router = APIRouter()
-    for route in routes:
-        endpoint = make_download_endpoint(route) if route.download else make_endpoint(route)
+    # literal paths first: /users/me is matched before the template /users/{user_id}
+    for route in sorted(routes, key=lambda r: not r.literal):
+        shadowed = shadowed_literals(route, routes)
+        # (the download door's path shadows no literal path; it would need the same 405 first)
+        assert not (route.download and shadowed), route.path
+        endpoint = make_download_endpoint(route) if route.download else make_endpoint(route, shadowed)
         router.add_api_route(
             starlette_path(route),
             endpoint,

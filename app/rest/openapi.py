@@ -22,8 +22,10 @@ from graphql import (
 from pydantic import BaseModel
 
 from app.core.authz import MIN_PROJECT_ROLE, MIN_ROLE, describe
+from app.core.jobs.files import MEDIA_TYPES
 from app.core.models import Role
-from app.rest.route import Route
+from app.core.payloads import NUL_FREE
+from app.rest.route import DATE_PATTERN, MAX_INT, Param, Route
 
 _SCALARS = {
     "Int": {"type": "integer"},
@@ -34,17 +36,59 @@ _SCALARS = {
     "JSON": {},
 }
 
-_ERROR_TEXT = {
-    400: "Malformed JSON or a missing required field",
-    401: "Token missing, invalid, expired or revoked",
-    403: "The caller's role lacks the permission",
-    404: "Not found, or not visible to the caller",
-    409: "The resource's state does not allow this",
-    413: "Upload too large",
-    415: "Wrong Content-Type",
-    422: "A value is present but invalid",
-    429: "Too many attempts; see Retry-After",
+# error status -> (the shared response's name under components/responses, what it means)
+_ERRORS: dict[int, tuple[str, str]] = {
+    400: ("BadRequest", "Malformed JSON or a missing required field"),
+    401: ("Unauthenticated", "Token missing, invalid, expired or revoked"),
+    403: ("Forbidden", "The caller's role lacks the permission"),
+    404: ("NotFound", "Not found, or not visible to the caller"),
+    409: ("Conflict", "The resource's state does not allow this"),
+    413: ("PayloadTooLarge", "Request body or upload too large"),
+    415: ("UnsupportedMediaType", "Wrong Content-Type"),
+    416: ("RangeNotSatisfiable", "Range not satisfiable (Content-Range names the file's size)"),
+    422: (
+        "Invalid",
+        "A value is present but invalid: a path id that is not an integer, a query parameter empty, "
+        "repeated or outside its schema, a body field outside its constraints",
+    ),
+    429: ("TooManyRequests", "Too many attempts; see Retry-After"),
 }
+_ERROR_HEADERS: dict[int, dict[str, Any]] = {
+    401: {"WWW-Authenticate": {"schema": {"type": "string"}, "description": "Bearer"}},
+    416: {"Content-Range": {"schema": {"type": "string"}, "description": "bytes */size"}},
+    429: {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait"}},
+}
+
+
+def _error_responses() -> dict[str, Any]:
+    """components/responses: one shared response per error status, each an Error body."""
+    out: dict[str, Any] = {}
+    for status, (name, text) in _ERRORS.items():
+        response: dict[str, Any] = {
+            "description": text,
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+        }
+        if status in _ERROR_HEADERS:
+            response["headers"] = _ERROR_HEADERS[status]
+        out[name] = response
+    return out
+
+
+def error_statuses(route: Route) -> list[int]:
+    """Every error status the row can answer: those its shape implies at the door (app/rest/
+    variables.py, body_limit.py) and those its service adds (the row's `errors`)."""
+    statuses = set(route.errors)
+    if route.auth:
+        statuses.add(401)  # no token, or a bad one
+    if route.path_params:
+        statuses |= {404, 422}  # an id out of range or not visible; one that is not an integer
+    if route.query:
+        statuses.add(422)  # empty, repeated, mistyped, out of range
+    if route.body is not None or route.form is not None:
+        statuses |= {400, 413, 415, 422}  # no or malformed body; too large; wrong type; invalid field
+    if route.download:
+        statuses |= {400, 416}  # a malformed or unsatisfiable Range header
+    return sorted(statuses)
 
 
 Fragments = dict[str, FragmentDefinitionNode]
@@ -130,8 +174,25 @@ def who_may_call(route: Route) -> str:
     return f"Allowed for: {text}, to {describe(route.action)} (authz action `{route.action.value}`)."
 
 
+def _no_nul(schema: Any) -> None:
+    """The door refuses U+0000 in every text it takes (app/rest/variables.py): a string without a
+    pattern, enum or format of its own gets NUL_FREE, and so do a free-form object's keys. (Nested
+    values of a free-form object are refused alike; JSON Schema would need recursion to say so.)"""
+    if isinstance(schema, dict):
+        if schema.get("type") == "string" and not {"pattern", "enum", "const", "format"} & schema.keys():
+            schema["pattern"] = NUL_FREE
+        if schema.get("type") == "object" and schema.get("additionalProperties") is True:
+            schema["propertyNames"] = {"pattern": NUL_FREE}
+        for value in schema.values():
+            _no_nul(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            _no_nul(value)
+
+
 def _model_schema(model: type[BaseModel], components: dict[str, Any]) -> dict[str, Any]:
     schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
+    _no_nul(schema)
     for name, definition in schema.pop("$defs", {}).items():
         components[name] = definition
     components[model.__name__] = schema
@@ -149,21 +210,43 @@ def _multipart_schema(model: type[BaseModel]) -> dict[str, Any]:
     for name, field in model.model_fields.items():
         if name not in _FILLED_BY_UPLOAD:
             props[name] = {"type": "string", "description": field.description or name}
-    return {"type": "object", "required": ["file"], "properties": props}
+    schema = {"type": "object", "required": ["file"], "properties": props}
+    _no_nul(schema)
+    return schema
 
 
-# a query parameter's JSON schema by its Param.type (any other type is a string)
-_QUERY_SCHEMAS: dict[str, dict[str, Any]] = {
-    "int": {"type": "integer"},
-    "bool": {"type": "boolean"},
-    "role": {"type": "string", "enum": ["Tester", "Manager", "Admin", "SuperUser"]},
-    "date": {"type": "string", "format": "date"},
-}
+def query_schema(param: Param) -> dict[str, Any]:
+    """A query parameter's JSON schema: exactly what app/rest/variables.py accepts for it (given
+    once and not empty; an integer in its range, `true`/`false`, a date, one of its choices)."""
+    schema: dict[str, Any]
+    if param.type == "int":
+        schema = {"type": "integer", "minimum": param.minimum, "maximum": param.maximum}
+    elif param.type == "bool":
+        schema = {"type": "boolean"}
+    elif param.type == "date":
+        schema = {
+            "type": "string",
+            "pattern": DATE_PATTERN,
+            "anyOf": [{"format": "date"}, {"format": "date-time"}],
+        }
+    elif param.choices:
+        schema = {"type": "string", "enum": list(param.choices)}
+    else:
+        schema = {"type": "string", "minLength": 1, "pattern": NUL_FREE}
+    if param.default is not None:
+        schema["default"] = param.default
+    return schema
 
 
 def _parameters(route: Route) -> list[dict[str, Any]]:
     path = [
-        {"name": n, "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
+        {
+            "name": n,
+            "in": "path",
+            "required": True,
+            "description": f"An integer; one outside 1-{MAX_INT} names no resource (404)",
+            "schema": {"type": "integer", "minimum": 1, "maximum": MAX_INT},
+        }
         for n in route.path_params
     ]
     query = [
@@ -172,8 +255,7 @@ def _parameters(route: Route) -> list[dict[str, Any]]:
             "in": "query",
             "required": False,
             "description": p.description,
-            "schema": _QUERY_SCHEMAS.get(p.type, {"type": "string"})
-            | ({"default": p.default} if p.default is not None else {}),
+            "schema": query_schema(p),
         }
         for p in route.query
     ]
@@ -192,23 +274,50 @@ def _request_body(route: Route, components: dict[str, Any]) -> dict[str, Any] | 
     return {"required": True, "content": content}
 
 
-def _responses(route: Route, schema: GraphQLSchema) -> dict[str, Any]:
-    responses: dict[str, Any] = {}
-    if route.download:
-        responses["200"] = {
-            "description": "The file, streamed; supports Range requests; X-Content-SHA256 carries its checksum",
-            "content": {
-                m: {"schema": {"type": "string", "format": "binary"}}
-                for m in (
-                    "text/csv",
-                    "application/json",
-                    "application/xml",
-                    "application/sql",
-                    "application/x-ndjson",
-                )
+# what a downloaded file is, per format: JSON is an array of records, the others are text
+_FILE_SCHEMAS: dict[str, dict[str, Any]] = {
+    "json": {"type": "array", "items": {}, "description": "The records, as one JSON array"},
+    "ndjson": {"type": "string", "description": "One JSON record per line"},
+    "csv": {"type": "string", "description": "A header row, then one row per record"},
+    "xml": {"type": "string", "description": "An XML document with one element per record"},
+    "sql": {"type": "string", "description": "INSERT statements, one per record"},
+}
+_DOWNLOAD_HEADERS = {
+    "X-Content-SHA256": {"schema": {"type": "string"}, "description": "The whole file's SHA-256 (hex)"},
+    "Content-Disposition": {"schema": {"type": "string"}, "description": "attachment; filename=..."},
+    "Accept-Ranges": {"schema": {"type": "string"}, "description": "bytes"},
+}
+
+
+def _download_responses() -> dict[str, Any]:
+    """The download door's answers: the file in its format's media type (the `format` parameter
+    chooses it), whole or a Range of it."""
+    media = {fmt: MEDIA_TYPES[fmt].split(";")[0] for fmt in _FILE_SCHEMAS}
+    content = {media[fmt]: {"schema": schema} for fmt, schema in _FILE_SCHEMAS.items()}
+    choice = ", ".join(f"format={fmt}: {media[fmt]}" for fmt in _FILE_SCHEMAS)
+    return {
+        "200": {
+            "description": f"The file, streamed ({choice}); supports Range requests",
+            "headers": _DOWNLOAD_HEADERS,
+            "content": content,
+        },
+        "206": {
+            "description": "Part of the file (a Range request): one range in the format's media type, "
+            "several as multipart/byteranges",
+            "headers": {
+                **_DOWNLOAD_HEADERS,
+                "Content-Range": {"schema": {"type": "string"}, "description": "bytes first-last/size"},
             },
-        }
-        responses["206"] = {"description": "Partial content (Range request)"}
+            "content": {
+                **{m: {"schema": {"type": "string"}} for m in content},
+                "multipart/byteranges": {"schema": {"type": "string"}},
+            },
+        },
+    }
+
+
+def _responses(route: Route, schema: GraphQLSchema) -> dict[str, Any]:
+    responses: dict[str, Any] = _download_responses() if route.download else {}
     if route.operation is not None:
         success: dict[str, Any] = {
             "description": "Success",
@@ -219,12 +328,8 @@ def _responses(route: Route, schema: GraphQLSchema) -> dict[str, Any]:
                 "X-Total-Count": {"schema": {"type": "integer"}, "description": "Total matching rows"}
             }
         responses[str(route.status)] = success
-    statuses = set(route.errors) | ({401} if route.auth else set())
-    for status in sorted(statuses):
-        responses[str(status)] = {
-            "description": _ERROR_TEXT.get(status, "Error"),
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
-        }
+    for status in error_statuses(route):
+        responses[str(status)] = {"$ref": f"#/components/responses/{_ERRORS[status][0]}"}
     return responses
 
 
@@ -267,12 +372,15 @@ def build_openapi(routes: tuple[Route, ...], schema: GraphQLSchema, *, version: 
             "version": version,
             "description": "REST facade over the GraphQL API at /graphql. Every error body is "
             '{"detail": "..."}. Lists take limit (1-500, default 50) and offset and '
-            "return the total in X-Total-Count.",
+            "return the total in X-Total-Count. A query parameter is given at most once and never "
+            "empty. A method a path does not serve answers 405 with an Allow header listing the "
+            "methods it does.",
         },
         "servers": [{"url": "/api/v1"}],
         "paths": paths,
         "components": {
             "schemas": components,
+            "responses": _error_responses(),
             "securitySchemes": {
                 "bearer": {
                     "type": "http",

@@ -12,15 +12,32 @@ from pydantic import BaseModel
 from app.core.authz import Action
 from app.rest.operations import Operation
 
-ParamType = Literal["int", "str", "bool", "role", "date"]
+ParamType = Literal["int", "str", "bool", "date"]
+MAX_INT = 2**31 - 1  # GraphQL's Int is 32-bit: every integer parameter and id fits it
+# a "date" parameter: an RFC 3339 full-date or date-time (seconds and an offset; up to microseconds)
+DATE_PATTERN = (
+    r"^[0-9]{4}-[0-9]{2}-[0-9]{2}"
+    r"([Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?([Zz]|[+-][0-9]{2}:[0-9]{2}))?$"
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Param:
+    """A query parameter: its type, and the bounds or choices the door enforces and the document
+    states (an integer is always bounded: by default GraphQL's 32-bit range)."""
+
     name: str
     type: ParamType = "str"
     description: str = ""
     default: object = None
+    minimum: int = -MAX_INT - 1
+    maximum: int = MAX_INT
+    choices: tuple[str, ...] = ()
+
+
+def id_param(name: str, description: str = "") -> Param:
+    """A query parameter naming a row: an integer from 1 to 2**31-1, like a path id."""
+    return Param(name, "int", description, minimum=1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +75,11 @@ class Route:
         return [seg[1:-1] for seg in self.path.split("/") if seg.startswith("{")]
 
     @property
+    def literal(self) -> bool:
+        """A path without parameters (it takes precedence over a template at the same place)."""
+        return not self.path_params
+
+    @property
     def operation_id(self) -> str:
         words = [self.method.lower()] + [
             s.strip("{}").replace("-", "_") for s in self.path.strip("/").split("/") if s
@@ -92,3 +114,8 @@ def check_variables(route: Route, operation: Operation) -> None:
     missing = sorted(operation.required - supplied.keys())
     if missing:
         raise ValueError(f"{where}: required variables {', '.join(missing)} are not supplied by the row.")
+
+
+def allowed_methods(routes: tuple[Route, ...], path: str) -> list[str]:
+    """Every method the table serves at documented path `path` (a 405's Allow header)."""
+    return sorted({route.method for route in routes if route.path == path})

@@ -7,11 +7,18 @@ from __future__ import annotations
 
 from app.core import payloads
 from app.core.authz import Action
+from app.core.models import DatasetStatus, Role
+from app.core.services.datasets import DOWNLOAD_FORMATS
 from app.core.services.preview import PreviewRequest
+from app.graphql.paging import DEFAULT_LIMIT, MAX_LIMIT
 from app.rest.operations import op
-from app.rest.route import Param, Route
+from app.rest.route import Param, Route, id_param
 
-PAGE = (Param("limit", "int", "Page size (1-500)", 50), Param("offset", "int", "Rows to skip", 0))
+PAGE = (
+    Param("limit", "int", f"Page size (1-{MAX_LIMIT})", DEFAULT_LIMIT, minimum=1, maximum=MAX_LIMIT),
+    Param("offset", "int", "Rows to skip", 0, minimum=0),
+)
+ROLE = Param("role", "str", choices=tuple(r.value for r in Role))
 
 # one row per line reads as the table it is, so the formatter leaves it alone
 # fmt: off
@@ -24,15 +31,15 @@ ROUTES: tuple[Route, ...] = (
     # Users
     Route("POST", "/users/create", "Create a user (invitation when no password is given)", "Users",
           op("CreateUser"), body=payloads.UserCreate, status=201, action=Action.USER_CREATE,
-          errors=(400, 403, 409, 422)),
+          errors=(400, 403, 404, 409, 422)),
     Route("POST", "/users/invite", "Invite a user (returns a one-time invitation token)", "Users",
           op("InviteUser"), body=payloads.UserInvite, status=201, action=Action.USER_INVITE,
           errors=(400, 403, 409, 422)),
     Route("POST", "/users/setup-password", "Set a password from an invitation token", "Users",
           op("SetupPassword"), body=payloads.SetupPassword, auth=False, errors=(400, 404, 422)),
     Route("GET", "/users", "Search users in the caller's tenant", "Users", op("Users"), paged=True,
-          query=(Param("q", "str", "Matches username, email or display name"), Param("role", "role"),
-                 Param("is_active", "bool"), Param("tenant_id", "int", "SuperUser only"), *PAGE),
+          query=(Param("q", "str", "Matches username, email or display name"), ROLE,
+                 Param("is_active", "bool"), id_param("tenant_id", "SuperUser only"), *PAGE),
           action=Action.USER_LIST, errors=(403, 422)),
     Route("GET", "/users/{user_id}", "User details", "Users", op("UserDetail"), action=Action.USER_READ_OTHER,
           errors=(403, 404)),
@@ -40,9 +47,9 @@ ROUTES: tuple[Route, ...] = (
           body=payloads.UserUpdate, action=Action.USER_UPDATE, errors=(400, 403, 404, 409, 422)),
     # Projects
     Route("POST", "/projects/create", "Create a project", "Projects", op("CreateProject"),
-          body=payloads.ProjectCreate, status=201, action=Action.PROJECT_CREATE, errors=(400, 403, 422)),
+          body=payloads.ProjectCreate, status=201, action=Action.PROJECT_CREATE, errors=(400, 403, 404, 422)),
     Route("GET", "/projects", "Projects accessible to the caller", "Projects", op("Projects"), paged=True,
-          query=(Param("q", "str", "Name contains"), Param("tag", "str"), Param("tenant_id", "int", "SuperUser only"),
+          query=(Param("q", "str", "Name contains"), Param("tag", "str"), id_param("tenant_id", "SuperUser only"),
                  *PAGE), errors=(422,)),
     Route("GET", "/projects/{project_id}", "Project details: members, schemas, datasets", "Projects",
           op("Project"), action=Action.PROJECT_READ, errors=(404,)),
@@ -62,7 +69,7 @@ ROUTES: tuple[Route, ...] = (
           "Schemas", op("UploadSchema"), body=payloads.SchemaUpload, multipart=True, status=201,
           action=Action.SCHEMA_UPLOAD, errors=(400, 404, 413, 415, 422)),
     Route("GET", "/schemas", "Schemas in the tenant", "Schemas", op("Schemas"), paged=True,
-          query=(Param("project_id", "int", "Only schemas linked to this project"), Param("q", "str", "Name contains"),
+          query=(id_param("project_id", "Only schemas linked to this project"), Param("q", "str", "Name contains"),
                  *PAGE), errors=(404, 422)),
     Route("GET", "/schemas/{schema_id}", "Schema details", "Schemas", op("SchemaDetail"), errors=(404,)),
     Route("GET", "/schemas/{schema_id}/repr", "Field representation for building constraints", "Schemas",
@@ -78,7 +85,7 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/constraints", "Create a constraint set", "Constraint sets", op("CreateConstraintSet"),
           body=payloads.ConstraintSetCreate, status=201, action=Action.CONSTRAINT_CREATE, errors=(400, 403, 422)),
     Route("GET", "/constraints", "List constraint sets", "Constraint sets", op("ConstraintSets"),
-          paged=True, query=(Param("schema_id", "int", "Only sets of this schema"), *PAGE), errors=(422,)),
+          paged=True, query=(id_param("schema_id", "Only sets of this schema"), *PAGE), errors=(422,)),
     Route("GET", "/constraints/{constraint_id}", "Constraint set details", "Constraint sets",
           op("ConstraintSetDetail"), errors=(404,)),
     Route("PUT", "/constraints/{constraint_id}", "Update a constraint set", "Constraint sets",
@@ -91,7 +98,7 @@ ROUTES: tuple[Route, ...] = (
           op("CreateDataset"), body=payloads.DatasetCreate, status=201, action=Action.DATASET_CREATE,
           errors=(400, 403, 404, 422)),
     Route("GET", "/datasets", "List datasets", "Datasets", op("Datasets"), paged=True,
-          query=(Param("project_id", "int"), Param("status", "str", "queued, running, completed, failed, cancelled"),
+          query=(id_param("project_id"), Param("status", "str", choices=tuple(s.value for s in DatasetStatus)),
                  *PAGE), errors=(404, 422)),
     Route("GET", "/datasets/generate/{dataset_id}", "Start generation of a queued dataset", "Datasets",
           op("StartDataset"), action=Action.DATASET_CREATE, errors=(403, 404, 409)),
@@ -104,8 +111,8 @@ ROUTES: tuple[Route, ...] = (
           body=payloads.ObjectExportCreate, status=201, action=Action.DATASET_EXPORT,
           errors=(400, 403, 404, 409, 422)),
     Route("GET", "/data/{dataset_id}", "Download a dataset file (streamed; HTTP Range supported)", "Datasets",
-          download=True, query=(Param("format", "str", "csv, json, xml or sql (also ndjson)", "json"),
-                                Param("file_index", "int", "File of a multi-file dataset", 0),
+          download=True, query=(Param("format", "str", "The file's format", "json", choices=DOWNLOAD_FORMATS),
+                                Param("file_index", "int", "File of a multi-file dataset", 0, minimum=0),
                                 Param("link", "str", "A signed link from the create_download_link mutation, "
                                       "instead of the Authorization header (5 minutes, this file only)")),
           action=Action.PROJECT_READ, errors=(404, 409, 422)),
@@ -146,11 +153,11 @@ ROUTES: tuple[Route, ...] = (
           "Settings", op("DeleteAccount"), body=payloads.AccountDelete, errors=(400, 403, 409)),
     # Audit logs
     Route("GET", "/audit/logs", "Audit records, newest first", "Audit", op("AuditLogs"), paged=True,
-          query=(Param("action", "str", "Exact action or prefix (e.g. 'project')"), Param("actor_id", "int"),
-                 Param("role", "str"), Param("project_id", "int"),
+          query=(Param("action", "str", "Exact action or prefix (e.g. 'project')"), id_param("actor_id"),
+                 Param("role", "str"), id_param("project_id"),
                  Param("start_date", "date", "ISO date or date-time (inclusive)"),
                  Param("end_date", "date", "ISO date or date-time (inclusive)"),
-                 Param("tenant_id", "int", "SuperUser only"), *PAGE),
+                 id_param("tenant_id", "SuperUser only"), *PAGE),
           action=Action.AUDIT_READ, errors=(403, 422)),
     # Tenants
     Route("GET", "/tenants", "Tenants visible to the caller (own tenant; all for a SuperUser)", "Tenants",

@@ -1,11 +1,13 @@
-"""A route row's GraphQL variables from the HTTP request: path parameters (1..2**31-1, else 404),
-query parameters converted by type, a JSON body validated by the row's payload model (or the
-multipart upload door, or a login form). Shared by the facade and the download door."""
+"""A route row's GraphQL variables from the HTTP request: path ids (integers, else 422; 1..2**31-1,
+else 404), query parameters checked against their Param (given once, not empty, typed, in range or
+among its choices: what the OpenAPI document says), a JSON body validated by the row's payload
+model (or the multipart upload door, or a login form). Shared by the facade and the download door."""
 
 from __future__ import annotations
 
 import base64
 import re
+from datetime import datetime
 from typing import Any
 
 import orjson
@@ -13,48 +15,88 @@ from fastapi import Request
 from pydantic import BaseModel
 
 from app.core.errors import BadRequest, Invalid, NotFound, PayloadTooLarge, UnsupportedMedia
-from app.core.models import Role
 from app.core.validation import parse as validate_payload
 from app.generation.schema.loader import MAX_SCHEMA_BYTES
-from app.rest.route import Param, Route
+from app.rest.route import DATE_PATTERN, MAX_INT, Param, Route, id_param
 
-MAX_ID = 2**31 - 1
-_INT = re.compile(r"-?[0-9]+")
+_INT = re.compile(r"-?[0-9]+")  # ASCII digits only: int() also reads other scripts' digits
+_DATE = re.compile(DATE_PATTERN)
 _JSON_TYPES = ("application/json",)
 _FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+_TOO_BIG = 2**63  # stands for any integer of more than ten digits: outside every range here
 
 
-def _convert(param: Param, raw: str) -> Any:
+def _integer(raw: str) -> int | None:
+    """The integer `raw` spells, or None. Past ten digits (no 32-bit Int has more, and int() refuses
+    thousands of digits with an error of its own) the value only has to be out of range."""
+    if not _INT.fullmatch(raw):
+        return None
+    if len(raw.lstrip("-").lstrip("0")) > 10:
+        return -_TOO_BIG if raw.startswith("-") else _TOO_BIG
+    return int(raw)
+
+
+def _is_date(raw: str) -> bool:
+    if not _DATE.fullmatch(raw):
+        return False
     try:
-        match param.type:
-            case "int":
-                # ASCII digits only: str.isdigit() and int() also accept other scripts' digits
-                if not _INT.fullmatch(raw):
-                    raise ValueError
-                value = int(raw)
-                # GraphQL Int is 32-bit: a larger variable fails coercion inside the engine
-                if not -MAX_ID - 1 <= value <= MAX_ID:
-                    raise Invalid(f"Query parameter '{param.name}' is out of range (at most {MAX_ID}).")
-                return value
-            case "bool":
-                lowered = raw.lower()
-                if lowered not in {"true", "false", "1", "0"}:
-                    raise ValueError
-                return lowered in {"true", "1"}
-            case "role":
-                return Role(raw).value
-            case "date":
-                return raw
-            case _:
-                return raw
+        datetime.fromisoformat(raw.upper().replace("Z", "+00:00"))
     except ValueError:
-        kind = {
-            "int": "an integer",
-            "bool": "true or false",
-            "role": "one of " + ", ".join(r.value for r in Role),
-            "date": "a date",
-        }.get(param.type, "text")
-        raise Invalid(f"Query parameter '{param.name}' must be {kind}.") from None
+        return False
+    return True
+
+
+def _convert(param: Param, raw: str, where: str = "Query parameter") -> Any:
+    """One parameter's value from its text, refused with a sentence unless it is exactly what the
+    OpenAPI document allows (app/rest/openapi.py documents the same Param)."""
+    name = f"{where} '{param.name}'"
+    match param.type:
+        case "int":
+            value = _integer(raw)
+            if value is None:
+                raise Invalid(f"{name} must be an integer.")
+            if not param.minimum <= value <= param.maximum:
+                raise Invalid(f"{name} must be between {param.minimum} and {param.maximum}.")
+            return value
+        case "bool":
+            if raw not in ("true", "false"):
+                raise Invalid(f"{name} must be true or false.")
+            return raw == "true"
+        case "date":
+            if not _is_date(raw):
+                raise Invalid(
+                    f"{name} must be an ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z)."
+                )
+            return raw
+    if param.choices and raw not in param.choices:
+        raise Invalid(f"{name} must be one of {', '.join(param.choices)}.")
+    return raw
+
+
+def _query_value(param: Param, request: Request) -> Any:
+    """A scalar parameter is given once with a value, or not at all (then its default): an empty
+    or repeated one is refused rather than read as absent or as its last value."""
+    values = request.query_params.getlist(param.name)
+    if not values:
+        return param.default
+    name = f"Query parameter '{param.name}'"
+    if len(values) > 1:
+        raise Invalid(f"{name} is given {len(values)} times; send it once.")
+    raw = values[0]
+    _reject_nul(raw, name)
+    if raw == "":
+        raise Invalid(f"{name} is empty; give it a value or leave it out.")
+    return _convert(param, raw)
+
+
+def path_id(name: str, raw: str) -> int:
+    """A path id: an integer (else 422), and one that can name a row (1..2**31-1, else 404)."""
+    value = _integer(raw)
+    if value is None:
+        raise Invalid(f"Path parameter '{name}' must be an integer.")
+    if not 1 <= value <= MAX_INT:
+        raise NotFound(f"No resource with {name} {raw[:20]}.")
+    return value
 
 
 async def _json_body(request: Request) -> Any:
@@ -101,7 +143,8 @@ async def _multipart_upload(request: Request, model: type[BaseModel]) -> dict[st
             continue
         value = form.get(key)
         if isinstance(value, str) and value != "":
-            data[key] = _convert(Param(key, "int" if key == "project_id" else "str"), value)
+            param = id_param(key) if key == "project_id" else Param(key)
+            data[key] = _convert(param, value, where="Form field")
     return data
 
 
@@ -122,14 +165,9 @@ def _reject_nul(value: Any, where: str) -> None:
 async def build_variables(route: Route, request: Request) -> dict[str, Any]:
     variables: dict[str, Any] = dict(route.extra_variables)
     for name in route.path_params:
-        value = int(request.path_params[name])  # the path converter guarantees digits
-        if not 1 <= value <= MAX_ID:
-            raise NotFound(f"No resource with {name} {value}.")
-        variables[name] = value
+        variables[name] = path_id(name, request.path_params[name])
     for param in route.query:
-        raw = request.query_params.get(param.name)
-        _reject_nul(raw, f"Query parameter '{param.name}'")
-        variables[param.name] = _convert(param, raw) if raw not in (None, "") else param.default
+        variables[param.name] = _query_value(param, request)
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if route.multipart and route.body is not None and ctype == "multipart/form-data":
         upload = await _multipart_upload(request, route.body)

@@ -39,8 +39,17 @@ class PreviewRequest(Strict):
     params: dict[str, Any] | None = Field(
         default=None, description="As for a dataset: seed, locale, root, ..."
     )
-    count: int = Field(default=10, description="Records to render (1-100)")
-    format: str = Field(default="json", description="csv, json, ndjson, xml or sql")
+    # the ranges are documented here and checked by preview() below
+    count: int = Field(
+        default=10,
+        description=f"Records to render (1-{MAX_COUNT})",
+        json_schema_extra={"minimum": 1, "maximum": MAX_COUNT},
+    )
+    format: str = Field(
+        default="json",
+        description="csv, json, ndjson, xml or sql",
+        json_schema_extra={"enum": list(PREVIEW_FORMATS)},
+    )
 
 
 @dataclass(frozen=True, slots=True)
