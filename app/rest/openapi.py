@@ -203,13 +203,18 @@ _FILLED_BY_UPLOAD = {"content", "content_base64", "filename"}
 
 
 def _multipart_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """The upload door's form: part `file` plus the body model's plain fields."""
+    """The upload door's form: part `file` plus the body model's plain fields, each as the JSON
+    body's field (without null: a form field is given with a value or left out)."""
     props: dict[str, Any] = {
         "file": {"type": "string", "format": "binary", "description": "The file to upload"}
     }
+    fields = model.model_json_schema()["properties"]
     for name, field in model.model_fields.items():
-        if name not in _FILLED_BY_UPLOAD:
-            props[name] = {"type": "string", "description": field.description or name}
+        if name in _FILLED_BY_UPLOAD:
+            continue
+        prop = dict(fields[name])
+        variants = [v for v in prop.pop("anyOf", [prop]) if v.get("type") != "null"]
+        props[name] = {**variants[0], "description": field.description or name}
     schema = {"type": "object", "required": ["file"], "properties": props}
     _no_nul(schema)
     return schema

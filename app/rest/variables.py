@@ -73,20 +73,25 @@ def _convert(param: Param, raw: str, where: str = "Query parameter") -> Any:
     return raw
 
 
-def _query_value(param: Param, request: Request) -> Any:
-    """A scalar parameter is given once with a value, or not at all (then its default): an empty
+def _single(values: list[Any], name: str) -> str | None:
+    """A scalar parameter or form field is given once with a value, or not at all (None): an empty
     or repeated one is refused rather than read as absent or as its last value."""
-    values = request.query_params.getlist(param.name)
     if not values:
-        return param.default
-    name = f"Query parameter '{param.name}'"
+        return None
     if len(values) > 1:
         raise Invalid(f"{name} is given {len(values)} times; send it once.")
     raw = values[0]
+    if not isinstance(raw, str):
+        raise Invalid(f"{name} must be text, not a file.")
     _reject_nul(raw, name)
     if raw == "":
         raise Invalid(f"{name} is empty; give it a value or leave it out.")
-    return _convert(param, raw)
+    return raw
+
+
+def _query_value(param: Param, request: Request) -> Any:
+    raw = _single(request.query_params.getlist(param.name), f"Query parameter '{param.name}'")
+    return param.default if raw is None else _convert(param, raw)
 
 
 def path_id(name: str, raw: str) -> int:
@@ -141,8 +146,8 @@ async def _multipart_upload(request: Request, model: type[BaseModel]) -> dict[st
     for key in ("name", "project_id"):
         if key not in model.model_fields:
             continue
-        value = form.get(key)
-        if isinstance(value, str) and value != "":
+        value = _single(form.getlist(key), f"Form field '{key}'")
+        if value is not None:
             param = id_param(key) if key == "project_id" else Param(key)
             data[key] = _convert(param, value, where="Form field")
     return data

@@ -130,3 +130,19 @@ async def test_405_allow_lists_every_method_of_the_path(api: Api) -> None:
     r = await api.client.request("FROB", BASE + "/projects/1")
     assert r.status_code == 405 and _allow(r) == ["DELETE", "GET", "PUT"], (r.status_code, r.headers)
 
+
+
+async def test_upload_form_fields_follow_the_same_rules(api: Api) -> None:
+    """The multipart upload door's text fields: given once with a value, or left out."""
+    _, admin = await api.create_tenant()
+    pid = (await api.create_project(admin, "Uploads"))["project_id"]
+    schema = b'{"type": "object", "properties": {"n": {"type": "integer"}}}'
+    file = {"file": ("s.json", schema)}
+    for fields, name in (({"name": ""}, "name"), ({"project_id": ""}, "project_id"),
+                         ({"project_id": "abc"}, "project_id"), ({"project_id": "0"}, "project_id"),
+                         ({"name": ["a", "b"]}, "name")):
+        r = await api.request("POST", "/schemas", admin, files=file, data=fields)
+        assert_error(r, 422, contains=f"'{name}'")
+    r = await api.request("POST", "/schemas", admin, files=file, data={"name": "ok", "project_id": str(pid)})
+    assert r.status_code == 201, r.text
+    assert r.json()["name"] == "ok" and r.json()["project_ids"] == [pid]
