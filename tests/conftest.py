@@ -25,6 +25,7 @@ from app.core.migrate import upgrade
 from app.core.settings import Settings
 from app.main import create_app
 from tests.api_client import Api
+from tests.paths import REPO
 
 ADMIN_PASSWORD = "root-password-123"
 PG_HOST = os.environ.get("TDG_TEST_PG_HOST", "127.0.0.1")
@@ -135,3 +136,12 @@ async def api(client: httpx.AsyncClient) -> Api:
     api = Api(client)
     await api.login_as_root(ADMIN_PASSWORD)
     return api
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # under xdist (`--dist loadgroup`, scripts/test.sh) the browser tests stay on one worker, so
+    # one chromium and one pair of servers serve them all
+    browser = REPO / "tests" / "web" / "browser"
+    for item in items:
+        if browser in item.path.parents:
+            item.add_marker(pytest.mark.xdist_group("browser"))
