@@ -24,6 +24,7 @@ from strawberry.types.graphql import OperationType
 
 from app.core.settings import Settings
 from app.graphql.errors import DomainErrors
+from app.graphql.execution import FastLeafExecutionContext
 from app.graphql.mutations import Mutation
 from app.graphql.mutations_datasets import DatasetMutation
 from app.graphql.mutations_downloads import DownloadMutation
@@ -103,4 +104,5 @@ def _build_schema(
         subscription=Subscription,
         config=StrawberryConfig(auto_camel_case=False),
         extensions=extensions,
+        execution_context_class=FastLeafExecutionContext,
     )
