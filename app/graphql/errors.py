@@ -1,5 +1,10 @@
 """Domain errors -> GraphQL errors with `extensions.code` and `extensions.status`; anything
-unexpected is masked (logged with its traceback, never sent)."""
+unexpected is masked (logged with its traceback, never sent).
+
+Every error also carries `extensions.classification`, whose fault it is in the vocabulary generic
+GraphQL clients and tools read (graphql-java's for a document refused before execution, Spring for
+GraphQL's ErrorType for a resolver's): ValidationError, BAD_REQUEST, UNAUTHORIZED, FORBIDDEN,
+NOT_FOUND, INTERNAL_ERROR. `code` stays the service's own, finer vocabulary."""
 
 from __future__ import annotations
 
@@ -31,6 +36,13 @@ def domain_error_of(error: GraphQLError) -> DomainError | None:
     return None
 
 
+def classification(status: int) -> str:
+    """Spring for GraphQL's ErrorType of a domain error's HTTP status."""
+    if status >= 500:
+        return "INTERNAL_ERROR"
+    return {401: "UNAUTHORIZED", 403: "FORBIDDEN", 404: "NOT_FOUND"}.get(status, "BAD_REQUEST")
+
+
 class DomainErrors(SchemaExtension):
     async def on_operation(self) -> AsyncIterator[None]:
         yield
@@ -52,7 +64,11 @@ class DomainErrors(SchemaExtension):
     def _format(error: GraphQLError, *, streamed: bool = False) -> GraphQLError:
         domain = domain_error_of(error)
         if domain is not None:
-            extensions = {"code": domain.code, "status": domain.status}
+            extensions = {
+                "code": domain.code,
+                "status": domain.status,
+                "classification": classification(domain.status),
+            }
             if domain.errors:
                 extensions["errors"] = domain.errors
             retry_after = getattr(domain, "retry_after", None)
@@ -75,7 +91,11 @@ class DomainErrors(SchemaExtension):
                 error.source,
                 error.positions,
                 error.path,
-                extensions={"code": "graphql_validation", "status": 400},
+                extensions={
+                    "code": "graphql_validation",
+                    "status": 400,
+                    "classification": "ValidationError",
+                },
             )
         log.error("Unexpected error in GraphQL operation", exc_info=error.original_error)
         return GraphQLError(
@@ -84,5 +104,5 @@ class DomainErrors(SchemaExtension):
             error.source,
             error.positions,
             error.path,
-            extensions={"code": "internal", "status": 500},
+            extensions={"code": "internal", "status": 500, "classification": "INTERNAL_ERROR"},
         )

@@ -166,10 +166,12 @@ async def test_graphql_errors_are_shaped(api: Api) -> None:
     body = await api.graphql("query($id: Int!) { project(project_id: $id) { name } }", {"id": 999999}, admin)
     assert body["data"] is None
     error = body["errors"][0]
-    assert error["extensions"] == {"code": "not_found", "status": 404} and error["message"] == "Project 999999 was not found."
+    assert error["extensions"] == {"code": "not_found", "status": 404, "classification": "NOT_FOUND"}
+    assert error["message"] == "Project 999999 was not found."
     r = await api.graphql_raw("{ project(project_id: 1) { nosuchfield } }", actor=admin)
     assert r.status_code in (200, 400)
     assert r.json()["errors"][0]["extensions"]["code"] == "graphql_validation"
+    assert r.json()["errors"][0]["extensions"]["classification"] == "ValidationError"
     r = await api.graphql_raw("{ project(project_id: ", actor=admin)
     assert r.status_code in (200, 400) and r.json()["errors"][0]["message"].startswith("Syntax Error")
     r = await api.client.post("/graphql", content=b"{", headers={"Content-Type": "application/json", **admin.headers})
@@ -177,6 +179,7 @@ async def test_graphql_errors_are_shaped(api: Api) -> None:
     body = await api.graphql("mutation($p: Int!, $i: ProjectUpdateInput!) { update_project(project_id: $p, input: $i)"
                              " { name } }", {"p": pid, "i": {"name": ""}}, admin)
     assert body["errors"][0]["extensions"]["status"] == 422
+    assert body["errors"][0]["extensions"]["classification"] == "BAD_REQUEST"
 
 
 async def test_graphql_refuses_nul_without_leaking(api: Api) -> None:

@@ -258,7 +258,8 @@ async def test_an_unexpected_failure_is_masked(api: Api, server: str, monkeypatc
         message = await _receive(ws)
         assert message["type"] == "next", message
         assert message["payload"]["errors"] == [{"message": "Internal server error.",
-                                                 "extensions": {"code": "internal", "status": 500}}], message
+                                                 "extensions": {"code": "internal", "status": 500,
+                                                                "classification": "INTERNAL_ERROR"}}], message
         assert await _receive(ws) == {"id": "p", "type": "complete"}
     finally:
         await ws.close()
