@@ -106,6 +106,10 @@ async def test_whole_number_floats_are_not_integers(api: Api) -> None:
         assert "integer" in detail, detail
     for params in ({"project_id": "168589.0"}, {"limit": "5.0"}):
         assert_error(await api.request("GET", "/datasets", admin, params=params), 422, contains="integer")
+    # and in the path (it was a bare 404 "No such path." before)
+    assert_error(await api.request("GET", f"/projects/{pid}.0", admin), 422, contains="project_id")
+    r = await api.request("POST", f"/projects/{pid}.0/add-user", admin, json={"user_id": user.id})
+    assert_error(r, 422, contains="project_id")
 
 
 def _allow(r: httpx.Response) -> list[str]:
