@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
+import collections
+import sqlite3
 from pathlib import Path
+from typing import Any
 
+import aiosqlite
 from sqlalchemy import event
+from sqlalchemy.connectors.asyncio import AsyncAdapt_dbapi_connection
+from sqlalchemy.dialects.sqlite.aiosqlite import (
+    AsyncAdapt_aiosqlite_connection,
+    AsyncAdapt_aiosqlite_cursor,
+    AsyncAdapt_aiosqlite_dbapi,
+)
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
+from sqlalchemy.util import EMPTY_DICT
+from sqlalchemy.util.concurrency import await_
 from sqlmodel import create_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -47,9 +59,110 @@ def make_sync_engine(url: str) -> Engine:
     return engine
 
 
+_Description = tuple[tuple[Any, ...], ...] | None
+
+
+def _run_statement(
+    connection: sqlite3.Connection, operation: str, parameters: Any, many: bool
+) -> tuple[_Description, list[Any], int, int | None]:
+    """One statement on aiosqlite's thread, start to finish: cursor, execute, rows, close."""
+    cursor = connection.cursor()
+    try:
+        if many:
+            cursor.executemany(operation, parameters)
+        elif parameters is None:
+            cursor.execute(operation)
+        else:
+            cursor.execute(operation, parameters)
+        description = cursor.description
+        rows = cursor.fetchall() if description else []
+        return description, rows, cursor.rowcount, cursor.lastrowid
+    finally:
+        cursor.close()
+
+
+class _OneHopCursor(AsyncAdapt_aiosqlite_cursor):
+    """SQLAlchemy's aiosqlite cursor makes four trips to aiosqlite's thread per statement
+    (create the cursor, execute, fetch the rows, close), each a queue hand-off and a wake-up of
+    the event loop; this one makes one. Results are buffered as before."""
+
+    __slots__ = ("_description", "_lastrowid", "_rowcount")
+
+    def __init__(self, adapt_connection: AsyncAdapt_dbapi_connection) -> None:
+        self._adapt_connection = adapt_connection
+        self._connection = adapt_connection._connection
+        self._soft_closed_memoized = EMPTY_DICT
+        self._rows = collections.deque()
+        self._description: _Description = None
+        self._rowcount = -1
+        self._lastrowid: int | None = None
+
+    @property
+    def description(self) -> Any:
+        return self._description
+
+    @property
+    def rowcount(self) -> int:
+        return self._rowcount
+
+    @property
+    def lastrowid(self) -> Any:
+        return self._lastrowid
+
+    @property
+    def arraysize(self) -> int:
+        return 1
+
+    @arraysize.setter
+    def arraysize(self, value: int) -> None:
+        pass
+
+    def execute(self, operation: Any, parameters: Any = None) -> Any:
+        try:
+            return await_(self._run(operation, parameters, many=False))
+        except Exception as error:
+            self._adapt_connection._handle_exception(error)
+
+    def executemany(self, operation: Any, seq_of_parameters: Any) -> Any:
+        try:
+            return await_(self._run(operation, seq_of_parameters, many=True))
+        except Exception as error:
+            self._adapt_connection._handle_exception(error)
+
+    async def _run(self, operation: Any, parameters: Any, *, many: bool) -> None:
+        connection: Any = self._connection  # an aiosqlite.Connection
+        async with self._adapt_connection._execute_mutex:
+            description, rows, rowcount, lastrowid = await connection._execute(
+                _run_statement, connection._conn, operation, parameters, many
+            )
+        self._description, self._rowcount, self._lastrowid = description, rowcount, lastrowid
+        self._rows = collections.deque(rows)
+
+    async def _async_soft_close(self) -> None:
+        return None  # nothing open on the other side: the statement's cursor closed with it
+
+    def close(self) -> None:
+        self._rows.clear()
+
+
+class _OneHopConnection(AsyncAdapt_aiosqlite_connection):
+    __slots__ = ()
+    _cursor_cls = _OneHopCursor
+
+
+class _OneHopDBAPI(AsyncAdapt_aiosqlite_dbapi):
+    """SQLAlchemy's aiosqlite DBAPI adapter, handing out connections with one-hop cursors."""
+
+    def connect(self, *arg: Any, **kw: Any) -> AsyncAdapt_aiosqlite_connection:
+        adapted = super().connect(*arg, **kw)
+        return _OneHopConnection(self, adapted._connection)
+
+
 def make_async_engine(url: str) -> AsyncEngine:
     kwargs: dict[str, object] = {}
-    if not is_sqlite(url):
+    if is_sqlite(url):
+        kwargs.update(module=_OneHopDBAPI(aiosqlite, sqlite3))
+    else:
         kwargs.update(pool_pre_ping=True, pool_size=10, max_overflow=20)
     engine = create_async_engine(_normalise(url, async_=True), **kwargs)
     if is_sqlite(url):
