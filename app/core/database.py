@@ -146,8 +146,24 @@ class _OneHopCursor(AsyncAdapt_aiosqlite_cursor):
 
 
 class _OneHopConnection(AsyncAdapt_aiosqlite_connection):
+    """Also skips the trip for a commit or rollback with no transaction open (sqlite3 opens one
+    before the first write only): for a read-only request, the session's commit and the pool's
+    rollback on return are no-ops in sqlite3, and were two more hand-offs."""
+
     __slots__ = ()
     _cursor_cls = _OneHopCursor
+
+    def _idle(self) -> bool:
+        connection: sqlite3.Connection | None = self._connection._connection
+        return connection is not None and not connection.in_transaction
+
+    def commit(self) -> None:
+        if not self._idle():
+            super().commit()
+
+    def rollback(self) -> None:
+        if not self._idle():
+            super().rollback()
 
 
 class _OneHopDBAPI(AsyncAdapt_aiosqlite_dbapi):

@@ -158,7 +158,7 @@ async def authenticate(session: AsyncSession, settings: Settings, token: str, *,
         expires = as_utc(row.expires_at)
         if expires is not None and expires <= now:
             raise Unauthenticated("The API token has expired.")
-        user, tenant, _ = await repo.bearer(row.user_id, None)
+        user, _ = await repo.bearer(row.user_id, None)
         # last_used_at at minute granularity: no write on every CI poll
         last = as_utc(row.last_used_at)
         if last is None or now - last > timedelta(minutes=1):
@@ -166,7 +166,7 @@ async def authenticate(session: AsyncSession, settings: Settings, token: str, *,
         principal_via, jti, exp, token_id = "api_token", None, expires, row.id
     else:
         claims = jwt_tokens.decode(token, secret=settings.signing_key())
-        user, tenant, revoked = await repo.bearer(claims.user_id, claims.jti)
+        user, revoked = await repo.bearer(claims.user_id, claims.jti)
         if revoked:
             raise Unauthenticated("The access token has been revoked; log in again.")
         valid_after = as_utc(user.tokens_valid_after) if user else None
@@ -175,11 +175,10 @@ async def authenticate(session: AsyncSession, settings: Settings, token: str, *,
         principal_via, jti, exp, token_id = "jwt", claims.jti, claims.expires_at, None
     if user is None or not user.is_active:
         raise Unauthenticated("The account is inactive or no longer exists.")
-    if tenant is None or not tenant.is_active:
+    if not user.tenant_active:
         raise Unauthenticated("The account's tenant is inactive.")
-    assert user.id is not None
     return Principal(
-        user.id, user.tenant_id, user.username, Role(user.role), principal_via, jti, exp, token_id, ip
+        user.user_id, user.tenant_id, user.username, Role(user.role), principal_via, jti, exp, token_id, ip
     )
 
 

@@ -84,15 +84,12 @@ async def principal_for(
         raise Unauthenticated("The link is invalid.") from None
     if target != (dataset_id, fmt.lower(), file_index):
         raise Unauthenticated("The link is for another file.")
-    user, tenant, revoked = await AuthRepository(session).bearer(
-        user_id, str(session_id) if session_id else None
-    )
+    user, revoked = await AuthRepository(session).bearer(user_id, str(session_id) if session_id else None)
     if user is None or not user.is_active:
         raise Unauthenticated("The account is inactive or no longer exists.")
-    if tenant is None or not tenant.is_active:
+    if not user.tenant_active:
         raise Unauthenticated("The account's tenant is inactive.")
     valid_after = as_utc(user.tokens_valid_after)
     if revoked or (valid_after is not None and issued_at < int(valid_after.timestamp())):
         raise Unauthenticated("The link is no longer valid: its log-in session has ended.")
-    assert user.id is not None
-    return Principal(user.id, user.tenant_id, user.username, Role(user.role), "download_link", ip=ip)
+    return Principal(user.user_id, user.tenant_id, user.username, Role(user.role), "download_link", ip=ip)
