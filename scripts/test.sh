@@ -10,4 +10,5 @@ bash scripts/web_build_check.sh
 .venv/bin/ruff check .
 .venv/bin/lint-imports
 .venv/bin/mypy
-exec .venv/bin/python -m pytest "$@"
+# one worker per core (TDG_TEST_WORKERS=0 runs in this process); the browser tests keep to one worker
+exec .venv/bin/python -m pytest -n "${TDG_TEST_WORKERS:-auto}" --dist loadgroup "$@"
