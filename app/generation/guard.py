@@ -17,6 +17,7 @@ import re2
 import regex
 from jsonschema.exceptions import ValidationError
 
+from app.generation.caching import short_key_cache
 from app.generation.errors import Unsatisfiable
 
 # one match of one pattern against one value; legitimate patterns take microseconds
@@ -66,7 +67,7 @@ def _re2_form(pattern: str) -> str | None:
     return "".join(out)
 
 
-@lru_cache(maxsize=1024)
+@short_key_cache(maxsize=1024)
 def budgeted_search(pattern: str) -> Callable[[str], bool]:
     """A function telling whether `pattern` is found in a value (Python `re.search` semantics),
     in linear time or within PATTERN_BUDGET_S; raises PatternBudgetExceeded over budget."""

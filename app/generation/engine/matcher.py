@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from functools import lru_cache
 from typing import Any
 
+from app.generation.caching import short_key_cache
 from app.generation.model import ChoiceMode, Kind, Node
 
 _NUMERIC = (int, float, Decimal)
 
 
-@lru_cache(maxsize=512)
+@short_key_cache(maxsize=512)
 def _rx(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 

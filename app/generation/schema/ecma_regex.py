@@ -3,8 +3,9 @@ ECMA's ASCII-only \\d/\\w, its own \\s set, and search (unanchored) semantics ke
 
 from __future__ import annotations
 
-import functools
 import re
+
+from app.generation.caching import short_key_cache
 
 _ECMA_SPACE = "\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
 _OUTSIDE_CLASS = {
@@ -56,7 +57,7 @@ def _escape(pattern: str, i: int, in_class: bool) -> tuple[str, int]:
     return "\\" + d, i
 
 
-@functools.lru_cache(maxsize=4096)
+@short_key_cache(maxsize=4096)
 def translate_ecma_pattern(pattern: str) -> str:
     """Translate an ECMA-262 regex to an equivalent Python `re` pattern (search semantics kept).
 

@@ -18,6 +18,7 @@ import referencing.exceptions
 import referencing.jsonschema
 from jsonschema_specifications import REGISTRY as METASCHEMA_REGISTRY
 
+from app.generation.caching import short_key_cache
 from app.generation.errors import SchemaError
 from app.generation.guard import JsonSchemaRecordValidator, RecordValidator
 from app.generation.model import FieldTree
@@ -287,7 +288,7 @@ def _check_references(document: JsonSchemaDocument, resource: referencing.Resour
             stack.extend((v, resolver) for v in value if isinstance(v, dict | list))
 
 
-@functools.lru_cache(maxsize=4096)
+@short_key_cache(maxsize=4096)
 def _check_pattern_compiles(pattern: str) -> None:
     # jsonschema's validator runs `pattern` through Python's `re` as written: one that does not
     # compile there would crash validation of every record (jsonschema's check_schema refuses it too)

@@ -84,6 +84,12 @@ class LoadedSchema:
         return validator
 
     @property
+    def built_parts(self) -> int:
+        """Field trees and record validators built so far (each root's are built on first use):
+        a cache holding this schema measures it again when the number changes."""
+        return len(self._trees) + len(self._validators)
+
+    @property
     def field_count(self) -> int:
         """Leaf (scalar) fields of the default root; a subtree shared with a REF target counts once."""
         tree = self.field_tree()

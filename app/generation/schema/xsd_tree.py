@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import math
 from decimal import Decimal
 from typing import Any
@@ -10,6 +9,7 @@ from typing import Any
 from elementpath.regex import translate_pattern
 from xmlschema.validators import XsdAnyElement, XsdElement, XsdGroup
 
+from app.generation.caching import short_key_cache
 from app.generation.guard import XsdRecordValidator
 from app.generation.model import ChoiceMode, FieldTree, Kind, Node, XmlInfo
 
@@ -90,7 +90,7 @@ def _join(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
 
 
-@functools.lru_cache(maxsize=4096)
+@short_key_cache(maxsize=4096)
 def _xsd_pattern(regex: str, xsd_version: str) -> str:
     translated = translate_pattern(regex, xsd_version=xsd_version, back_references=False, anchors=False)
     # elementpath anchors the whole pattern itself; the field model records anchoring separately

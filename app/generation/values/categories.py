@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
+from app.generation.caching import short_key_cache
 from app.generation.model import Kind
 
 
@@ -222,7 +222,7 @@ def normalise_name(name: str) -> str:
     return _CAMEL.sub("_", name).replace("-", "_").replace(" ", "_").lower()
 
 
-@lru_cache(maxsize=8192)
+@short_key_cache(maxsize=8192)
 def infer_category(name: str, kind: Kind, fmt: str | None) -> str | None:
     """The category a field's name (and format) suggests, or None (cached: large schemas ask
     for the same names thousands of times)."""

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from app.generation.caching import short_key_cache
 from app.generation.values.charsets import (
     CATEGORY_SETS,
     Intervals,
@@ -171,7 +171,7 @@ def _is_anchor(item: tuple[Any, Any], which: tuple) -> bool:
     return item[0] is sre_c.AT and item[1] in which
 
 
-@lru_cache(maxsize=1024)
+@short_key_cache(maxsize=1024)
 def _parse(pattern: str, alphabet: tuple[tuple[int, int], ...] | None = None) -> _Parsed:
     try:
         tree = sre_p.parse(pattern)
@@ -256,7 +256,7 @@ def codes_to_strings(codes: np.ndarray) -> list[str]:
     return codes.view(f"<U{codes.shape[1]}").ravel().tolist()
 
 
-@lru_cache(maxsize=4096)
+@short_key_cache(maxsize=4096)
 def _true_max(pattern: str) -> int | None:
     """The pattern's longest match, None when unbounded (one parse per pattern, however many
     fields share it)."""
@@ -264,7 +264,7 @@ def _true_max(pattern: str) -> int | None:
     return None if full_max >= sre_c.MAXREPEAT else int(full_max)
 
 
-@lru_cache(maxsize=4096)
+@short_key_cache(maxsize=4096)
 def _inner_may_match_newline(pattern: str) -> bool:
     """Whether the pattern without its outer anchors may match a newline."""
     return _may_match_newline(_without_outer_anchors(list(sre_p.parse(pattern).data)))

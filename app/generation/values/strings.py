@@ -12,6 +12,7 @@ from operator import is_not
 import numpy as np
 from jsonschema import Draft202012Validator
 
+from app.generation.caching import MAX_KEY_CHARS
 from app.generation.errors import GenerationError, Unsatisfiable
 from app.generation.model import LeafContext, LeafSpec, LeafValues
 from app.generation.values import category_values as cv
@@ -25,7 +26,8 @@ _ROUNDS = 4
 _CODE_NAMES = ("code", "sku", "ref", "key", "token", "id", "number", "no", "serial", "hash")
 _B36 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 # compile_check's outcome (kept strategy indexes) per field-independent spec: large schemas repeat
-# the same string facets thousands of times, and the check costs about 1.5 ms each time
+# the same string facets thousands of times, and the check costs about 1.5 ms each time (specs
+# whose key is longer than MAX_KEY_CHARS, a huge enum or pattern, are not kept)
 _CHECKED: dict[str, tuple[int, ...]] = {}
 _CHECKED_MAX = 4096
 _UPPER_ALNUM_CODES = np.array([ord(ch) for ch in "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"], dtype=np.uint32)
@@ -282,7 +284,7 @@ class StringGenerator:
             kept = list(range(len(self.strategies)))
         self.strategies = [self.strategies[i] for i in kept]
         self._fill(ctx, n)
-        if len(_CHECKED) < _CHECKED_MAX:
+        if len(_CHECKED) < _CHECKED_MAX and len(key) <= MAX_KEY_CHARS:
             _CHECKED[key] = tuple(kept)
 
     # -- public ----------------------------------------------------------------------------
