@@ -140,7 +140,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
 
     # connection cap
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # as uvicorn narrows it
         if len(self.connections) >= self.limits.max_connections:
             self._refuse(transport)
             return
