@@ -37,6 +37,26 @@ def percentile(values: Sequence[float], q: int) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 else values[0]
 
 
+def children_stats(parent: int) -> list[list[str]]:
+    """/proc/<pid>/stat fields (after the command name) of the direct children of `parent`:
+    fields[1] is the parent pid; utime, stime are fields[11] and fields[12]."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        if int(fields[1]) == parent:
+            out.append(fields)
+    return out
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) one process used so far, not counting its children."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _pg_admin() -> tuple[str, str]:
     """A connection string to the maintenance database and the user it logs in as (trust auth)."""
     for user in ("postgres", "root"):
@@ -88,12 +108,14 @@ def server(command: Sequence[str], env: dict[str, str], log: Path, ready_url: st
             time.sleep(0.2)
         yield proc.pid
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
         try:
+            os.killpg(proc.pid, signal.SIGTERM)
             proc.wait(timeout=15)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(timeout=15)
+        except ProcessLookupError:  # it had exited (and reported why above)
+            pass
         out.close()
 
 

@@ -21,7 +21,9 @@ first with nothing else running ("idle"), then while two large datasets generate
 two datasets of --records csv records each are kept running; a finished one is replaced before
 the next measurement). The targets take turns, --rounds times, so the machine's drift hits each
 alike. Prints requests/s, p50, p99 and max per target and phase, and each one's req/s against the
-baseline of the same phase. Targets: REST and GraphQL at least 0.5 x the baseline's req/s; p99
+baseline of the same phase; and the CPU the answering server processes used per request while
+measured (generation pools excluded), which on a machine shared with other work says what each
+request costs whatever the cores were busy with. Targets: REST and GraphQL at least 0.5 x the baseline's req/s; p99
 under 100 ms idle, under 200 ms while datasets generate.
 
     .venv/bin/python benchmarks/api_throughput.py                         # SQLite
@@ -37,7 +39,7 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,7 +47,18 @@ from typing import Any
 
 import httpx
 import orjson
-from _support import SCHEMA, database, free_port, login, percentile, server, service_env, tdg_serve
+from _support import (
+    SCHEMA,
+    children_stats,
+    database,
+    free_port,
+    login,
+    percentile,
+    process_cpu_seconds,
+    server,
+    service_env,
+    tdg_serve,
+)
 
 from app.rest.operations import op
 
@@ -96,13 +109,22 @@ def baseline_app() -> Any:
 
 
 @contextmanager
-def baseline_server(env: dict[str, str], workdir: Path, workers: int) -> Iterator[str]:
+def baseline_server(env: dict[str, str], workdir: Path, workers: int) -> Iterator[tuple[str, int]]:
     port = free_port()
     command = [sys.executable, "-m", "uvicorn", "--app-dir", str(Path(__file__).parent), "--factory",
                "api_throughput:baseline_app", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
                "--no-proxy-headers", "--workers", str(workers)]
-    with server(command, env, workdir / "baseline.log", f"http://127.0.0.1:{port}/projects"):
-        yield f"http://127.0.0.1:{port}"
+    with server(command, env, workdir / "baseline.log", f"http://127.0.0.1:{port}/projects") as pid:
+        yield f"http://127.0.0.1:{port}", pid
+
+
+def server_cpu_seconds(pid: int, workers: int) -> float:
+    """CPU seconds the server's request-serving processes used so far: the process itself, and with
+    several workers its children (uvicorn's workers), but not a generation pool's processes."""
+    used = process_cpu_seconds(pid)
+    if workers > 1:
+        used += sum(int(f[11]) + int(f[12]) for f in children_stats(pid)) / os.sysconf("SC_CLK_TCK")
+    return used
 
 
 # -- the load: a minimal keep-alive HTTP/1.1 client ------------------------------------------------
@@ -124,6 +146,7 @@ class Target:
     name: str
     port: int
     requests: list[bytes]  # each client cycles through these
+    cpu: Callable[[], float]  # CPU seconds the server answering them has used so far
     graphql: bool = False  # a 200 may carry errors: the body must have none
 
 
@@ -133,6 +156,7 @@ class Tally:
     seconds: float = 0.0
     errors: list[str] = field(default_factory=list)
     client_cpu: float = 0.0
+    server_cpu: float = 0.0  # during the measured seconds
 
 
 async def _exchange(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, request: bytes) -> tuple[int, bytes]:
@@ -176,11 +200,19 @@ async def _client(target: Target, offset: int, start_at: float, stop_at: float, 
         writer.close()
 
 
+async def _server_cpu(target: Target, start_at: float, stop_at: float, tally: Tally) -> None:
+    await asyncio.sleep(start_at - time.perf_counter())
+    used = target.cpu()
+    await asyncio.sleep(stop_at - time.perf_counter())
+    tally.server_cpu += target.cpu() - used
+
+
 async def _load(target: Target, clients: int, warmup: float, seconds: float, tally: Tally) -> None:
     start_at = time.perf_counter() + warmup
     stop_at = start_at + seconds
     cpu = time.process_time()
-    await asyncio.gather(*(_client(target, n, start_at, stop_at, tally) for n in range(clients)))
+    await asyncio.gather(_server_cpu(target, start_at, stop_at, tally),
+                         *(_client(target, n, start_at, stop_at, tally) for n in range(clients)))
     tally.client_cpu += time.process_time() - cpu
     tally.seconds += seconds
 
@@ -258,7 +290,8 @@ def stop_generating(fx: Fixture) -> int:
 
 # -- the run ----------------------------------------------------------------------------------------
 
-def targets(base: str, baseline: str, headers: dict[str, str], dataset_ids: list[int]) -> list[Target]:
+def targets(base: str, baseline: str, headers: dict[str, str], dataset_ids: list[int],
+            cpu: tuple[Callable[[], float], Callable[[], float]]) -> list[Target]:
     api = httpx.URL(base)
     rest_port, bare_port = api.port or 80, httpx.URL(baseline).port or 80
     dataset_query, projects_query = op("DatasetDetail").document, op("Projects").document
@@ -269,8 +302,9 @@ def targets(base: str, baseline: str, headers: dict[str, str], dataset_ids: list
         gql += [_post_json("/graphql", headers, {"query": dataset_query, "variables": {"dataset_id": dataset_id}}),
                 _post_json("/graphql", headers, {"query": projects_query, "variables": page})]
         bare += [_get(f"/datasets/{dataset_id}", {}), _get("/projects", {})]
-    return [Target("baseline", bare_port, bare), Target("REST", rest_port, rest),
-            Target("GraphQL", rest_port, gql, graphql=True)]
+    served, bare_cpu = cpu
+    return [Target("baseline", bare_port, bare, bare_cpu), Target("REST", rest_port, rest, served),
+            Target("GraphQL", rest_port, gql, served, graphql=True)]
 
 
 def check_parity(base: str, headers: dict[str, str], dataset_id: int) -> None:
@@ -295,19 +329,21 @@ def measure(phase: str, all_targets: list[Target], args: argparse.Namespace, rou
                   flush=True)
 
 
-def report(results: dict[tuple[str, str], Tally], args: argparse.Namespace, header: str) -> bool:
+def report(results: dict[tuple[str, str], Tally], header: str) -> bool:
     ok = True
     print(f"\n{header}")
-    print(f"{'phase':<12}{'target':<10}{'requests':>9}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}"
-          f"{'x baseline':>12}{'errors':>8}{'client CPU':>12}")
+    print(f"{'phase':<12}{'target':<10}{'requests':>9}{'req/s':>8}{'p50 ms':>8}{'p99 ms':>8}{'max ms':>8}"
+          f"{'x baseline':>11}{'server CPU ms/req':>19}{'x baseline':>11}{'errors':>7}{'client CPU':>11}")
     for (phase, name), tally in results.items():
-        rate = len(tally.latencies_ms) / tally.seconds
+        count = len(tally.latencies_ms)
+        rate, cpu = count / tally.seconds, tally.server_cpu * 1000 / count
         base = results[(phase, "baseline")]
         ratio = rate / (len(base.latencies_ms) / base.seconds)
+        cpu_ratio = (base.server_cpu * 1000 / len(base.latencies_ms)) / cpu
         p50, p99 = percentile(tally.latencies_ms, 50), percentile(tally.latencies_ms, 99)
-        print(f"{phase:<12}{name:<10}{len(tally.latencies_ms):>9}{rate:>9.0f}{p50:>9.1f}{p99:>9.1f}"
-              f"{max(tally.latencies_ms):>9.1f}{ratio:>12.2f}{len(tally.errors):>8}"
-              f"{tally.client_cpu / tally.seconds:>11.0%}")
+        print(f"{phase:<12}{name:<10}{count:>9}{rate:>8.0f}{p50:>8.1f}{p99:>8.1f}{max(tally.latencies_ms):>8.1f}"
+              f"{ratio:>11.2f}{cpu:>19.2f}{cpu_ratio:>11.2f}{len(tally.errors):>7}"
+              f"{tally.client_cpu / tally.seconds:>10.0%}")
         if tally.errors:
             print(f"    ! {len(tally.errors)} failed requests, e.g. {tally.errors[0]}")
             ok = False
@@ -318,40 +354,51 @@ def report(results: dict[tuple[str, str], Tally], args: argparse.Namespace, head
             if p99 >= TARGET_P99_MS[phase]:
                 print(f"    ! p99 above {TARGET_P99_MS[phase]:.0f} ms")
                 ok = False
+    print("(server CPU: the answering processes' CPU per request while measured, generation pools excluded; "
+          "its 'x baseline' is the baseline's per-request CPU over the target's, the req/s ratio the cores "
+          "would give were they the server's alone)")
     return ok
+
+
+def measure_all(args: argparse.Namespace, fx: Fixture, base: str, baseline: str,
+                cpu: tuple[Callable[[], float], Callable[[], float]]) -> tuple[dict[tuple[str, str], Tally], int]:
+    """Both phases; returns the tallies and how many large datasets finished (were replaced) meanwhile."""
+    headers = {"Authorization": fx.client.headers["Authorization"]}
+    check_parity(base, headers, fx.polled)
+    results: dict[tuple[str, str], Tally] = {}
+    measure("idle", targets(base, baseline, headers, [fx.polled], cpu), args, range(args.rounds), results)
+    if args.skip_generating:
+        return results, 0
+    for round_no in range(args.rounds):
+        # one round at a time, so a finished dataset is replaced before the next one
+        keep_generating(fx)
+        measure("generating", targets(base, baseline, headers, [fx.polled, *fx.generating], cpu), args,
+                range(round_no, round_no + 1), results)
+    return results, stop_generating(fx)
 
 
 def run(args: argparse.Namespace) -> bool:
     pg = args.database == "postgresql"
+    workers = args.server_workers
     with tempfile.TemporaryDirectory(prefix="tdg-throughput-") as tmp, \
             database(pg, Path(tmp), prefix="tdg_throughput") as url:
         workdir = Path(tmp)
         env = service_env(url, workdir, PASSWORD, args.generation_workers)
-        serve_args = ["--workers", str(args.server_workers)] if args.server_workers > 1 else []
-        with tdg_serve(env, workdir, *serve_args) as (base, _), \
+        serve_args = ["--workers", str(workers)] if workers > 1 else []
+        with tdg_serve(env, workdir, *serve_args) as (base, served_pid), \
                 httpx.Client(base_url=base, headers=login(base, "root", PASSWORD), timeout=60) as client:
             fx = setup(client, args.projects, args.records)
-            with baseline_server(env, workdir, args.server_workers) as baseline:
-                headers = {"Authorization": client.headers["Authorization"]}
-                check_parity(base, headers, fx.polled)
-                results: dict[tuple[str, str], Tally] = {}
+            with baseline_server(env, workdir, workers) as (baseline, bare_pid):
                 load_before = os.getloadavg()[0]
-                measure("idle", targets(base, baseline, headers, [fx.polled]), args, range(args.rounds), results)
-                replaced = 0
-                if not args.skip_generating:
-                    for round_no in range(args.rounds):
-                        # one round at a time, so a finished dataset is replaced before the next one
-                        keep_generating(fx)
-                        measure("generating", targets(base, baseline, headers, [fx.polled, *fx.generating]), args,
-                                range(round_no, round_no + 1), results)
-                    replaced = stop_generating(fx)
+                cpu = (lambda: server_cpu_seconds(served_pid, workers), lambda: server_cpu_seconds(bare_pid, workers))
+                results, replaced = measure_all(args, fx, base, baseline, cpu)
     backend = "PostgreSQL" if pg else "SQLite"
-    header = (f"{backend}; tdg serve --workers {args.server_workers} (TDG_WORKERS={args.generation_workers} "
+    header = (f"{backend}; tdg serve --workers {workers} (TDG_WORKERS={args.generation_workers} "
               f"generation processes); {args.clients} clients; {args.rounds} x {args.seconds:.0f} s per target and "
               f"phase; {os.cpu_count()} cores, load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after")
     if replaced:
         header += f"; {replaced} large dataset(s) finished and were replaced while generating"
-    return report(results, args, header)
+    return report(results, header)
 
 
 def main() -> None:

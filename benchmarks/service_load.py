@@ -41,7 +41,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
-from _support import SCHEMA, database, percentile, service_env, tdg_serve
+from _support import SCHEMA, children_stats, database, percentile, process_cpu_seconds, service_env, tdg_serve
 from _support import login as login_as
 
 from app.generation.plan import compile_plan
@@ -65,31 +65,11 @@ def engine_records_per_second(records: int, out: Path) -> tuple[float, float]:
         out.unlink(missing_ok=True)
 
 
-def _children_stats(parent: int) -> list[list[str]]:
-    """/proc/<pid>/stat fields (after the command name) of the direct children of `parent`:
-    fields[1] is the parent pid; utime, stime are fields[11] and fields[12]."""
-    out = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except (FileNotFoundError, ProcessLookupError):
-            continue
-        if int(fields[1]) == parent:
-            out.append(fields)
-    return out
-
-
 def children_cpu_seconds(parent: int) -> float:
     """CPU seconds (user + system) used so far by the direct children of `parent`: the pool's
     worker processes, which live as long as the service. On a shared machine this is the
     figure that says how much work the generation took, whatever else competed for the cores."""
-    return sum(int(f[11]) + int(f[12]) for f in _children_stats(parent)) / os.sysconf("SC_CLK_TCK")
-
-
-def process_cpu_seconds(pid: int) -> float:
-    """CPU seconds (user + system) one process used so far, not counting its children."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return sum(int(f[11]) + int(f[12]) for f in children_stats(parent)) / os.sysconf("SC_CLK_TCK")
 
 
 def machine_idle_seconds() -> float:
@@ -104,7 +84,7 @@ def wait_for_warm_pool(server_pid: int, workers: int, timeout: float = 120.0) ->
     deadline = time.monotonic() + timeout
     last = -1.0
     while time.monotonic() < deadline:
-        children = _children_stats(server_pid)
+        children = children_stats(server_pid)
         used = sum(int(f[11]) + int(f[12]) for f in children)
         if len(children) >= workers and used == last:
             return

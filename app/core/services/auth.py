@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -19,6 +20,12 @@ from app.core.services import audit, two_factor
 from app.core.settings import Settings
 
 _BAD_CREDENTIALS = "Incorrect username or password."
+# Access tokens already verified, by (signing key, token): checking a JWT's signature and claims
+# (python-jose) cost more than the rest of authentication's Python. A token's claims never change,
+# so only its expiry is checked again on each use (as jose checks it: whole seconds); revocation,
+# the user and the tenant are read from the database every time, as before.
+_VERIFIED: OrderedDict[tuple[str, str], jwt_tokens.AccessClaims] = OrderedDict()
+_VERIFIED_MAX = 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +154,20 @@ async def _second_factor(
     )
 
 
+def _verified_claims(token: str, secret: str) -> jwt_tokens.AccessClaims:
+    """jwt_tokens.decode, remembered for the tokens that passed it (bounded, least recent out)."""
+    key = (secret, token)
+    claims = _VERIFIED.get(key)
+    if claims is not None and int(claims.expires_at.timestamp()) >= int(utcnow().timestamp()):
+        _VERIFIED.move_to_end(key)
+        return claims
+    claims = jwt_tokens.decode(token, secret=secret)  # an expired one raises here, as before
+    _VERIFIED[key] = claims
+    if len(_VERIFIED) > _VERIFIED_MAX:
+        _VERIFIED.popitem(last=False)
+    return claims
+
+
 async def authenticate(session: AsyncSession, settings: Settings, token: str, *, ip: str | None) -> Principal:
     """Resolve a bearer token (JWT or `tdg_` API token) to a principal, reading the user fresh."""
     repo = AuthRepository(session)
@@ -165,7 +186,7 @@ async def authenticate(session: AsyncSession, settings: Settings, token: str, *,
             row.last_used_at = now
         principal_via, jti, exp, token_id = "api_token", None, expires, row.id
     else:
-        claims = jwt_tokens.decode(token, secret=settings.signing_key())
+        claims = _verified_claims(token, settings.signing_key())
         user, revoked = await repo.bearer(claims.user_id, claims.jti)
         if revoked:
             raise Unauthenticated("The access token has been revoked; log in again.")
