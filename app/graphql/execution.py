@@ -25,6 +25,7 @@ from graphql import (
     GraphQLNonNull,
     GraphQLObjectType,
     GraphQLOutputType,
+    GraphQLResolveInfo,
     GraphQLScalarType,
     Undefined,
 )
@@ -153,6 +154,61 @@ class FastLeafExecutionContext(StrawberryGraphQLCoreExecutionContext):
             return leaf.complete(value)
         except Exception:
             return _SLOW
+
+    def _leaf_objects(
+        self,
+        return_type: GraphQLList[Any],
+        field_details_list: FieldDetailsList,
+        info: GraphQLResolveInfo,
+        items: Any,
+        position_context: Any,
+    ) -> list[dict[str, Any]] | None:
+        """A list of objects whose selected fields are all plain leaves, completed in one loop
+        (a page of rows); None when anything needs the general way (a null item, a type check
+        that is not a plain yes, @stream or @defer, a field that does not complete plainly)."""
+        if not self._shortcut or position_context is not None or type(items) not in (list, tuple):
+            return None
+        item_type = return_type.of_type
+        object_type = item_type.of_type if isinstance(item_type, GraphQLNonNull) else item_type
+        if not isinstance(object_type, GraphQLObjectType) or any(
+            details.node.directives for details in field_details_list
+        ):
+            return None
+        grouped_field_set, new_defer_usages, forbidden = self.collect_subfields(
+            object_type, field_details_list
+        )
+        plan = None if new_defer_usages or forbidden else self._object_plan(object_type, grouped_field_set)
+        if plan is None:
+            return None
+        is_type_of = object_type.is_type_of
+        completed: list[dict[str, Any]] = []
+        for item in items:
+            if item is None or (is_type_of is not None and is_type_of(item, info) is not True):
+                return None
+            results: dict[str, Any] = {}
+            for response_name, leaf in plan:
+                value = self._complete(leaf, item)
+                if value is _SLOW:
+                    return None
+                results[response_name] = value
+            completed.append(results)
+        return completed
+
+    def complete_list_value(
+        self,
+        return_type: GraphQLList[Any],
+        field_details_list: FieldDetailsList,
+        info: GraphQLResolveInfo,
+        path: Path,
+        result: Any,
+        position_context: Any,
+    ) -> AwaitableOrValue[list[Any]]:
+        completed = self._leaf_objects(return_type, field_details_list, info, result, position_context)
+        if completed is not None:
+            return completed
+        return super().complete_list_value(
+            return_type, field_details_list, info, path, result, position_context
+        )
 
     def execute_fields(
         self,

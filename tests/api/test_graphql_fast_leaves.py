@@ -1,7 +1,7 @@
-"""The shortcut for plain leaf fields (app/graphql/execution.py) answers exactly what graphql-core's
-general execution answers: the same data and the same errors (message, path, located nulls), for
-plain values, nulls, lists, enums, aliases, fragments, directives, values a scalar refuses,
-attributes that raise, and awaitables."""
+"""The shortcut for plain leaf fields and lists of such objects (app/graphql/execution.py) answers
+exactly what graphql-core's general execution answers: the same data and the same errors (message,
+path, located nulls), for plain values, nulls, lists, null items, empty lists, enums, aliases,
+fragments, directives, values a scalar refuses, attributes that raise, and awaitables."""
 
 from __future__ import annotations
 
@@ -69,6 +69,10 @@ class Query:
     def item(self, n: int) -> Item | None:
         return Row(n)  # type: ignore[return-value]
 
+    @strawberry.field
+    def some_items(self) -> list[Item | None]:
+        return [Row(1), None, Row(2)]  # type: ignore[list-item]
+
 
 QUERIES = [
     "{ items { id name note tags colour } }",
@@ -83,6 +87,9 @@ QUERIES = [
     "{ item(n: 4) { id null_in_non_null } }",
     "{ item(n: 3) { broken_int name } }",
     "{ items { __typename id } }",
+    "{ some_items { id name } }",
+    "{ items(count: 0) { id } }",
+    "{ items { id } more: items(count: 2) { name tags } }",
 ]
 
 
