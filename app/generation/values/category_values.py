@@ -295,6 +295,9 @@ STRING_GENERATORS: dict[str, CategoryFn] = {
     "license_plate": _simple("license_plate"),
 }
 
+# Plausible values for fields the schema and rules leave unbounded (or bounded at one end only).
+# A field bounded at both ends draws from its whole range; a category then only shapes the values
+# (a price's two decimals, an age's whole years), see numbers.py / temporal.py.
 # numeric categories: (low, high, decimal places) windows for the number generators
 NUMERIC_WINDOWS: dict[str, tuple[Decimal, Decimal, int]] = {
     "age": (Decimal(18), Decimal(90), 0),
@@ -304,9 +307,13 @@ NUMERIC_WINDOWS: dict[str, tuple[Decimal, Decimal, int]] = {
     "latitude": (Decimal(-90), Decimal(90), 6),
     "longitude": (Decimal(-180), Decimal(180), 6),
 }
-# temporal categories: ISO windows for dates / timestamps
+# temporal categories: ISO windows for dates / timestamps, fixed (not "today") so that a seed
+# gives the same bytes on every day; "recent" is the last five years before REFERENCE_DAY
+REFERENCE_DAY = "2026-06-30"
 TEMPORAL_WINDOWS: dict[str, tuple[str, str]] = {
-    "date_of_birth": ("1935-01-01", "2006-12-31"),
+    "date_of_birth": ("1935-07-01", "2008-06-30"),  # people aged 18 to 90 on REFERENCE_DAY
     "date": ("2015-01-01", "2026-12-31"),
-    "datetime": ("2018-01-01", "2026-06-30"),
+    "datetime": ("2021-07-01", REFERENCE_DAY),
 }
+RECENT_WINDOW = TEMPORAL_WINDOWS["datetime"]  # dates and timestamps named created_at, updated, ...
+DEFAULT_DATE_WINDOW = ("2000-01-01", "2030-12-31")  # other dates and timestamps

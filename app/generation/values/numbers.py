@@ -24,6 +24,13 @@ _DEFAULT_INT_WINDOW = (Decimal(0), Decimal(100_000))
 _DEFAULT_NUM_WINDOW = (Decimal(0), Decimal(10_000))
 _DEFAULT_SCALE = 2
 _REDRAWS = 12
+_MACHINE_LIMITS = frozenset({-(2**31), 2**31 - 1, 2**32 - 1, -(2**63), 2**63 - 1, 2**64 - 1})
+
+
+def _chosen(bound: object) -> bool:
+    """Whether a bound is a range the schema or a rule chose, not the limit a machine integer
+    type implies (xs:int, xs:long, ...: their fields get plausible values, not 19-digit ones)."""
+    return bound is not None and not (isinstance(bound, int | float | Decimal) and bound in _MACHINE_LIMITS)
 
 
 def _ceil(x: Fraction) -> int:
@@ -90,7 +97,22 @@ class NumberGenerator:
             raise Unsatisfiable(
                 f"{spec.path}: no {what}{mult} lies between {spec.minimum} and {spec.maximum}."
             )
-        # the realistic window, in j units, clipped to the allowed range
+        self.w_lo, self.w_hi = self._draw_range(window, unit)
+        self.float_m = float(m) if (m is not None and m != m.to_integral_value() and not spec.xsd) else None
+        self.big = max(abs(self.w_lo), abs(self.w_hi)) * step >= _INT64_SAFE
+
+    def _draw_range(self, window: tuple[Decimal, Decimal, int] | None, unit: Fraction) -> tuple[int, int]:
+        """The j range values are drawn from: the whole allowed range when the schema (and rule)
+        bound both ends; else the category's plausible window clipped to the one bound, or, when
+        the window misses it, a stretch beside that bound as wide as the bound is far from zero."""
+        spec, step = self.spec, self.step
+        if (
+            self.j_lo is not None
+            and self.j_hi is not None
+            and _chosen(spec.minimum)
+            and _chosen(spec.maximum)
+        ):
+            return self.j_lo, self.j_hi
         wlo_d, whi_d = (
             (window[0], window[1])
             if window
@@ -100,18 +122,14 @@ class NumberGenerator:
         w_hi = _floor(Fraction(whi_d) * unit / step)
         a = w_lo if self.j_lo is None else max(w_lo, self.j_lo)
         b = w_hi if self.j_hi is None else min(w_hi, self.j_hi)
-        if a > b:  # the window misses the allowed range: draw next to the nearer bound
-            span = max(w_hi - w_lo, 10)
-            if self.j_lo is not None and self.j_lo > w_hi:
-                a, b = self.j_lo, self.j_lo + span
-                b = b if self.j_hi is None else min(b, self.j_hi)
-            else:
-                assert self.j_hi is not None
-                a, b = self.j_hi - span, self.j_hi
-                a = a if self.j_lo is None else max(a, self.j_lo)
-        self.w_lo, self.w_hi = a, b
-        self.float_m = float(m) if (m is not None and m != m.to_integral_value() and not spec.xsd) else None
-        self.big = max(abs(self.w_lo), abs(self.w_hi)) * step >= _INT64_SAFE
+        if a <= b:
+            return a, b
+        if self.j_lo is not None and self.j_lo > w_hi:  # the window lies below the allowed range
+            b = self.j_lo + max(w_hi - w_lo, abs(self.j_lo), 10)
+            return self.j_lo, b if self.j_hi is None else min(b, self.j_hi)
+        assert self.j_hi is not None  # the window lies above it
+        a = self.j_hi - max(w_hi - w_lo, abs(self.j_hi), 10)
+        return (a if self.j_lo is None else max(a, self.j_lo)), self.j_hi
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -167,10 +185,12 @@ class NumberGenerator:
 
     def _draw_k(self, rng: np.random.Generator, n: int) -> list[int] | np.ndarray:
         if self.big:
-            offs = rng.integers(
-                0, self.w_hi - self.w_lo + 1 if self.w_hi - self.w_lo < 2**62 else 2**62, size=n
-            )
-            return [(self.w_lo + int(o)) * self.step for o in offs.tolist()]
+            span = self.w_hi - self.w_lo + 1
+            if span <= 2**62:
+                offs = rng.integers(0, span, size=n).tolist()
+            else:  # 53 random bits scaled over the whole span (Python ints: no overflow)
+                offs = [(r * span) >> 53 for r in rng.integers(0, 2**53, size=n).tolist()]
+            return [(self.w_lo + o) * self.step for o in offs]
         j = rng.integers(self.w_lo, self.w_hi + 1, size=n)
         k = j * self.step
         ok = self._passes_float_check(k)

@@ -10,7 +10,7 @@ import numpy as np
 
 from app.generation.errors import Unsatisfiable
 from app.generation.model import Kind, LeafContext, LeafSpec, LeafValues
-from app.generation.values.category_values import TEMPORAL_WINDOWS
+from app.generation.values.category_values import DEFAULT_DATE_WINDOW, RECENT_WINDOW, TEMPORAL_WINDOWS
 from app.generation.values.permutation import FeistelPermutation
 from app.generation.values.textcodes import TextTable
 
@@ -22,7 +22,6 @@ _DT_RE = re.compile(
     r"^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?P<tz>[Zz]|[+-]\d{2}:\d{2})?$"
 )
 _TIME_RE = re.compile(r"^(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?P<tz>[Zz]|[+-]\d{2}:\d{2})?$")
-_RECENT = ("2018-01-01", "2026-06-30")
 _TABLE_DAYS = 40_000  # realistic windows up to ~110 years render from a table of their days
 _RECENT_NAMES = re.compile(r"(created|updated|modified|timestamp|_at$|_on$|time$|date$|ordered|shipped|paid)")
 
@@ -107,21 +106,28 @@ class TemporalGenerator:
         self.lo, self.hi = lo, hi
         # XSD compares zoned with unzoned values only partially: follow the bounds' style
         self.zone = "Z" if (not spec.xsd or not zoned_bounds or all(zoned_bounds)) else ""
-        # realistic window
-        window = TEMPORAL_WINDOWS.get(spec.category or "")
-        if window is None and kind != Kind.TIME:
-            window = _RECENT if _RECENT_NAMES.search(spec.name.lower()) else ("2000-01-01", "2030-12-31")
-        if kind == Kind.TIME or window is None:
-            a, b = lo, hi
-        else:
-            scale = 86400 if kind == Kind.DATETIME else 1
-            a = max(lo, _day(window[0]) * scale)
-            b = min(hi, _day(window[1]) * scale + (scale - 1))
-            if a > b:
-                a, b = (lo, min(hi, lo + 3650 * scale)) if lo > b else (max(lo, hi - 3650 * scale), hi)
-        self.a, self.b = a, b
+        self.a, self.b = self._draw_range(spec.minimum is not None and spec.maximum is not None)
         self._table_cache: tuple[TextTable | None, np.ndarray, np.ndarray] | None = None
         self._tables()  # built now, while the schema compiles, not in the first block
+
+    def _draw_range(self, bounded: bool) -> tuple[int, int]:
+        """The epochs values are drawn from: the whole allowed range for a time of day and when
+        the schema (and rule) bound both ends; else the category's plausible window (timestamps
+        of the last five years, birth dates of adults) clipped to the one bound, or ten years
+        beside that bound when the window misses it."""
+        lo, hi = self.lo, self.hi
+        if self.kind == Kind.TIME or bounded:
+            return lo, hi
+        window = TEMPORAL_WINDOWS.get(self.spec.category or "")
+        if window is None:
+            recent = _RECENT_NAMES.search(self.spec.name.lower())
+            window = RECENT_WINDOW if recent else DEFAULT_DATE_WINDOW
+        scale = 86400 if self.kind == Kind.DATETIME else 1
+        a = max(lo, _day(window[0]) * scale)
+        b = min(hi, _day(window[1]) * scale + (scale - 1))
+        if a <= b:
+            return a, b
+        return (lo, min(hi, lo + 3650 * scale)) if lo > b else (max(lo, hi - 3650 * scale), hi)
 
     def _tables(self) -> tuple[TextTable | None, np.ndarray, np.ndarray]:
         """(dates of the realistic window's days, "HH:MM" of each minute of a day, ":SS" + zone of
