@@ -121,8 +121,15 @@ class StringGenerator:
             why = rx.feasible(char_lo, char_hi)
             if why:
                 raise Unsatisfiable(f"{spec.path}: {why}.")
-        # (generator, regex indexes it matches by construction)
-        self.strategies: list[tuple[Strategy, frozenset[int]]] = []
+        self.strategies = self._strategies(fmt, char_lo, char_hi)
+        self.compile_check()
+
+    def _strategies(
+        self, fmt: str | None, char_lo: int, char_hi: int | None
+    ) -> list[tuple[Strategy, frozenset[int]]]:
+        """Ways to draw a column, best first: (generator, regex indexes it matches by construction)."""
+        strategies: list[tuple[Strategy, frozenset[int]]] = []
+        spec = self.spec
         category = spec.category
         if category in cv.STRING_GENERATORS:
             gen = cv.STRING_GENERATORS[category]
@@ -130,7 +137,7 @@ class StringGenerator:
             def realistic(c: LeafContext, n: int, g: cv.CategoryFn = gen) -> list[str]:
                 return g(cv.CategoryContext(c.rng, c.locale, c.shared), n)
 
-            self.strategies.append((realistic, frozenset()))
+            strategies.append((realistic, frozenset()))
         if fmt in formats.FORMAT_GENERATORS:
 
             def formatted(
@@ -138,14 +145,14 @@ class StringGenerator:
             ) -> list[str]:
                 return g(c, n, self.lo, self.hi)
 
-            self.strategies.append((formatted, frozenset()))
+            strategies.append((formatted, frozenset()))
             short = formats.short_fallback(fmt)
             if short is not None:
 
                 def shorter(c: LeafContext, n: int, g: formats.FormatFn = short) -> list[str]:
                     return g(c, n, self.lo, self.hi)
 
-                self.strategies.append((shorter, frozenset()))
+                strategies.append((shorter, frozenset()))
         if len(self.regexes) > 1 and not any(rx.fixed_ends for rx in self.regexes):
             # several search patterns: one match of each, start-anchored first, end-anchored
             # last, so every pattern finds its match in the joined string
@@ -161,7 +168,7 @@ class StringGenerator:
                     columns = [rx.generate(c.rng, n) for rx in rxs]
                     return ["".join(parts) for parts in zip(*columns, strict=True)]
 
-                self.strategies.append((joined, frozenset()))
+                strategies.append((joined, frozenset()))
         if self.regexes:
             rx0 = self.regexes[0]
             # the other patterns' length ranges narrow the window the first one is drawn in
@@ -172,7 +179,7 @@ class StringGenerator:
                     gen_hi = rx.true_max if gen_hi is None else min(gen_hi, rx.true_max)
             if gen_hi is not None and gen_lo > gen_hi:
                 raise Unsatisfiable(f"{spec.path}: the patterns allow no common length.")
-            self.strategies.append(
+            strategies.append(
                 (
                     lambda c, n: rx0.generate(c.rng, n, gen_lo, gen_hi),
                     frozenset({0}) if rx0.exact else frozenset(),
@@ -180,9 +187,9 @@ class StringGenerator:
             )
         elif fmt not in formats.FORMAT_GENERATORS:
             if any(k in spec.name.lower() for k in _CODE_NAMES):
-                self.strategies.append((lambda c, n: _codes(c, n, self.lo, self.hi), frozenset()))
-            self.strategies.append((lambda c, n: _fit_words(c, n, self.lo, self.hi), frozenset()))
-        self.compile_check()
+                strategies.append((lambda c, n: _codes(c, n, self.lo, self.hi), frozenset()))
+            strategies.append((lambda c, n: _fit_words(c, n, self.lo, self.hi), frozenset()))
+        return strategies
 
     # -- checks ----------------------------------------------------------------------------
 

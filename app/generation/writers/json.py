@@ -3,6 +3,7 @@ Design notes: docs/generation.md."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import pairwise
 from typing import cast
 
@@ -194,6 +195,27 @@ def _object(gen: ObjectGen, col: Obj) -> list[str] | None:
     return None if made is None else _object_rows(*made, col.n)
 
 
+def _optional_member(
+    add: Callable[..., None],
+    native: bool,
+    key: str,
+    gen: Gen,
+    col: Column,
+    strings: list[str | None] | None,
+    mask: np.ndarray,
+) -> None:
+    """A member absent from some rows: its key and value only where it is present."""
+    if native:
+        # written by interleave
+        if strings is not None:
+            add("%s", strings, JSON_STR, (key, mask.tobytes()))
+        else:
+            add("%s", encode(gen, col), RAW, (key, mask.tobytes()))
+        return
+    values = encode(gen, col)
+    add("%s", [key + v if p else "" for v, p in zip(values, mask.tolist(), strict=True)])
+
+
 def _member_template(
     gen: ObjectGen, col: Obj, pieces: list[str], args: list[list], specs: list[Spec] | None = None
 ) -> bool:
@@ -241,15 +263,7 @@ def _member_template(
             f.values if isinstance(slot.gen, LeafGen) and isinstance(f, Leaf) and f.kind == "string" else None
         )
         if mask is not None:
-            if native:
-                # the key and value only where the member is present, written by interleave
-                if strings is not None:
-                    add("%s", strings, JSON_STR, (key, mask.tobytes()))
-                else:
-                    add("%s", encode(slot.gen, f), RAW, (key, mask.tobytes()))
-                continue
-            values = encode(slot.gen, f)
-            add("%s", [key + v if p else "" for v, p in zip(values, mask.tolist(), strict=True)])
+            _optional_member(add, native, key, slot.gen, f, strings, mask)
             continue
         key = key.replace("%", "%%")
         if isinstance(slot.gen, ObjectGen) and isinstance(f, Obj) and not _any_null(f):
