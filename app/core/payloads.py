@@ -1,5 +1,7 @@
 """Validated inputs of the service layer (the same models check REST bodies and GraphQL
-inputs). Strict: `"5"`, `true` and `1e12` are not integers; unknown keys are refused."""
+inputs). Strict: `"5"` and `true` are not integers, nor is `2.5`; a whole-number float (`5.0`,
+`1e3`) is one, as in JSON Schema (its `integer` is any number with a zero fractional part); unknown
+keys are refused."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import email_validator
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     GetJsonSchemaHandler,
@@ -31,6 +34,8 @@ NUL_FREE = r"^[^\u0000]*$"  # every text is refused with U+0000 in it (PostgreSQ
 _WHITE_SPACE = r"\t\n\u000b\u000c\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 # stripped, then at least one character: one character that is neither white space nor NUL
 NOT_BLANK = rf"^[^\u0000]*[^\u0000{_WHITE_SPACE}][^\u0000]*$"
+# what base64.b64decode(validate=True) takes: the standard alphabet, padded to a multiple of four
+BASE64 = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +69,26 @@ Password = Annotated[str, StringConstraints(min_length=8, max_length=256)]
 Tag = Annotated[
     str, StringConstraints(strip_whitespace=True, min_length=1, max_length=50), documented(pattern=NOT_BLANK)
 ]
-Id = Annotated[int, Field(ge=1, le=2**31 - 1)]
+
+
+def _integral(value: Any) -> Any:
+    """A whole-number float as the integer it is (JSON Schema's `integer` counts 5.0 as one, so the
+    OpenAPI document allows it); a float with a fractional part is refused with a sentence. Other
+    types go on to the strict int check (which refuses "5" and true)."""
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise PydanticCustomError(
+                "int_from_float", "Input should be a whole number, not {value}", {"value": value}
+            )
+        return int(value)
+    return value
+
+
+# after a type's bounds in Annotated[...] (before them, pydantic documents the bounds as `ge`/`le`
+# instead of minimum/maximum); or as Integer with the bounds in the field's Field(...)
+WHOLE = BeforeValidator(_integral)
+Integer = Annotated[int, WHOLE]
+Id = Annotated[int, Field(ge=1, le=2**31 - 1), WHOLE]
 
 
 def _email(value: str) -> str:
@@ -219,14 +243,18 @@ class TenantCreate(Strict):
 class TenantUpdate(Update):
     name: ShortName | None = None
     is_active: bool | None = None
-    max_record_count: Annotated[int, Field(ge=1, le=1_000_000_000)] | None = None
-    max_concurrent_generations: Annotated[int, Field(ge=1, le=64)] | None = None
-    retention_days: Annotated[int, Field(ge=1, le=3650)] | None = None
+    max_record_count: Annotated[int, Field(ge=1, le=1_000_000_000), WHOLE] | None = None
+    max_concurrent_generations: Annotated[int, Field(ge=1, le=64), WHOLE] | None = None
+    retention_days: Annotated[int, Field(ge=1, le=3650), WHOLE] | None = None
 
 
 class ApiTokenCreate(Strict):
     name: ShortName
-    expires_at: datetime | None = None
+    expires_at: datetime | None = Field(
+        default=None,
+        description="When the token stops working: a time in the future (a past one is refused); "
+        "omit or null for a token that never expires",
+    )
 
     model_config = ConfigDict(extra="forbid", strict=False)  # ISO strings must parse to datetimes
 
@@ -249,10 +277,14 @@ class SchemaUpload(Strict):
     """A schema file: its text in `content` or its bytes in `content_base64`, exactly one of them."""
 
     model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=_content_or_base64)
+    upload_description: ClassVar[str] = (
+        "A JSON Schema or an XSD as UTF-8 text (a byte-order mark is fine), or a .zip of XSD files; "
+        "anything else is 422 with the reason (not UTF-8, not a schema)"
+    )
 
     name: Name | None = None
     content: str | None = Field(default=None, description="The schema text (JSON Schema or XSD)")
-    content_base64: str | None = Field(
+    content_base64: Annotated[str, documented(pattern=BASE64, minLength=1)] | None = Field(
         default=None, description="Binary uploads (a .zip of XSD files), base64"
     )
     filename: Annotated[str, StringConstraints(max_length=255)] | None = None
@@ -263,7 +295,13 @@ class SchemaLink(Strict):
     schema_id: Id
 
 
-RuleList = Annotated[list[dict[str, Any]], Field(max_length=1000)]
+# a rule: the field it applies to (`path`, see GET /schemas/{schema_id}/repr) and its settings; the
+# service checks the rest against the schema (the path must name a field, a setting fit its type)
+_RULE_PATH = {"type": "string", "description": "The field, e.g. customer.age"}
+Rule = Annotated[
+    dict[str, Any], Field(json_schema_extra={"required": ["path"], "properties": {"path": _RULE_PATH}})
+]
+RuleList = Annotated[list[Rule], Field(max_length=1000)]
 
 
 class ConstraintSetCreate(Strict):
@@ -290,8 +328,11 @@ class DatasetCreate(Strict):
     name: Name
     project_id: Id
     schema_id: Id
-    record_count: int = Field(
-        ge=1, le=1_000_000_000, description="Records to generate (1 to the tenant's limit)"
+    record_count: Integer = Field(
+        ge=1,
+        le=1_000_000_000,
+        description="Records to generate: 1 to the tenant's max_record_count "
+        "(at most the deployment's limit); more is refused",
     )
     constraint_set_id: Id | None = None
     types: Annotated[list[FormatName], Field(max_length=5), documented(minItems=1)] | None = Field(
@@ -325,7 +366,10 @@ class AvatarUpload(Strict):
     """An avatar image (PNG, JPEG or WebP); multipart part `file`, or base64 in JSON."""
 
     max_upload_bytes: ClassVar[int] = 2 * 1024 * 1024
-    content_base64: str = Field(description="The image bytes, base64 (multipart uploads fill this in)")
+    upload_description: ClassVar[str] = "A PNG, JPEG or WebP image (not empty), up to 2 MiB"
+    content_base64: Annotated[str, documented(pattern=BASE64, minLength=1)] = Field(
+        description="The image bytes (not empty), base64 (multipart uploads fill this in)"
+    )
     filename: Annotated[str, StringConstraints(max_length=255)] | None = None
 
 

@@ -205,9 +205,8 @@ _FILLED_BY_UPLOAD = {"content", "content_base64", "filename"}
 def _multipart_schema(model: type[BaseModel]) -> dict[str, Any]:
     """The upload door's form: part `file` plus the body model's plain fields, each as the JSON
     body's field (without null: a form field is given with a value or left out)."""
-    props: dict[str, Any] = {
-        "file": {"type": "string", "format": "binary", "description": "The file to upload"}
-    }
+    what = getattr(model, "upload_description", "The file to upload")
+    props: dict[str, Any] = {"file": {"type": "string", "format": "binary", "description": what}}
     fields = model.model_json_schema()["properties"]
     for name, field in model.model_fields.items():
         if name in _FILLED_BY_UPLOAD:

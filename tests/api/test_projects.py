@@ -134,7 +134,7 @@ async def test_members_update_and_delete(api: Api) -> None:
 
     for body, status in (({"user_id": tester.id, "role": "admin"}, 422), ({"user_id": tester.id, "role": ""}, 422),
                          ({"user_id": tester.id, "role": 1}, 422), ({"user_id": "5"}, 422),
-                         ({"user_id": foreigner.id, "role": "view"}, 422), ({"user_id": 999999}, 422),
+                         ({"user_id": foreigner.id, "role": "view"}, 404), ({"user_id": 999999}, 404),
                          ({"role": "view"}, 400), ({"user_id": tester.id, "extra": 1}, 422)):
         await api.call("POST", f"/projects/{pid}/add-user", manager, status, json=body)
     # only owners with a Manager role or above manage members
@@ -215,7 +215,7 @@ async def test_member_edge_cases(api: Api) -> None:
     pid = (await api.create_project(admin, "Edges"))["project_id"]
 
     # even the SuperUser, who sees every tenant, cannot make a member across tenants
-    err = await api.call("POST", f"/projects/{pid}/add-user", root, 422, json={"user_id": foreigner.id})
+    err = await api.call("POST", f"/projects/{pid}/add-user", root, 404, json={"user_id": foreigner.id})
     assert "tenant" in err["detail"]
     # a deactivated user cannot be added; an invited one (no password yet) can
     await api.call("PATCH", f"/users/{gone.id}", admin, 200, json={"is_active": False})

@@ -88,22 +88,37 @@ async def test_path_ids_that_are_not_integers_are_a_422(api: Api) -> None:
     assert (await api.request("GET", f"/projects/{pid}", admin)).status_code == 200
 
 
-async def test_whole_number_floats_are_not_integers(api: Api) -> None:
+async def test_whole_number_floats_in_a_body_are_integers(api: Api) -> None:
+    """JSON Schema's `integer` is any number with a zero fractional part, so the document allows
+    5.0 where it says integer: a JSON body's whole-number float is taken as that integer, one with a
+    fractional part is refused with a sentence. A query or path parameter is text, and "5.0" does
+    not spell an integer: 422."""
     _, admin = await api.create_tenant()
     pid = (await api.create_project(admin, "Floats"))["project_id"]
     user = await api.create_user(admin, "Tester")
+    sid = (await api.call("POST", "/schemas", admin, 201, json={"content": '{"type": "object"}'}))["schema_id"]
+    added = await api.call("POST", f"/projects/{pid}/add-user", admin, 200,
+                           json={"user_id": float(user.id), "role": "view"})
+    assert user.id in [m["user_id"] for m in added["members"]]
+    tenant = await api.call("PUT", f"/tenants/{admin.tenant_id}", api.root, 200, json={"retention_days": 30.0})
+    assert tenant["retention_days"] == 30 and isinstance(tenant["retention_days"], int)
+    preview = await api.call("POST", f"/schemas/{sid}/preview", admin, 200, json={"count": 3.0})
+    assert preview["count"] == 3
+    dataset = await api.call("POST", "/datasets/create", admin, 201, json={
+        "name": "d", "project_id": float(pid), "schema_id": float(sid), "record_count": 5.0,
+        "params": {"deferred": True}})
+    assert dataset["record_count"] == 5
     cases = [
-        ("POST", f"/projects/{pid}/add-user", {"user_id": float(user.id)}, "user_id"),
-        ("POST", "/projects/create", {"name": "p", "tenant_id": 168589.0}, "tenant_id"),
-        ("POST", "/datasets/create", {"name": "d", "project_id": float(pid), "schema_id": 1, "record_count": 1},
-         "project_id"),
-        ("POST", "/datasets/create", {"name": "d", "project_id": pid, "schema_id": 1, "record_count": 5.0},
+        ("POST", f"/projects/{pid}/add-user", {"user_id": user.id + 0.5}, "user_id"),
+        ("POST", "/projects/create", {"name": "p", "tenant_id": 168589.25}, "tenant_id"),
+        ("POST", "/datasets/create", {"name": "d", "project_id": pid, "schema_id": sid, "record_count": 5.5},
          "record_count"),
-        ("PUT", f"/tenants/{admin.tenant_id}", {"retention_days": 30.0}, "retention_days"),
+        ("PUT", f"/tenants/{admin.tenant_id}", {"retention_days": 30.1}, "retention_days"),
+        ("POST", f"/schemas/{sid}/preview", {"count": 2.5}, "count"),
     ]
     for method, path, body, field in cases:
         detail = assert_error(await api.request(method, path, admin, json=body), 422, contains=field)["detail"]
-        assert "integer" in detail, detail
+        assert "whole number" in detail, detail
     for params in ({"project_id": "168589.0"}, {"limit": "5.0"}):
         assert_error(await api.request("GET", "/datasets", admin, params=params), 422, contains="integer")
     # and in the path (it was a bare 404 "No such path." before)

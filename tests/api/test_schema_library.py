@@ -112,9 +112,9 @@ async def test_other_tenant_sees_nothing(api: Api) -> None:
     assert (await api.request("GET", "/schemas", admin_b)).json() == []
     project_b = await api.create_project(admin_b)
     r = await api.request("POST", f"/projects/{project_b['project_id']}/add-schema", admin_b, json={"schema_id": sid})
-    assert r.status_code == 422 and str(sid) in r.json()["detail"]
+    assert r.status_code == 404 and str(sid) in r.json()["detail"]
     r = await api.request("POST", "/constraints", admin_b, json={"name": "x", "schema_id": sid, "rules": []})
-    assert r.status_code == 422
+    assert r.status_code == 404
 
 
 async def test_upload_safety(api: Api, recorder: str, tmp_path: Path) -> None:

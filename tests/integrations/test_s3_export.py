@@ -128,8 +128,9 @@ async def test_export_4xx(api: Api, s3_endpoint: str, bucket: str) -> None:
         "name": "hook", "provider": "webhook", "config": {"url": f"http://127.0.0.1:{closed_port()}/"}})
     path = f"/datasets/{did}/export-objectstore"
     await api.call("POST", path, admin, 400, json={})
+    # a body id naming no row is 404; a webhook integration exists but is no object storage: 422
     await api.call("POST", path, admin, 422, json={"integration_id": hook["integration_id"]})
-    await api.call("POST", path, admin, 422, json={"integration_id": 999_999})
+    await api.call("POST", path, admin, 404, json={"integration_id": 999_999})
     await api.call("POST", path, admin, 422, json={"integration_id": store["integration_id"], "formats": ["pdf"]})
     await api.call("POST", path, admin, 422, json={"integration_id": store["integration_id"], "prefix": "../x y"})
     await api.call("POST", "/datasets/999999/export-objectstore", admin, 404,
@@ -148,3 +149,17 @@ async def test_export_4xx(api: Api, s3_endpoint: str, bucket: str) -> None:
     # a disabled integration is refused
     await api.call("PUT", f"/integrations/{store['integration_id']}", admin, 200, json={"is_active": False})
     await api.call("POST", path, admin, 409, json={"integration_id": store["integration_id"]})
+
+
+async def test_export_rendering_several_formats_is_no_500(api: Api) -> None:
+    """Several formats not pre-generated: each is rendered (in the renderer's process, which writes
+    its file rows) before the upload. A download's audit row flushed between two renders held
+    SQLite's write lock in the request, and the next render failed with "database is locked" (a 500
+    found by schemathesis)."""
+    _, admin = await api.create_tenant()
+    dataset, _ = await _completed_dataset(api, admin, 3)
+    did = dataset["dataset_id"]
+    down = await _s3_integration(api, admin, f"http://127.0.0.1:{closed_port()}", "any-bucket")
+    export = await api.call("POST", f"/datasets/{did}/export-objectstore", admin, 201,
+                            json={"integration_id": down["integration_id"], "formats": ["sql", "ndjson", "xml"]})
+    assert export["status"] == "failed" and "could not be reached" in export["error"]

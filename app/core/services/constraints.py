@@ -30,7 +30,7 @@ async def _validated_rules(
     try:
         _, loaded = await loaded_schema(session, principal, settings, schema_id)
     except NotFound:
-        raise Invalid(f"Schema {schema_id} does not exist in this tenant.") from None
+        raise NotFound(f"Schema {schema_id} does not exist in this tenant.") from None
     from app.core.generation import field_tree, parse_rules
 
     tree = await asyncio.to_thread(field_tree, loaded, root)

@@ -61,9 +61,9 @@ async def create(
     try:
         schema = await SchemaRepository(session, principal).get(data.schema_id)
     except NotFound:
-        raise Invalid(f"Schema {data.schema_id} does not exist in this tenant.") from None
+        raise NotFound(f"Schema {data.schema_id} does not exist in this tenant.") from None
     if schema.tenant_id != project.tenant_id:
-        raise Invalid(f"Schema {data.schema_id} does not exist in this project's tenant.")
+        raise NotFound(f"Schema {data.schema_id} does not exist in this project's tenant.")
     tenant = await TenantRepository(session, principal).get(project.tenant_id)
     limit = min(tenant.max_record_count, settings.max_record_count)
     if data.record_count > limit:
@@ -74,7 +74,9 @@ async def create(
         try:
             constraint_set = await ConstraintSetRepository(session, principal).get(data.constraint_set_id)
         except NotFound:
-            raise Invalid(f"Constraint set {data.constraint_set_id} does not exist in this tenant.") from None
+            raise NotFound(
+                f"Constraint set {data.constraint_set_id} does not exist in this tenant."
+            ) from None
         if constraint_set.schema_id != schema.id:
             raise Invalid(
                 f"Constraint set {data.constraint_set_id} belongs to schema {constraint_set.schema_id}, "

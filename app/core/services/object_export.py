@@ -53,16 +53,17 @@ def _key(*parts: str) -> str:
 async def _target(
     session: AsyncSession, principal: Principal, integration_id: int, dataset: Dataset
 ) -> Integration:
-    """The caller's active s3 integration of the dataset's tenant, or Invalid."""
+    """The caller's active s3 integration of the dataset's tenant. One that is missing or of another
+    tenant is NotFound (a body field naming no visible row, as everywhere); a webhook integration
+    exists but does not fit: Invalid."""
     try:
         integration = await IntegrationRepository(session, principal).get(integration_id)
     except NotFound:
-        raise Invalid(f"Integration {integration_id} does not exist in this tenant.") from None
-    if integration.tenant_id != dataset.tenant_id or integration.provider != "s3":
-        raise Invalid(
-            f"Integration {integration_id} is not an object-storage (s3) integration of this "
-            "dataset's tenant."
-        )
+        raise NotFound(f"Integration {integration_id} does not exist in this tenant.") from None
+    if integration.tenant_id != dataset.tenant_id:
+        raise NotFound(f"Integration {integration_id} does not exist in this dataset's tenant.")
+    if integration.provider != "s3":
+        raise Invalid(f"Integration {integration_id} is not an object-storage (s3) integration.")
     integrations.ensure_active(integration)
     return integration
 
@@ -79,9 +80,13 @@ async def _stored_files(
     """The dataset's files in `formats` (rendered first where not pre-generated, as a download
     would) with the object key each is uploaded to."""
     repo = DatasetRepository(session, principal)
-    for fmt in formats:
-        if await repo.file(dataset_id, fmt, 0) is None:
-            await datasets.download(session, principal, settings, renderer, dataset_id, fmt, 0)
+    # no autoflush while rendering: a download's audit row flushed before the next format's render
+    # would hold SQLite's write lock in this request while the renderer's process waits to write
+    # that format's file rows ("database is locked" after busy_timeout: a 500)
+    with session.no_autoflush:
+        for fmt in formats:
+            if await repo.file(dataset_id, fmt, 0) is None:
+                await datasets.download(session, principal, settings, renderer, dataset_id, fmt, 0)
     stored = [f for f in (await repo.files_of([dataset_id]))[dataset_id] if f.format in formats]
     return [
         {

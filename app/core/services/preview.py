@@ -18,7 +18,7 @@ from app.core.errors import DomainError, Invalid
 from app.core.generation import write
 from app.core.jobs.files import MEDIA_TYPES
 from app.core.models import ConstraintSet, SchemaDoc
-from app.core.payloads import Id, Strict
+from app.core.payloads import Id, Integer, Strict
 from app.core.principal import Principal
 from app.core.repositories import ConstraintSetRepository, SchemaRepository
 from app.core.services.datasets import checked_params
@@ -40,7 +40,7 @@ class PreviewRequest(Strict):
         default=None, description="As for a dataset: seed, locale, root, ..."
     )
     # the ranges are documented here and checked by preview() below
-    count: int = Field(
+    count: Integer = Field(
         default=10,
         description=f"Records to render (1-{MAX_COUNT})",
         json_schema_extra={"minimum": 1, "maximum": MAX_COUNT},

@@ -141,9 +141,9 @@ async def add_member(
     try:
         user = await UserRepository(session, principal).get(data.user_id)
     except NotFound:
-        raise Invalid(f"User {data.user_id} does not exist in this tenant.") from None
+        raise NotFound(f"User {data.user_id} does not exist in this tenant.") from None
     if user.tenant_id != visible.project.tenant_id:
-        raise Invalid(f"User {data.user_id} does not exist in this project's tenant.")
+        raise NotFound(f"User {data.user_id} does not exist in this project's tenant.")
     if not user.is_active and user.password_hash is not None:
         raise Invalid(f"User {data.user_id} is deactivated.")
     member = await repo.membership(project_id, data.user_id)

@@ -12,7 +12,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.authz import Action, require, require_owner_or, require_project
 from app.core.clock import iso
-from app.core.errors import BadRequest, Conflict, Invalid, PayloadTooLarge
+from app.core.errors import BadRequest, Conflict, Invalid, NotFound, PayloadTooLarge
 from app.core.generation import field_count, load_schema, schema_repr
 from app.core.models import ProjectSchema, SchemaDoc, stored_id
 from app.core.payloads import SchemaLink, SchemaUpload
@@ -154,10 +154,10 @@ async def link(session: AsyncSession, principal: Principal, project_id: int, dat
     schemas = SchemaRepository(session, principal)
     try:
         doc = await schemas.get(data.schema_id)
-    except Exception as exc:
-        raise Invalid(f"Schema {data.schema_id} does not exist in this tenant.") from exc
+    except NotFound:
+        raise NotFound(f"Schema {data.schema_id} does not exist in this tenant.") from None
     if doc.tenant_id != visible.project.tenant_id:
-        raise Invalid(f"Schema {data.schema_id} does not exist in this project's tenant.")
+        raise NotFound(f"Schema {data.schema_id} does not exist in this project's tenant.")
     if await schemas.link(project_id, data.schema_id) is not None:
         return
     session.add(ProjectSchema(project_id=project_id, schema_id=data.schema_id, linked_by=principal.user_id))
