@@ -99,7 +99,7 @@ class _DatasetCreateGraphQL(payloads.DatasetCreate):
     Not `JSON! = {}`: graphql-core cannot print an object as a JSON scalar's default literal, so
     introspection of `defaultValue` failed. to_payload still validates with DatasetCreate."""
 
-    params: dict[str, Any] | None = Field(  # type: ignore[assignment]
+    params: dict[str, Any] | None = Field(  # type: ignore[assignment]  # nullable here, a dict in DatasetCreate
         default=None,
         description=str(payloads.DatasetCreate.model_fields["params"].description) + " (null: none)",
     )
