@@ -36,8 +36,10 @@ def serve(
     ),
 ) -> None:
     """Run the service (migrations are applied at start-up)."""
+    from app.serving import ConnectionLimits, ServeConfig, run, tune_allocator
+
+    tune_allocator()  # before the app's threads exist
     from app.main import serve_target
-    from app.serving import ConnectionLimits, ServeConfig, run
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = serve_settings(get_settings(), host, port)

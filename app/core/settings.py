@@ -78,8 +78,9 @@ class Settings(BaseSettings):
     http_keep_alive_seconds: int = Field(default=5, ge=1)
     http_max_connections: int = Field(default=1000, ge=1)
     http_max_header_bytes: int = Field(default=64 * 1024, ge=1024)
-    # memory that parsed schemas may hold, measured (app/core/schema_cache.py), per process; 0: no cache
-    schema_cache_bytes: int = Field(default=64 * 1024 * 1024, ge=0)
+    # memory that parsed schemas may hold, measured (app/core/schema_cache.py), per process; 0: no
+    # cache. A 1 MB JSON Schema parses into about 13 MB; typical schemas (10-100 kB) into 0.1-2 MB
+    schema_cache_bytes: int = Field(default=32 * 1024 * 1024, ge=0)
 
     @field_validator("secret_key")
     @classmethod

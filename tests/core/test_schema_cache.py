@@ -128,7 +128,7 @@ def test_the_background_thread_keeps_the_budget() -> None:
 def test_the_process_cache_takes_its_budget_from_the_settings(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert Settings(env="test").schema_cache_bytes == 64 * MB
+    assert Settings(env="test").schema_cache_bytes == 32 * MB
     monkeypatch.setenv("TDG_SCHEMA_CACHE_BYTES", str(3 * MB))
     get_settings.cache_clear()
     monkeypatch.setattr(schema_cache, "_cache", None)

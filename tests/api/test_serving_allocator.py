@@ -1,0 +1,88 @@
+"""tdg serve hands freed heap memory back once idle after a large request (malloc_trim), not
+after small ones, and caps glibc's malloc arenas unless MALLOC_ARENA_MAX is set. The server here
+is the real protocol (app/serving.py) under uvicorn in a thread, serving a tiny ASGI app."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from app import serving
+from app.serving import ConnectionLimits, ServeConfig
+from tests.datasets.processes import free_port
+from tests.support.waiting import eventually_sync
+
+
+async def _echo_length(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    if scope["type"] != "http":
+        return
+    size = 0
+    more = True
+    while more:
+        message = await receive()
+        size += len(message.get("body", b""))
+        more = message.get("more_body", False)
+    body = str(size).encode()
+    await send(
+        {"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"%d" % len(body))]}
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+@pytest.fixture
+def trims(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, list[int]]]:
+    calls: list[int] = []
+    monkeypatch.setattr(serving, "_malloc_trim", lambda pad: calls.append(pad) or 1)
+    monkeypatch.setattr(serving, "TRIM_IDLE_SECONDS", 0.3)
+    port = free_port()
+    config = ServeConfig(
+        _echo_length, ConnectionLimits(), host="127.0.0.1", port=port, log_level="warning", lifespan="off"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    eventually_sync(lambda: server.started, timeout=20, what="uvicorn started")
+    try:
+        yield f"http://127.0.0.1:{port}", calls
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def test_idle_after_a_large_request_the_heap_is_trimmed_once(trims: tuple[str, list[int]]) -> None:
+    base, calls = trims
+    with httpx.Client(base_url=base, timeout=10) as client:
+        for _ in range(5):
+            assert client.post("/", content=b"x" * 100).text == "100"
+        time.sleep(0.6)
+        assert calls == []  # small requests: nothing to give back
+        for _ in range(3):  # a burst of uploads: one trim, after the last
+            assert client.post("/", content=b"x" * serving.TRIM_AFTER_BODY_BYTES).text == str(
+                serving.TRIM_AFTER_BODY_BYTES
+            )
+    eventually_sync(lambda: calls == [0], timeout=5, what="one malloc_trim(0) once idle")
+    time.sleep(0.6)
+    assert calls == [0]
+
+
+def test_malloc_arenas_are_capped_unless_configured() -> None:
+    script = """
+import os
+from app.serving import MALLOC_ARENAS, tune_allocator
+os.environ.pop("MALLOC_ARENA_MAX", None)
+tune_allocator()
+assert os.environ["MALLOC_ARENA_MAX"] == str(MALLOC_ARENAS)
+os.environ["MALLOC_ARENA_MAX"] = "4"
+tune_allocator()
+assert os.environ["MALLOC_ARENA_MAX"] == "4"
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-3000:]
