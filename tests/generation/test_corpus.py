@@ -23,10 +23,9 @@ from app.generation.schema.repr import schema_repr
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 
 _OUTSIDE = "points outside the uploaded document"
-_DTD = "declares a DTD"
 _NO_ELEMENT = "declares no global element"
 _ABSTRACT_ONLY = "global elements are all abstract"
-# id -> the refusal's reason: uploads are one JSON document; XML may carry no DTD; an XSD
+# id -> the refusal's reason: uploads are one JSON document; an XSD
 # without a global element, or with only abstract ones, has no record to generate
 REFUSED = {
     "validate-pyproject": _OUTSIDE,  # $refs other files by $id
@@ -34,16 +33,6 @@ REFUSED = {
     "oas-3.1-dialect": _OUTSIDE,  # $ref to the OpenAPI base vocabulary, not shipped
     "cyclonedx-bom-1.6": _OUTSIDE,  # $refs sibling files
     "cyclonedx-bom-1.2-strict": _OUTSIDE,
-    "xmldsig-core": _DTD,  # the W3C file has an internal DTD subset with entities
-    "xmldsig1": _DTD,
-    "xenc11": _DTD,
-    "saml-metadata": _DTD,  # every SAML schema below imports xmldsig-core
-    "saml-protocol": _DTD,
-    "saml-assertion": _DTD,
-    "saml-ecp": _DTD,
-    "saml-metadata-ui": _DTD,
-    "saml-req-attr-ext": _DTD,
-    "saml-metadata-attr": _DTD,
     "xml-namespace": _NO_ELEMENT,  # attribute/type libraries
     "saml-dce": _NO_ELEMENT,
     "saml-x500": _NO_ELEMENT,

@@ -18,6 +18,7 @@ from app.generation.errors import SchemaError
 from app.generation.guard import RecordValidator, XsdRecordValidator
 from app.generation.model import FieldTree
 from app.generation.schema.decode import decode_utf8
+from app.generation.schema.xml_dtd import DtdPolicy, without_dtd
 from app.generation.schema.xsd_tree import XSD_NS, XsdTreeBuilder
 
 _VC_MIN_VERSION = "http://www.w3.org/2007/XMLSchema-versioning minVersion"
@@ -53,10 +54,13 @@ class _Scan:
     xsd11: bool = False
     target_namespace: str | None = None
     components: int = 0  # elements in the XSD namespace
+    # a document with an accepted DOCTYPE, rewritten without it (entities expanded): what xmlschema reads
+    text: str | None = None
 
 
 def prescan_xml(text: str, what: str = "The XML document") -> _Scan:
-    """Reject DTDs/entities and over-deep nesting; report the root element and XSD 1.1 use."""
+    """Reject DTDs (but literal internal entities, see xml_dtd.py) and over-deep nesting; report
+    the root element and XSD 1.1 use."""
     scan = _Scan()
     depth = 0
     # particles per complex type: xmlschema's determinism (UPA) check is quadratic in this number
@@ -74,12 +78,6 @@ def prescan_xml(text: str, what: str = "The XML document") -> _Scan:
             raise SchemaError(
                 f"{what} declares the encoding {encoding[:40]!r}; only UTF-8 (or ASCII) is accepted."
             )
-
-    def doctype(*_: Any) -> None:
-        raise SchemaError(f"{what} declares a DTD; DTDs and entities are not allowed.")
-
-    def entity(*_: Any) -> None:
-        raise SchemaError(f"{what} declares an entity; DTDs and entities are not allowed.")
 
     def start(name: str, attrs: dict[str, str]) -> None:
         nonlocal depth
@@ -113,10 +111,9 @@ def prescan_xml(text: str, what: str = "The XML document") -> _Scan:
         if name == f"{XSD_NS} complexType":
             particles.pop()
 
+    dtd = DtdPolicy(text, what)
+    dtd.install(parser)
     parser.XmlDeclHandler = declaration
-    parser.StartDoctypeDeclHandler = doctype
-    parser.EntityDeclHandler = entity
-    parser.UnparsedEntityDeclHandler = entity
     parser.StartElementHandler = start
     parser.EndElementHandler = end
     try:
@@ -125,6 +122,8 @@ def prescan_xml(text: str, what: str = "The XML document") -> _Scan:
         raise SchemaError(
             f"{what} is not well-formed XML (line {exc.lineno}, column {exc.offset})."
         ) from None
+    if dtd.seen:
+        scan.text = without_dtd(text)
     return scan
 
 
@@ -192,7 +191,7 @@ def load_xsd_text(text: str) -> XsdDocument:
     if scan.root != f"{XSD_NS} schema":
         raise SchemaError("The XML document is not an XSD: its root element is not xs:schema.")
     _check_size(scan.components)
-    schema = _build(text, xsd11=scan.xsd11, allow="none", base_url=None)
+    schema = _build(scan.text or text, xsd11=scan.xsd11, allow="none", base_url=None)
     return XsdDocument(schema, "1.1" if scan.xsd11 else "1.0")
 
 
@@ -213,6 +212,9 @@ def load_xsd_directory(directory: Path, main: str, scans: dict[str, _Scan]) -> X
         raise SchemaError(f"The zip member {main!r} is not an XSD: its root element is not xs:schema.")
     _check_size(sum(s.components for s in scans.values()))
     xsd11 = any(s.xsd11 for s in scans.values())
+    for name, s in scans.items():
+        if s.text is not None:  # the member as xmlschema may read it: no DOCTYPE
+            (directory / name).write_text(s.text, encoding="utf-8")
     # imports are found by namespace among the members, so a remote schemaLocation hint is never needed
     locations = [
         (s.target_namespace, (directory / name).as_uri())
@@ -262,8 +264,14 @@ class XsdDocument:
         if all(self._elements[n].abstract for n in candidates):
             # an abstract element has no instances: prefer any concrete global element
             candidates = [n for n in self.roots if not self._elements[n].abstract] or candidates
+        # a record of the schema's own namespace first (SAML's, not the xmldsig one it imports)
         complex_first = sorted(
-            candidates, key=lambda n: (self._elements[n].abstract, not self._elements[n].type.is_complex())
+            candidates,
+            key=lambda n: (
+                self._elements[n].abstract,
+                (self._elements[n].target_namespace or "") != target,
+                not self._elements[n].type.is_complex(),
+            ),
         )
         best = complex_first[0]
         for name in list(self.roots):
