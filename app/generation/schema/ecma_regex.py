@@ -1,5 +1,7 @@
-"""ECMA-262 (JSON Schema) regular expressions translated to Python `re` with the same meaning:
-ECMA's ASCII-only \\d/\\w, its own \\s set, and search (unanchored) semantics kept."""
+"""ECMA-262 (JSON Schema) regular expressions translated to Python `re`, search (unanchored)
+semantics kept. Where the dialects disagree (\\s, \\S, \\D, \\W, `.`) the translation matches only
+what ECMA-262, Python `re` (jsonschema) and Rust's regex (jsonschema-rs) all accept, so a value
+drawn from it validates in all of them."""
 
 from __future__ import annotations
 
@@ -7,28 +9,33 @@ import re
 
 from app.generation.caching import short_key_cache
 
-_ECMA_SPACE = "\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
+# whitespace in all three dialects: ECMA's set without U+FEFF (Python's \\s refuses it)
+_COMMON_SPACE = "\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000"
+# whitespace in any of them: ECMA's U+FEFF and Python's U+001C..U+001F and U+0085 added
+_ANY_SPACE = _COMMON_SPACE + "\\ufeff\\x1c-\\x1f\\x85"
 _OUTSIDE_CLASS = {
     "d": "[0-9]",
-    "D": "[^0-9]",
+    "D": "\\D",  # Python's \\D also refuses other scripts' digits, which ECMA's admits
     "w": "[A-Za-z0-9_]",
-    "W": "[^A-Za-z0-9_]",
-    "s": f"[{_ECMA_SPACE}]",
-    "S": f"[^{_ECMA_SPACE}]",
+    "W": "\\W",  # Python's \\W also refuses non-ASCII letters, which ECMA's admits
+    "s": f"[{_COMMON_SPACE}]",
+    "S": f"[^{_ANY_SPACE}]",
 }
 # inside a class the negated shorthands stay Python's (Unicode-aware, so never wider than ECMA's)
-_INSIDE_CLASS = {"d": "0-9", "D": "\\D", "w": "A-Za-z0-9_", "W": "\\W", "s": _ECMA_SPACE, "S": "\\S"}
+_INSIDE_CLASS = {"d": "0-9", "D": "\\D", "w": "A-Za-z0-9_", "W": "\\W", "s": _COMMON_SPACE, "S": "\\S"}
+# inside a negated class (`[^\\s]`) a space of any dialect must stay out
+_INSIDE_NEGATED_CLASS = {**_INSIDE_CLASS, "s": _ANY_SPACE}
 _ECMA_LETTER_ESCAPES = set("dDwWsSbBfnrtv0cxukpP")
 
 
-def _escape(pattern: str, i: int, in_class: bool) -> tuple[str, int]:
+def _escape(pattern: str, i: int, in_class: bool, negated: bool = False) -> tuple[str, int]:
     """The translation of the escape starting at pattern[i] (a backslash), and the index after it."""
     n = len(pattern)
     if i + 1 >= n:
         raise ValueError("the pattern ends with a lone backslash")
     d = pattern[i + 1]
     i += 2
-    table = _INSIDE_CLASS if in_class else _OUTSIDE_CLASS
+    table = (_INSIDE_NEGATED_CLASS if negated else _INSIDE_CLASS) if in_class else _OUTSIDE_CLASS
     if d in table:
         return table[d], i
     if d in "pP":
@@ -65,11 +72,11 @@ def translate_ecma_pattern(pattern: str) -> str:
     """
     out: list[str] = []
     i, n = 0, len(pattern)
-    in_class = False
+    in_class = negated = False
     while i < n:
         c = pattern[i]
         if c == "\\":
-            text, i = _escape(pattern, i, in_class)
+            text, i = _escape(pattern, i, in_class, negated)
             out.append(text)
             continue
         if in_class:
@@ -93,7 +100,8 @@ def translate_ecma_pattern(pattern: str) -> str:
                 in_class = True
                 out.append("[")
                 i += 1
-                if i < n and pattern[i] == "^":
+                negated = i < n and pattern[i] == "^"
+                if negated:
                     out.append("^")
                     i += 1
             continue

@@ -56,6 +56,7 @@ class _Parsed:
     exact: bool  # generation provably matches (no boundaries / flags / mid anchors to verify)
     anchored_start: bool
     anchored_end: bool
+    assertions: tuple[str, ...] = ()  # "lookahead" / "lookbehind": values are checked, not built
 
 
 def _set_from_in(items: list, ignore_case: bool) -> Intervals:
@@ -99,6 +100,7 @@ class _Builder:
         self.flags = flags
         self.alphabet = alphabet
         self.exact = not (flags & (re.IGNORECASE | re.MULTILINE | re.VERBOSE))
+        self.assertions: list[str] = []  # lookahead / lookbehind kinds met (checked, not built)
 
     def seq(self, sub: list, top: bool = False) -> RxGen:
         items: list[RxGen] = []
@@ -161,9 +163,15 @@ class _Builder:
         if op in (sre_c.GROUPREF, sre_c.GROUPREF_EXISTS):
             raise UnsupportedPattern("backreferences cannot be generated")
         if op in (sre_c.ASSERT, sre_c.ASSERT_NOT):
-            direction = av[0]
-            kind = "lookahead" if direction == 1 else "lookbehind"
-            raise UnsupportedPattern(f"{kind} assertions cannot be generated")
+            # lookahead / lookbehind: drawn from the pattern without the assertion, every value
+            # then checked against the whole pattern and re-drawn (within the caller's budget); a
+            # positive lookbehind is drawn in place, so the text it looks for precedes what follows
+            direction, sub = av
+            self.exact = False
+            self.assertions.append("lookahead" if direction == 1 else "lookbehind")
+            if op is sre_c.ASSERT and direction == -1:
+                return self.seq(list(sub))
+            return None
         raise UnsupportedPattern(f"the regex construct {op} is not supported")
 
 
@@ -182,7 +190,7 @@ def _parse(pattern: str, alphabet: tuple[tuple[int, int], ...] | None = None) ->
     gen = b.seq(items, top=True)
     start = bool(items) and _is_anchor(items[0], (sre_c.AT_BEGINNING, sre_c.AT_BEGINNING_STRING))
     end = bool(items) and _is_anchor(items[-1], (sre_c.AT_END, sre_c.AT_END_STRING))
-    return _Parsed(gen, b.exact, start, end)
+    return _Parsed(gen, b.exact, start, end, tuple(dict.fromkeys(b.assertions)))
 
 
 def unsupported_reason(pattern: str) -> str | None:
@@ -278,6 +286,7 @@ class RegexGenerator:
         self.pattern = pattern
         self.gen = parsed.gen
         self.exact = parsed.exact
+        self.assertions = parsed.assertions
         # an unanchored (search) pattern can be padded on a side it does not anchor
         self.pad_end = not anchored and not parsed.anchored_end
         self.pad_start = not anchored and not parsed.anchored_start and not self.pad_end

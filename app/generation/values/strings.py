@@ -250,6 +250,12 @@ class StringGenerator:
                 if self.format_check and out is not None
                 else ""
             )
+            kinds = sorted({k for rx in self.regexes for k in rx.assertions})
+            if kinds:
+                also += (
+                    f"; the pattern's {' and '.join(kinds)} assertions are met only by checking "
+                    f"values drawn without them, and too few of those met them"
+                )
             raise Unsatisfiable(
                 f"{self.spec.path}: could not generate a string satisfying every facet "
                 f"(lengths {self.lo}..{self.hi}, {len(self.regexes)} pattern(s), "
