@@ -12,6 +12,9 @@ such connections either, and httptools, unlike h11, puts no limit on the size of
   seconds, however steadily bytes trickle in; else 408 and close (close alone when not a byte
   of the request came),
 - a cap on the bytes of a request's head: over `max_header_bytes`, 431 and close,
+- a pipelined request refused so (408, 431) while an earlier one is still being answered gets
+  its refusal after that answer, as HTTP/1.1 answers in order; the client's further bytes are
+  dropped unread,
 - a connection cap: a connection accepted while `max_connections` are open is answered 503 at
   once (`connection: close`, `retry-after`) and closed, so it holds its descriptor for at most
   a second; past `max_connections // 8 + 16` such lingering refusals, refused ones are closed
@@ -199,6 +202,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self.refused = False
         self.lingering = False
         self.body_bytes = 0  # of the current request
+        self.pending_refusal: bytes | None = None  # sent once the earlier requests are answered
 
     # connection cap
 
@@ -255,6 +259,16 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
     def on_response_complete(self) -> None:
         if self.body_bytes >= TRIM_AFTER_BODY_BYTES and self.serve_config is not None:
             self.serve_config.large_request_done(self.loop)
+        refusal = self.pending_refusal
+        # once the last request before the refused one is answered (a queued one may still be due)
+        if (
+            refusal is not None
+            and not self.pipeline
+            and self.cycle.response_complete
+            and not self.transport.is_closing()
+        ):
+            self.transport.write(refusal)
+            self.transport.close()
         super().on_response_complete()
 
     def on_headers_complete(self) -> None:
@@ -262,7 +276,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         super().on_headers_complete()
 
     def data_received(self, data: bytes) -> None:
-        if self.refused:
+        if self.refused or self.pending_refusal is not None:
             return
         super().data_received(data)
         if self.awaiting_headers and not self.transport.is_closing():
@@ -270,28 +284,31 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
             # pipelining clients send such chunks
             self.head_bytes += len(data)
             if self.head_bytes > self.limits.max_header_bytes:
-                self._close_with(
+                self._end_request(
                     HEADER_TOO_LARGE, "Closed a connection whose request headers were too large."
                 )
 
     def _headers_late(self) -> None:
         self.header_deadline = None
-        if self.transport.is_closing():
-            return
-        cycle: RequestResponseCycle | None = self.cycle
-        if cycle is not None and not cycle.response_complete:
-            # a pipelined request is late while the one before it is answered: that answer is the last
-            cycle.keep_alive = False
-            self.flow.pause_reading()
-            return
         if self.head_started:
-            self._close_with(HEADER_TIMEOUT, "Closed a connection whose request headers were late.")
-        else:
+            self._end_request(HEADER_TIMEOUT, "Closed a connection whose request headers were late.")
+        elif not self.transport.is_closing():
             self.transport.close()
 
-    def _close_with(self, response: bytes, message: str) -> None:
+    def _end_request(self, response: bytes, message: str) -> None:
+        """Refuse the request whose head is too large or late with `response`, then close. HTTP/1.1
+        answers in order: when a pipelined request is refused while an earlier one is still being
+        answered, the refusal waits for that answer (on_response_complete) and the client's further
+        bytes are dropped unread (counted by no limit any more, they would pile up in the parser)."""
+        if self.transport.is_closing():
+            return
         logger.debug("%s: %s", self.client, message)
         self._headers_arrived()
+        cycle: RequestResponseCycle | None = self.cycle
+        if cycle is not None and not cycle.response_complete:
+            self.pending_refusal = response
+            self.flow.pause_reading()
+            return
         self.transport.write(response)
         self.transport.close()
 

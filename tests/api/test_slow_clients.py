@@ -188,6 +188,58 @@ def test_oversized_headers_get_431(server: tuple[str, int]) -> None:
     assert closed is not None
 
 
+# a file the server sends in many chunks (FileResponse): a client that does not read stalls it
+LARGE_FILE = b"/api/reference/static/swagger-ui-bundle.js"
+
+
+def _most_a_socket_buffers_for_sending() -> int:
+    """The most a TCP socket buffers for sending (the kernel grows it up to tcp_wmem's maximum)."""
+    try:
+        with open("/proc/sys/net/ipv4/tcp_wmem") as sysctl:
+            return int(sysctl.read().split()[2])
+    except (OSError, IndexError, ValueError):
+        return 16 * 1024 * 1024
+
+
+@pytest.mark.parametrize("refusal", ["too large", "late"])
+def test_a_pipelined_request_refused_while_the_one_before_is_answered_is_refused_after_that_answer(
+    server: tuple[str, int], refusal: str
+) -> None:
+    """HTTP/1.1 answers in order: the earlier responses arrive whole, then the refusal, then the
+    close (before, a 431 was written into the middle of an earlier response, and a late head got
+    no answer)."""
+    size = len(httpx.get(f"http://{server[0]}:{server[1]}{LARGE_FILE.decode()}", timeout=10).content)
+    # more than the server's socket can buffer: the last download waits for this client to read
+    downloads = (_most_a_socket_buffers_for_sending() + 2 * 1024 * 1024) // size + 1
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.settimeout(5)
+    sock.connect(server)
+    sock.sendall((b"GET " + LARGE_FILE + b" HTTP/1.1\r\nHost: tdg\r\n\r\n") * downloads)
+    time.sleep(1.0)  # the last download has begun and is stalled
+    if refusal == "too large":
+        # over the 64 KiB cap and not yet ended, small enough to fit the socket buffers once the
+        # server stops reading
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: tdg\r\nX-Big: " + b"a" * 100_000)
+        time.sleep(0.5)
+    else:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: tdg\r\n")
+        time.sleep(HEADER_TIMEOUT + 1)
+    sock.setblocking(False)
+    received, closed = _read_until_closed(sock, 30)
+    sock.close()
+    rest = received
+    for _ in range(downloads):
+        head, _, rest = rest.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 200 "), head[:200]
+        assert b"content-length: %d" % size in head.lower(), head
+        rest = rest[size:]
+    expected = b"HTTP/1.1 431 " if refusal == "too large" else b"HTTP/1.1 408 "
+    assert rest.startswith(expected), rest[:200]
+    assert b"connection: close" in rest
+    assert closed is not None
+
+
 def test_the_cap_fits_under_the_open_file_limit() -> None:
     """A cap above the process's open-file limit would not protect it: the soft limit is raised
     towards the hard one, and when that is not enough the cap is lowered (in a child process:
