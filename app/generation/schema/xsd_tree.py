@@ -206,6 +206,15 @@ class XsdTreeBuilder:
                 node.unsupported.append(
                     f"xs:assert {joined[:200]!r} cannot be guaranteed by the generator: no value is valid"
                 )
+        if (
+            getattr(element, "identities", None)
+            and node.kind is Kind.OBJECT
+            and node.xml.assertion_check is None
+        ):
+            # xs:unique/xs:key/xs:keyref hold within this element: rows whose rendered element
+            # breaks one (a duplicate or missing key, a keyref to no key) are re-drawn like an
+            # xs:assert's, the later rounds with optional content (keyrefs included) left out
+            node.xml.assertion_check = XsdRecordValidator(element.schema, element)
         annotation = element.annotation
         if annotation is not None and annotation.documentation:
             node.description = (
