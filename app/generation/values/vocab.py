@@ -11,31 +11,13 @@ from functools import lru_cache
 
 import numpy as np
 from faker import Faker
-from faker.config import AVAILABLE_LOCALES
 
-from app.generation.errors import ParamsError
+from app.generation.values.locales import locale_country, normalise_locale
 
 POOL_SIZE = 2000
 _POOL_SEED = 20_240_601
 _lock = threading.Lock()
-
-
-def normalise_locale(locale: str | None) -> str:
-    """`en-US` / `en_us` -> `en_US`; unknown locales -> ParamsError."""
-    if not locale:
-        return "en_US"
-    raw = locale.replace("-", "_")
-    parts = raw.split("_")
-    cand = parts[0].lower() + ("_" + parts[1].upper() if len(parts) > 1 else "")
-    if cand in AVAILABLE_LOCALES:
-        return cand
-    if len(parts) == 1:
-        for loc in AVAILABLE_LOCALES:
-            if loc.split("_")[0] == cand:
-                return loc
-    raise ParamsError(
-        f"locale {locale!r} is not supported; use a Faker locale such as en_US, de_DE, fr_FR or ja_JP."
-    )
+__all__ = ["address_pool", "ascii_fold", "normalise_locale", "person_pool", "simple_pool"]
 
 
 @lru_cache(maxsize=16)
@@ -75,22 +57,29 @@ def _sample(fake: Faker, fn: Callable[[], object], size: int = POOL_SIZE) -> np.
 
 
 def _person(fake: Faker) -> dict[str, np.ndarray]:
+    """Given and family names (and their ASCII forms for e-mails), each given name with the
+    gender the locale lists it under: a record's title and gender follow its first name."""
     first: list[str] = []
     last: list[str] = []
     first_ascii: list[str] = []
     last_ascii: list[str] = []
-    romanised = _has(fake, "first_name_pair")
+    gender: list[str] = []
+    romanised = _has(fake, "first_name_female_pair")
     for _ in range(POOL_SIZE):
+        female = fake.random.random() < 0.5
         if romanised:
-            f, _kana, f_rom = fake.first_name_pair()
+            pair = fake.first_name_female_pair() if female else fake.first_name_male_pair()
+            f, f_rom = pair[0], pair[2]
             ln, _kana2, l_rom = fake.last_name_pair()
         else:
-            f, ln = fake.first_name(), fake.last_name()
+            f = fake.first_name_female() if female else fake.first_name_male()
+            ln = fake.last_name()
             f_rom, l_rom = f, ln
         first.append(f)
         last.append(ln)
         first_ascii.append(ascii_fold(f_rom) or "user")
         last_ascii.append(ascii_fold(l_rom) or "name")
+        gender.append("female" if female else "male")
     initials = [f[:1] for f in first_ascii]  # for e-mail local parts such as "jsmith"
     return {
         k: np.array(v, dtype=object)
@@ -100,11 +89,12 @@ def _person(fake: Faker) -> dict[str, np.ndarray]:
             ("first_ascii", first_ascii),
             ("last_ascii", last_ascii),
             ("first_initial", initials),
+            ("gender", gender),
         )
     }
 
 
-def _address(fake: Faker) -> dict[str, np.ndarray]:
+def _address(fake: Faker, locale: str) -> dict[str, np.ndarray]:
     cols: dict[str, list[str]] = {
         k: []
         for k in (
@@ -121,8 +111,9 @@ def _address(fake: Faker) -> dict[str, np.ndarray]:
     }
     has_state = _has(fake, "state")
     has_abbr = _has(fake, "state_abbr") and _has(fake, "postcode_in_state")
-    country = fake.current_country() if _has(fake, "current_country") else "United States"
-    code = fake.current_country_code() if _has(fake, "current_country_code") else "US"
+    # the country of the locale (Faker's own answer is en_US's for many locales)
+    land = locale_country(locale)
+    country, code = land.name, land.code
     for _ in range(POOL_SIZE):
         cols["street_address"].append(fake.street_address())
         cols["street_name"].append(fake.street_name())
@@ -163,7 +154,6 @@ def _state_name(fake: Faker, abbr: str) -> str:
 _SIMPLE: dict[str, Callable[[Faker], object]] = {
     "company": lambda f: f.company(),
     "job_title": lambda f: f.job(),
-    "phone_number": lambda f: f.phone_number(),
     "catch_phrase": lambda f: f.catch_phrase(),
     "user_agent": lambda f: f.user_agent(),
     "mime_type": lambda f: f.mime_type(),
@@ -185,11 +175,54 @@ _SIMPLE: dict[str, Callable[[Faker], object]] = {
     "license_plate": lambda f: f.license_plate(),
     "isbn13": lambda f: f.isbn13(separator=""),
     "ean13": lambda f: f.ean13(),
+    # field semantics (category_values.py)
+    "timezone": lambda f: f.timezone(),
+    "file_path": lambda f: f.file_path(depth=2),
+    "name_prefix": lambda f: f.prefix(),
 }
 
 
 def simple_pool(locale: str, name: str) -> np.ndarray:
+    if name == "phone_number":
+        return phone_pool(locale)
     return _pool(locale, name)
+
+
+def _national_prefix_ok(number: str, calling_code: str) -> bool:
+    """A number written with an international prefix (+49 / 0049) names the locale's country."""
+    digits = "".join(str(unicodedata.digit(c)) for c in number if c.isdigit())
+    text = number.lstrip()
+    if text.startswith("+"):
+        return digits.startswith(calling_code)
+    if digits.startswith("00") and not text.startswith("("):
+        return digits[2:].startswith(calling_code)
+    return True
+
+
+def _synthetic_phone(fake: Faker, calling_code: str, digits: int) -> str:
+    body = str(fake.random.randint(1, 9)) + "".join(str(fake.random.randint(0, 9)) for _ in range(digits - 1))
+    return f"+{calling_code} {body[:3]} {body[3:6]} {body[6:]}"
+
+
+@lru_cache(maxsize=16)
+def phone_pool(locale: str) -> np.ndarray:
+    """Telephone numbers in the locale's formats, any international prefix the locale's own
+    country's; where Faker has no phone data of the locale's own (it would give US numbers for
+    Ireland), E.164-style numbers with the country's calling code."""
+    land = locale_country(locale)
+    with _lock:
+        fake = _faker(locale, "phone_number")
+        module = next(
+            (p.__class__.__module__ for p in fake.get_providers() if ".phone_number" in p.__class__.__module__), ""
+        )
+        own = module.rsplit(".", 1)[-1] in (locale, f"{locale}_{land.code}")
+        numbers = _sample(fake, fake.phone_number) if own else np.empty(0, dtype=object)
+        kept = [x for x in numbers.tolist() if _national_prefix_ok(x, land.calling_code)]
+        if len(kept) < len(numbers) // 2 or not kept:
+            return _sample(fake, lambda: _synthetic_phone(fake, land.calling_code, land.national_digits))
+        arr = np.empty(len(kept), dtype=object)
+        arr[:] = kept
+        return arr
 
 
 @lru_cache(maxsize=512)
@@ -213,4 +246,4 @@ def person_pool(locale: str) -> dict[str, np.ndarray]:
 @lru_cache(maxsize=16)
 def address_pool(locale: str) -> dict[str, np.ndarray]:
     with _lock:
-        return _address(_faker(locale, "address"))
+        return _address(_faker(locale, "address"), locale)
