@@ -15,7 +15,7 @@ from app.generation.errors import GenerationError, ParamsError, RuleError
 from app.generation.model import FieldTree
 from app.generation.plan import FORMATS, Plan, compile_plan
 from app.generation.rules import parse_rules
-from app.generation.schema.loader import load_schema
+from app.generation.schema.files import load_schema_path
 
 
 def load_rules(tree: FieldTree, raw: Any) -> list[Any]:
@@ -45,7 +45,7 @@ def build_plan(
     sql_dialect: str | None = None,
     table_name: str | None = None,
 ) -> Plan:
-    loaded = load_schema(schema_file.read_bytes(), schema_file.name)
+    loaded = load_schema_path(schema_file)
     params: dict[str, Any] = {
         k: v
         for k, v in {
@@ -127,9 +127,10 @@ def register(app: typer.Typer) -> None:
         schema_file: Path = typer.Argument(
             ...,
             exists=True,
-            dir_okay=False,
+            dir_okay=True,
             readable=True,
-            help="JSON Schema or XSD (a .zip for multi-file XSDs)",
+            help="JSON Schema or XSD; a multi-file XSD is read from the main schema's folder "
+            "(or give the folder, or a .zip)",
         ),
         count: int = typer.Option(..., "-n", "--count", min=1, help="Number of records"),
         fmt: str = typer.Option("json", "-f", "--format", help="csv, json, ndjson, xml or sql"),

@@ -150,8 +150,6 @@ def _loaded(
 
 
 def _load_zip(content: bytes, filename: str | None) -> LoadedSchema:
-    from app.generation.schema.xsd import load_xsd_directory, scan_members
-
     try:
         archive = zipfile.ZipFile(io.BytesIO(content))
         infos = archive.infolist()
@@ -181,29 +179,37 @@ def _load_zip(content: bytes, filename: str | None) -> LoadedSchema:
                 f"The zip archive unpacks to more than {MAX_SCHEMA_BYTES} bytes; that is the limit."
             )
         members.append((info, normalised))
-    xsd_members = [n for _, n in members if n.lower().endswith(".xsd")]
-    if not xsd_members:
+    if not any(n.lower().endswith(".xsd") for _, n in members):
         raise SchemaError("The zip archive contains no .xsd file.")
+    data: dict[str, bytes] = {}
+    for info, normalised in members:
+        # read in bounded chunks: the declared file_size of a hostile archive may lie
+        with archive.open(info) as src:
+            blob = src.read(MAX_SCHEMA_BYTES + 1)
+        total_read = sum(len(b) for b in data.values()) + len(blob)
+        if len(blob) > info.file_size or total_read > MAX_SCHEMA_BYTES:
+            raise SchemaTooLarge(
+                f"The zip archive unpacks to more than {MAX_SCHEMA_BYTES} bytes; that is the limit."
+            )
+        data[normalised] = blob
+    return load_xsd_members(data, filename)
 
+
+def load_xsd_members(data: dict[str, bytes], filename: str | None, main: str | None = None) -> LoadedSchema:
+    """A multi-file XSD from its files (relative path -> bytes, already checked as safe paths): they
+    are written to a private directory, which is all the main schema may read. `main` defaults to
+    main.xsd, else the one .xsd no other file includes or imports."""
+    from app.generation.schema.xsd import load_xsd_directory, scan_members
+
+    xsd_members = [n for n in data if n.lower().endswith(".xsd")]
     workdir = Path(tempfile.mkdtemp(prefix="tdg-xsd-"))
     try:
-        data: dict[str, bytes] = {}
-        for info, normalised in members:
-            # read in bounded chunks: the declared file_size of a hostile archive may lie
-            with archive.open(info) as src:
-                blob = src.read(MAX_SCHEMA_BYTES + 1)
-            total_read = sum(len(b) for b in data.values()) + len(blob)
-            if len(blob) > info.file_size or total_read > MAX_SCHEMA_BYTES:
-                raise SchemaTooLarge(
-                    f"The zip archive unpacks to more than {MAX_SCHEMA_BYTES} bytes; that is the limit."
-                )
-            data[normalised] = blob
-            target = workdir / normalised
+        for name, blob in data.items():
+            target = workdir / name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(blob)
         scans = scan_members(data)  # DTDs and bad encodings are refused before anything else
-        main = _main_member(xsd_members, data)
-        document = load_xsd_directory(workdir, main, scans)
+        document = load_xsd_directory(workdir, main or _main_member(xsd_members, data), scans)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return _loaded("xsd", document, filename)
