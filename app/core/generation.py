@@ -11,6 +11,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from app.core.errors import Invalid, PayloadTooLarge
 from app.generation import plan as _plan
+from app.generation import problems as _problems
 from app.generation import rules as _rules
 from app.generation.errors import GenerationError, SchemaTooLarge
 from app.generation.model import FieldTree
@@ -48,6 +49,8 @@ schema_repr = _mapped(_repr.schema_repr)
 parse_rules = _mapped(_rules.parse_rules)
 parse_params = _mapped(_plan.parse_params)
 compile_plan = _mapped(_plan.compile_plan)
+root_problems = _mapped(_problems.root_problems)
+blocking_problems = _mapped(_problems.blocking_problems)
 
 
 @_mapped

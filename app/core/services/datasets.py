@@ -34,7 +34,7 @@ from app.core.repositories import (
     TenantRepository,
 )
 from app.core.schema_cache import load_cached_async
-from app.core.services import audit
+from app.core.services import audit, schema_problems
 from app.core.settings import Settings
 from app.core.storage import BlobStore
 
@@ -84,6 +84,10 @@ async def create(
             )
         rules = list(constraint_set.rules)
     raw_params = await checked_params(settings, schema, constraint_set, data.params)
+    # a root the engine cannot generate is refused now, naming its paths, not as a failed dataset later
+    await schema_problems.refuse_blocked(
+        session, principal, settings, stored_id(schema), raw_params.get("root")
+    )
     deferred = raw_params.pop("deferred", False)
     project_id, schema_id = stored_id(project), stored_id(schema)
     dataset = Dataset(

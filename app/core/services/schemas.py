@@ -145,7 +145,10 @@ async def representation(
 ) -> dict[str, Any]:
     doc, loaded = await loaded_schema(session, principal, settings, schema_id)
     body = await asyncio.to_thread(schema_repr, loaded, root)
-    return {"schema_id": doc.id, **body}
+    # imported here: schema_problems builds on this module
+    from app.core.services.schema_problems import of_root
+
+    return {"schema_id": doc.id, **body, "problems": await of_root(loaded, root)}
 
 
 async def link(session: AsyncSession, principal: Principal, project_id: int, data: SchemaLink) -> None:

@@ -1,0 +1,53 @@
+"""Problems at upload, not at generation (issue 18): /repr lists every path the engine cannot generate
+with the reason, and a dataset request whose root cannot be generated is a 422 naming the paths,
+over HTTP with real tokens on both databases."""
+
+from __future__ import annotations
+
+import json
+
+from tests.api_client import Api
+
+UNSATISFIABLE = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "required": ["count", "mode"],
+    "properties": {
+        "count": {"type": "integer", "minimum": 10, "maximum": 5},
+        "mode": {"type": "string", "enum": ["a", "b"], "minLength": 3},
+        "note": {"type": "string"},
+    },
+}
+
+
+async def test_problems_listed_in_repr_and_dataset_refused_at_once(api: Api) -> None:
+    _, admin = await api.create_tenant()
+    manager = await api.create_user(admin, "Manager")
+    project = await api.create_project(manager, "Problems")
+    schema = await api.call(
+        "POST", "/schemas", manager, 201,
+        files={"file": ("bad.json", json.dumps(UNSATISFIABLE).encode())}, data={"project_id": str(project["project_id"])},
+    )
+    rep = await api.call("GET", f"/schemas/{schema['schema_id']}/repr", manager, 200)
+    problems = {p["path"]: p for p in rep["problems"]}
+    assert problems["count"]["reason"] == "no integer lies between 10 and 5" and problems["count"]["blocking"]
+    assert "enum" in problems["mode"]["reason"] and problems["mode"]["blocking"]
+    assert "note" not in problems
+
+    r = await api.request("POST", "/datasets/create", manager, json={
+        "project_id": project["project_id"], "schema_id": schema["schema_id"], "name": "never",
+        "record_count": 10, "types": ["json"],
+    })
+    assert r.status_code == 422, r.text
+    detail = r.json()["detail"]
+    assert "count: no integer lies between 10 and 5" in detail and "mode:" in detail
+    assert (await api.call("GET", "/datasets", manager, 200, params={"project_id": project["project_id"]})) == []
+
+
+async def test_generatable_schema_has_no_problems(api: Api) -> None:
+    _, admin = await api.create_tenant()
+    manager = await api.create_user(admin, "Manager")
+    ok = {**UNSATISFIABLE, "required": ["note"], "properties": {"note": {"type": "string"}}}
+    schema = await api.call("POST", "/schemas", manager, 201, files={"file": ("ok.json", json.dumps(ok).encode())})
+    rep = await api.call("GET", f"/schemas/{schema['schema_id']}/repr", manager, 200)
+    assert rep["problems"] == []
