@@ -11,11 +11,24 @@ from typing import Any
 
 from app.generation.errors import GenerationError, RuleError
 from app.generation.model import FieldTree, Kind, Node
+from app.generation.ordering import check_after, check_after_cycles
 from app.generation.values.categories import CATEGORIES
 from app.generation.values.regex import unsupported_reason
 
 RULE_KEYS = frozenset(
-    {"path", "category", "pattern", "min", "max", "min_length", "max_length", "enum", "null_rate", "unique"}
+    {
+        "path",
+        "category",
+        "pattern",
+        "min",
+        "max",
+        "min_length",
+        "max_length",
+        "enum",
+        "null_rate",
+        "unique",
+        "after",
+    }
 )
 _TEMPORAL = {
     Kind.DATE: dt.date.fromisoformat,
@@ -37,6 +50,7 @@ class Rule:
     enum: list[Any] | None = None
     null_rate: float | None = None
     unique: bool = False
+    after: str | None = None  # a sibling time field this one is later than in every record
 
 
 def _fail(path: str, conflict: str) -> RuleError:
@@ -220,6 +234,8 @@ def _parse_one(tree: FieldTree, raw: Any, index: int) -> Rule:
             raise _fail(path, "'null_rate' on a required field that is not nullable")
     if not isinstance(rule.unique, bool):
         raise _fail(path, "'unique' must be true or false")
+    if rule.after is not None:
+        check_after(tree, field_node, path, raw["after"])
     return rule
 
 
@@ -261,4 +277,5 @@ def parse_rules(tree: FieldTree, raw_rules: object) -> list[Rule]:
         if rule.path in seen:
             raise _fail(rule.path, "more than one rule has this path")
         seen.add(rule.path)
+    check_after_cycles([(r.path, r.after) for r in rules if r.after is not None])
     return rules

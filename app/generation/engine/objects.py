@@ -8,6 +8,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from app.generation.engine.agreement import Unit, UnitInput
 from app.generation.engine.columns import Column, Obj, take
 from app.generation.engine.generators import (
     OPTIONAL_PRESENCE,
@@ -58,17 +59,42 @@ class ObjectGen(Gen):
     # renders this element's rows as XML for the check (given by the plan, which owns the writers)
     assertion_render: Callable[[ObjectGen], Callable[[Obj], list[str]]] | None = None
     _assertion_records: Callable[[Obj], list[str]] | None = field(default=None, repr=False)
+    # sibling fields drawn together (agreement.py): a person, a place, ordered times
+    units: list[Unit] = field(default_factory=list)
 
     def sub_generators(self) -> list[Gen | None]:
         return [s.gen for s in self.slots]
 
     def generate(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Obj:
+        if len(bc.locales) > 1:
+            return self._by_locale(bc, rows, shared)
         col = self._draw(bc, rows, shared)
         if self.negations:
             col = redraw_negated(self, bc, rows, shared, col)
         if self.assertion_check is not None:
             col = self._asserted(bc, rows, shared, col)
         return col
+
+    def _by_locale(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Obj:
+        """`params.locales`: each record's locale is drawn from the list (keyed by the record, so
+        any sharding gives the same one); the rows of each locale are drawn as one locale's."""
+        which = record_locales(bc.seed, rows.keys, len(bc.locales))
+        parts: list[tuple[np.ndarray, Obj]] = []
+        for li, locale in enumerate(bc.locales):
+            idx = np.flatnonzero(which == li)
+            if not idx.size:
+                continue
+            sub_bc = BlockContext(
+                bc.seed, bc.block, locale, bc.salt * 1000 + 900 + li, minimal=bc.minimal, nil_all=bc.nil_all
+            )
+            sub = self.generate(sub_bc, rows.subset(idx), None if shared is None else shared.subset(idx))
+            parts.append((idx, sub))
+        merged = parts[0][1]
+        for _, sub in parts[1:]:
+            merged = concat_cols(merged, sub)
+        order = np.empty(rows.n, dtype=np.int64)
+        order[np.concatenate([idx for idx, _ in parts])] = np.arange(rows.n)
+        return take(merged, order)
 
     def _assertion_failures(self, col: Obj) -> tuple[np.ndarray, str | None]:
         """Rows whose element xmlschema finds invalid (its xs:assert false), and the first reason."""
@@ -101,6 +127,7 @@ class ObjectGen(Gen):
                 bc.block,
                 bc.locale,
                 bc.salt * 1000 + 700 + r,
+                locales=bc.locales,
                 minimal=bc.minimal or late,
                 nil_all=bc.nil_all or (late and r % 2 == 1),
             )
@@ -124,13 +151,18 @@ class ObjectGen(Gen):
         own = shared if (self.group and shared is not None) else Shared(bc, self.key, n)
         fields: list[Column | None] = []
         present: list[np.ndarray | None] = []
-        for slot in self.slots:
+        derived = {i for unit in self.units for i in unit.slots}
+        for i, slot in enumerate(self.slots):
             if slot.gen is None:
                 fields.append(None)
                 present.append(np.zeros(n, dtype=bool))
                 continue
-            fields.append(slot.gen.generate(bc, rows, own))
+            fields.append(None if i in derived else slot.gen.generate(bc, rows, own))
             present.append(None if slot.required else rng.random(n) < (0.0 if bc.minimal else slot.presence))
+        if self.units:
+            inputs = UnitInput(bc, rows, own, fields)
+            for unit in self.units:
+                unit.fill(inputs)
         self._dependencies(present, n)
         self._property_counts(present, n)
         if self.not_all:
@@ -301,6 +333,18 @@ class ObjectGen(Gen):
         for i in np.flatnonzero(col.nulls).tolist():
             records[i] = None
         return records
+
+
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def record_locales(seed: int, keys: np.ndarray, count: int) -> np.ndarray:
+    """Each record's index into `params.locales`: a splitmix64 hash of (seed, record key)."""
+    x = keys.astype(np.uint64) + np.uint64((seed * _GOLDEN) & 0xFFFFFFFFFFFFFFFF)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    x = x ^ (x >> np.uint64(31))
+    return (x % np.uint64(count)).astype(np.int64)
 
 
 def _replace_obj_rows(col: Obj, idx: np.ndarray, sub: Obj) -> Obj:

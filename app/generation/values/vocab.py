@@ -213,7 +213,12 @@ def phone_pool(locale: str) -> np.ndarray:
     with _lock:
         fake = _faker(locale, "phone_number")
         module = next(
-            (p.__class__.__module__ for p in fake.get_providers() if ".phone_number" in p.__class__.__module__), ""
+            (
+                p.__class__.__module__
+                for p in fake.get_providers()
+                if ".phone_number" in p.__class__.__module__
+            ),
+            "",
         )
         own = module.rsplit(".", 1)[-1] in (locale, f"{locale}_{land.code}")
         numbers = _sample(fake, fake.phone_number) if own else np.empty(0, dtype=object)
