@@ -229,6 +229,11 @@ class LeafSpec:
     category: str | None = None
     unique: bool = False
     row_number: bool = False  # an `id`-like integer: the record's 1-based index (unique for free)
+    distribution: str | None = None  # a rule's uniform | normal | lognormal | skewed (distributions.py)
+    mean: float | None = None
+    sd: float | None = None
+    edge_rate: float = 0.0  # share of values drawn from the field's edge cases
+    unique_soft: bool = False  # unique by default only: too few values -> drawn freely, no error
 
 
 @dataclass

@@ -18,9 +18,10 @@ from app.generation.engine.columns import Column, take
 from app.generation.engine.compiler import Compiler
 from app.generation.engine.generators import BlockContext, Gen, LeafGen, Rows
 from app.generation.engine.objects import ObjectGen
+from app.generation.engine.uniqueness import bind_identities
 from app.generation.errors import ParamsError, Unsatisfiable
 from app.generation.model import FieldTree
-from app.generation.values.locales import normalise_locale, normalise_locales
+from app.generation.values.vocab import normalise_locale
 from app.generation.writers.csv import CsvWriter
 from app.generation.writers.json import JsonArrayWriter, NdjsonWriter
 from app.generation.writers.sql import BATCH as SQL_BATCH
@@ -36,7 +37,6 @@ PARAM_KEYS = frozenset(
     {
         "seed",
         "locale",
-        "locales",
         "root",
         "records_per_file",
         "null_rate",
@@ -66,7 +66,6 @@ def block_ranges(record_count: int, shards: int) -> list[tuple[int, int]]:
 class GenerationParams:
     seed: int
     locale: str = "en_US"
-    locales: tuple[str, ...] = ()  # params.locales: each record's locale drawn from these
     root: str | None = None
     records_per_file: int | None = None
     null_rate: float | None = None
@@ -107,11 +106,9 @@ def parse_params(raw: Mapping[str, Any] | None) -> GenerationParams:
     root = raw.get("root")
     if root is not None and not isinstance(root, str):
         raise ParamsError("params.root must be a string.")
-    locales = normalise_locales(raw["locales"]) if raw.get("locales") is not None else ()
     return GenerationParams(
         seed=seed,
-        locale=locales[0] if locales else normalise_locale(raw.get("locale")),
-        locales=locales if len(set(locales)) > 1 else (),
+        locale=normalise_locale(raw.get("locale")),
         root=root,
         records_per_file=rpf,
         null_rate=None if rate is None else float(rate),
@@ -164,8 +161,7 @@ class Plan:
         if n <= 0:
             raise IndexError(b)
         rows = Rows(n, np.arange(first, first + n, dtype=np.int64), self.record_count)
-        bc = BlockContext(self.params.seed, b, self.params.locale, locales=self.params.locales)
-        col = self.gen.generate(bc, rows, None)
+        col = self.gen.generate(BlockContext(self.params.seed, b, self.params.locale), rows, None)
         self._cache = (b, col)
         return col
 
@@ -424,6 +420,7 @@ def compile_plan(
         assertion_render=_xml_records,
     )
     gen = compiler.compile()
+    bind_identities(gen, p.records_per_file)
     plan = Plan(gen, tree, p, record_count, xsd=xsd, validator=validator)
     # fail fast: one small block exercises every generator (uniqueness capacity included)
     if record_count:

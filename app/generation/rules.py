@@ -4,6 +4,7 @@ Design notes: docs/generation.md."""
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 from dataclasses import dataclass
 from decimal import Decimal
@@ -11,7 +12,6 @@ from typing import Any
 
 from app.generation.errors import GenerationError, RuleError
 from app.generation.model import FieldTree, Kind, Node
-from app.generation.ordering import check_after, check_after_cycles
 from app.generation.values.categories import CATEGORIES
 from app.generation.values.regex import unsupported_reason
 
@@ -27,15 +27,20 @@ RULE_KEYS = frozenset(
         "enum",
         "null_rate",
         "unique",
-        "after",
+        "distribution",
+        "mean",
+        "sd",
+        "edge_rate",
     }
 )
+DISTRIBUTIONS = ("uniform", "normal", "lognormal", "skewed")
 _TEMPORAL = {
     Kind.DATE: dt.date.fromisoformat,
     Kind.DATETIME: dt.datetime.fromisoformat,
     Kind.TIME: dt.time.fromisoformat,
 }
 _TEXT_KINDS = (Kind.STRING, Kind.DATE, Kind.DATETIME, Kind.TIME)
+_DATE_FORMATS = ("date", "date-time", "time")
 
 
 @dataclass(frozen=True)
@@ -49,8 +54,11 @@ class Rule:
     max_length: int | None = None
     enum: list[Any] | None = None
     null_rate: float | None = None
-    unique: bool = False
-    after: str | None = None  # a sibling time field this one is later than in every record
+    unique: bool | None = None  # None: the field's default (emails, usernames, ids, codes, keys unique)
+    distribution: Any = None  # raw until checked: uniform | normal | lognormal | skewed
+    mean: Any = None
+    sd: Any = None
+    edge_rate: Any = None
 
 
 def _fail(path: str, conflict: str) -> RuleError:
@@ -232,10 +240,9 @@ def _parse_one(tree: FieldTree, raw: Any, index: int) -> Rule:
             raise _fail(path, "'null_rate' must be a number from 0 to 1")
         if field_node.required and not field_node.nullable and rule.null_rate > 0:
             raise _fail(path, "'null_rate' on a required field that is not nullable")
-    if not isinstance(rule.unique, bool):
+    if rule.unique is not None and not isinstance(rule.unique, bool):
         raise _fail(path, "'unique' must be true or false")
-    if rule.after is not None:
-        check_after(tree, field_node, path, raw["after"])
+    _check_shape(node, path, rule)
     return rule
 
 
@@ -267,6 +274,63 @@ def _check_lengths(node: Node, path: str, lo: Any, hi: Any) -> None:
         raise _fail(path, f"min_length {lo} is above the schema's maxLength {node.max_length}")
 
 
+def _check_shape(node: Node, path: str, rule: Rule) -> None:
+    """`distribution` (with its `mean`/`sd`) and `edge_rate` against the field's kind."""
+    if rule.edge_rate is not None:
+        if not _is_number(rule.edge_rate) or not 0 <= rule.edge_rate <= 1:
+            raise _fail(path, "'edge_rate' must be a number from 0 to 1")
+        if node.kind in (Kind.OBJECT, Kind.ARRAY, Kind.CHOICE, Kind.REF, Kind.ANY):
+            raise _fail(path, f"'edge_rate' does not apply to a {node.kind.value} field")
+    dist = rule.distribution
+    if dist is None:
+        if rule.mean is not None or rule.sd is not None:
+            raise _fail(path, "'mean'/'sd' need 'distribution' normal or lognormal")
+        return
+    if not isinstance(dist, str) or dist not in DISTRIBUTIONS:
+        raise _fail(path, f"'distribution' must be one of {', '.join(DISTRIBUTIONS)}")
+    if rule.unique:
+        raise _fail(path, "'distribution' does not apply to a unique field (its values are a permutation)")
+    enumerated = node.enum is not None or node.has_const or rule.enum is not None
+    numeric = node.kind in (Kind.INTEGER, Kind.NUMBER) and not enumerated
+    temporal = node.kind in _TEMPORAL or (node.kind is Kind.STRING and node.format in _DATE_FORMATS)
+    if dist in ("normal", "lognormal"):
+        if not numeric:
+            raise _fail(path, f"distribution '{dist}' applies to integer and number fields without enum")
+        _check_moments(node, path, rule, dist)
+    elif rule.mean is not None or rule.sd is not None:
+        raise _fail(path, f"'mean'/'sd' do not apply to distribution '{dist}'")
+    elif dist == "skewed" and not (numeric or enumerated):
+        raise _fail(path, "distribution 'skewed' applies to integer and number fields and to enum values")
+    elif dist == "uniform" and not (numeric or enumerated or (temporal and not enumerated)):
+        raise _fail(path, f"distribution 'uniform' does not apply to a {node.kind.value} field without enum")
+
+
+def _check_moments(node: Node, path: str, rule: Rule, dist: str) -> None:
+    if dist == "normal" and (rule.mean is None or rule.sd is None):
+        raise _fail(path, "distribution 'normal' needs both 'mean' and 'sd'")
+    if (rule.mean is None) != (rule.sd is None):
+        raise _fail(path, f"distribution '{dist}' takes both 'mean' and 'sd' or neither")
+    if rule.mean is None:
+        return
+    if not _is_number(rule.mean) or not math.isfinite(rule.mean):
+        raise _fail(path, "'mean' must be a number")
+    if not _is_number(rule.sd) or not math.isfinite(rule.sd) or rule.sd <= 0:
+        raise _fail(path, "'sd' must be a number greater than 0")
+    mean = Decimal(repr(rule.mean)) if isinstance(rule.mean, float) else Decimal(rule.mean)
+    lows = [_schema_bound(node.kind, node.minimum)]
+    highs = [_schema_bound(node.kind, node.maximum)]
+    if rule.min is not None:
+        lows.append(_comparable(node.kind, rule.min, path, "min"))
+    if rule.max is not None:
+        highs.append(_comparable(node.kind, rule.max, path, "max"))
+    lo = max((b for b in lows if b is not None), default=None)
+    hi = min((b for b in highs if b is not None), default=None)
+    if (lo is not None and mean < lo) or (hi is not None and mean > hi):
+        raise _fail(path, f"mean {rule.mean} lies outside the allowed range {lo}..{hi}")
+    if dist == "lognormal" and lo is not None and mean <= lo:
+        raise _fail(path, f"lognormal mean {rule.mean} must lie above the minimum {lo}")
+
+
 def parse_rules(tree: FieldTree, raw_rules: object) -> list[Rule]:
     """Validate raw rule objects against `tree`; the first conflict raises RuleError naming its path."""
     if not isinstance(raw_rules, list):
@@ -277,5 +341,4 @@ def parse_rules(tree: FieldTree, raw_rules: object) -> list[Rule]:
         if rule.path in seen:
             raise _fail(rule.path, "more than one rule has this path")
         seen.add(rule.path)
-    check_after_cycles([(r.path, r.after) for r in rules if r.after is not None])
     return rules

@@ -10,7 +10,6 @@ from typing import Any, NoReturn
 
 import orjson
 
-from app.generation.engine.agreement import plan_units
 from app.generation.engine.arrays import ArrayGen
 from app.generation.engine.budget import fit_record_budget
 from app.generation.engine.choices import ChoiceGen
@@ -23,6 +22,7 @@ from app.generation.engine.generators import (
 )
 from app.generation.engine.matcher import accepts
 from app.generation.engine.objects import ChildSlot, ObjectGen
+from app.generation.engine.uniqueness import default_uniqueness
 from app.generation.engine.variants import (
     array_variants,
     condition_variants,
@@ -272,8 +272,6 @@ class Compiler:
             assertion_check=node.xml.assertion_check if node.xml is not None else None,
             assertion_render=self.assertion_render,
         )
-        after = {c.path: _rule_get(self.rules.get(c.path), "after") for c in node.children}
-        gen.units = plan_units(slots, {p: a for p, a in after.items() if a})
         for neg in node.negations:
             names = required_names(neg)
             if names is None:
@@ -411,7 +409,14 @@ class Compiler:
             kind = "any"
         if any(isinstance(v, (dict, list)) for v in values):
             kind = "any"
-        spec = LeafSpec(node.path, node.name, node.kind, unique=bool(_rule_get(rule, "unique")))
+        spec = LeafSpec(
+            node.path,
+            node.name,
+            node.kind,
+            unique=bool(_rule_get(rule, "unique")),
+            distribution=_rule_get(rule, "distribution"),
+            edge_rate=float(_rule_get(rule, "edge_rate") or 0),
+        )
         return LeafGen(
             node,
             key,
@@ -435,8 +440,12 @@ class Compiler:
         if category is not None and category in CATEGORIES and kind not in CATEGORIES[category].kinds:
             category = None
         row_number = (
-            kind == Kind.INTEGER and node.name.lstrip("@").lower() == "id" and node.path.lstrip("@") == "id"
+            kind == Kind.INTEGER
+            and node.name.lstrip("@").lower() == "id"
+            and node.path.lstrip("@") == "id"
+            and _rule_get(rule, "distribution") is None
         )
+        unique, soft = default_uniqueness(rule, node.name, kind, category, node.format)
         return LeafSpec(
             path=node.path,
             name=node.name,
@@ -462,8 +471,13 @@ class Compiler:
             patterns=patterns,
             format=node.format,
             category=category,
-            unique=bool(_rule_get(rule, "unique")) or row_number,
+            unique=unique or row_number,
             row_number=row_number,
+            distribution=_rule_get(rule, "distribution"),
+            mean=_rule_get(rule, "mean"),
+            sd=_rule_get(rule, "sd"),
+            edge_rate=float(_rule_get(rule, "edge_rate") or 0),
+            unique_soft=soft and not row_number,
         )
 
     def scalar(self, node: Node, rule: Any, key: int, name: str) -> LeafGen:

@@ -13,10 +13,12 @@ import orjson
 from numpy.typing import NDArray
 
 from app.generation.engine.columns import Arr, Choice, Column, Leaf, Obj, take
+from app.generation.engine.edges import apply_edges
 from app.generation.engine.matcher import accepts
 from app.generation.errors import Unsatisfiable
 from app.generation.model import LeafContext, LeafSpec, Node
 from app.generation.values import vocab
+from app.generation.values.distributions import draw_choice
 
 # an optional field (not required) is present in this share of records
 OPTIONAL_PRESENCE = 0.8
@@ -36,8 +38,6 @@ class BlockContext:
     # xs:assert re-draws: every nullable (nillable) value null; a test that needs several
     # elements nil at once is rarely met by independent draws (two at the default rate: ~1%)
     nil_all: bool = False
-    # params.locales: each record's locale drawn from these (objects split their rows by it)
-    locales: tuple[str, ...] = ()
 
     def rng(self, key: int) -> np.random.Generator:
         return np.random.Generator(
@@ -54,7 +54,6 @@ class BlockContext:
             self.salt * 1000 + salt + 1,
             minimal=self.minimal or salt >= REDRAWS // 2,
             nil_all=self.nil_all,
-            locales=self.locales,
         )
 
 
@@ -141,6 +140,7 @@ class LeafGen(Gen):
     boolean: bool = False
     always_null: bool = False
     negations: list[Node] = field(default_factory=list)  # `not`: values matching one are re-drawn
+    edge_cache: dict[tuple[int, str], Any] = field(default_factory=dict)  # (seed, locale) -> edges
 
     def generate(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Leaf:
         col = self._draw(bc, rows, shared)
@@ -161,7 +161,7 @@ class LeafGen(Gen):
                     )
                 idx = rows.keys % len(self.choices)
             else:
-                idx = rng.integers(0, len(self.choices), size=n)
+                idx = draw_choice(rng, n, len(self.choices), self.spec.distribution if self.spec else None)
             values = [self.choices[i] for i in idx.tolist()]
             if self.choice_text is not None:
                 text = [self.choice_text[i] for i in idx.tolist()]
@@ -178,10 +178,17 @@ class LeafGen(Gen):
                 self.key,
             )
             if self.spec is not None and (self.spec.unique or self.spec.row_number):
-                lv = self.values_gen.generate_unique(ctx)
+                try:
+                    lv = self.values_gen.generate_unique(ctx)
+                except Unsatisfiable:
+                    if not self.spec.unique_soft:
+                        raise
+                    lv = self.values_gen.generate(ctx, n)  # unique by default only: too few values
             else:
                 lv = self.values_gen.generate(ctx, n)
             values, text = lv.values, lv.text
+        if self.spec is not None and self.spec.edge_rate > 0 and not self.spec.unique:
+            values, text = apply_edges(self, bc, n, values, text)
         nulls = null_mask(rng, n, self.null_rate, bc)
         if nulls is not None:
             values = list(values)

@@ -16,6 +16,7 @@ from app.generation.errors import Unsatisfiable
 from app.generation.model import Kind, LeafContext, LeafSpec, LeafValues
 from app.generation.values import textcodes
 from app.generation.values.category_values import NUMERIC_WINDOWS
+from app.generation.values.distributions import Shape, draw_steps
 from app.generation.values.permutation import FeistelPermutation
 
 _INT64_SAFE = 2**62
@@ -98,8 +99,27 @@ class NumberGenerator:
                 f"{spec.path}: no {what}{mult} lies between {spec.minimum} and {spec.maximum}."
             )
         self.w_lo, self.w_hi = self._draw_range(window, unit)
+        self.shape = self._shape(unit)
         self.float_m = float(m) if (m is not None and m != m.to_integral_value() and not spec.xsd) else None
         self.big = max(abs(self.w_lo), abs(self.w_hi)) * step >= _INT64_SAFE
+
+    def _shape(self, unit: Fraction) -> Shape:
+        """The rule's distribution in steps; a normal or lognormal with a mean and sd is drawn
+        over the allowed range (within 8 sd of the mean, 40 above a lognormal's), not a window."""
+        spec = self.spec
+        if spec.distribution is None or spec.distribution == "uniform":
+            return Shape()
+        if spec.mean is None or spec.sd is None:
+            return Shape(spec.distribution)
+        per = float(unit) / self.step
+        mean, sd = float(spec.mean) * per, float(spec.sd) * per
+        a = math.floor(mean - 8 * sd)
+        b = math.ceil(mean + (40 if spec.distribution == "lognormal" else 8) * sd)
+        self.w_lo = a if self.j_lo is None else max(a, self.j_lo)
+        self.w_hi = b if self.j_hi is None else min(b, self.j_hi)
+        if self.w_lo > self.w_hi:  # the rule check keeps the mean inside the range: a tiny sd
+            self.w_lo = self.w_hi = min(max(round(mean), self.w_lo), self.w_hi)
+        return Shape(spec.distribution, mean, sd)
 
     def _draw_range(self, window: tuple[Decimal, Decimal, int] | None, unit: Fraction) -> tuple[int, int]:
         """The j range values are drawn from: the whole allowed range when the schema (and rule)
@@ -191,14 +211,14 @@ class NumberGenerator:
             else:  # 53 random bits scaled over the whole span (Python ints: no overflow)
                 offs = [(r * span) >> 53 for r in rng.integers(0, 2**53, size=n).tolist()]
             return [(self.w_lo + o) * self.step for o in offs]
-        j = rng.integers(self.w_lo, self.w_hi + 1, size=n)
+        j = draw_steps(rng, n, self.w_lo, self.w_hi, self.shape)
         k = j * self.step
         ok = self._passes_float_check(k)
         for _ in range(_REDRAWS):
             if ok.all():
                 break
             bad = np.flatnonzero(~ok)
-            k[bad] = rng.integers(self.w_lo, self.w_hi + 1, size=bad.size) * self.step
+            k[bad] = draw_steps(rng, bad.size, self.w_lo, self.w_hi, self.shape) * self.step
             ok[bad] = self._passes_float_check(k[bad])
         if not ok.all():
             raise Unsatisfiable(
@@ -220,6 +240,17 @@ class NumberGenerator:
 
     def generate(self, c: LeafContext, n: int) -> LeafValues:
         return self._render(self._draw_k(c.rng, n))
+
+    def edge_values(self) -> LeafValues:
+        """min, min + step, max - step and max (the draw window's ends where a bound is open)."""
+        lo = self.j_lo if self.j_lo is not None else self.w_lo
+        hi = self.j_hi if self.j_hi is not None else self.w_hi
+        js = sorted({lo, min(lo + 1, hi), max(hi - 1, lo), hi})
+        ks = [j * self.step for j in js]
+        if self.float_m is not None:
+            ks = [k for k, ok in zip(ks, self._passes_float_check(np.array(ks)), strict=True) if ok]
+        small = all(abs(k) < _INT64_SAFE for k in ks)
+        return self._render(np.array(ks, dtype=np.int64) if small and ks else ks)
 
     def value_space(self) -> int | None:
         if self.j_lo is None or self.j_hi is None:

@@ -343,14 +343,20 @@ class StringGenerator:
         codes = [_b36(k, width) for k in keys]
         base = self._fill(c, len(keys))
         out = []
+        email = self.spec.format in ("email", "idn-email") or self.spec.category == "email"
+        lower = email or self.spec.category == "username"
         for b, code in zip(base, codes, strict=True):
-            if self.spec.format in ("email", "idn-email") and "@" in b:
+            if email and "@" in b:
                 local, dom = b.split("@", 1)
                 cand = f"{local}.{code.lower()}@{dom}"
+            elif lower:  # a login name: jane.doe.k3f, not jane.doe-K3F
+                cand = f"{b}.{code.lower()}" if b else code.lower()
             else:
                 cand = f"{b}-{code}" if b else code
             out.append(cand)
         good = self.ok(out)
+        if email and not good.all():
+            raise Unsatisfiable(f"{self.spec.path}: unique e-mail addresses do not fit this field's facets.")
         for i in np.flatnonzero(~good).tolist():
             pad = self.lo - width
             out[i] = codes[i] + ("X" * pad if pad > 0 else "")

@@ -53,6 +53,16 @@ def _time_of_day(text: str) -> tuple[int, bool]:
     return int(m[1]) * 3600 + int(m[2]) * 60 + min(int(m[3]), 59), bool(m["tz"])
 
 
+def _leap_day(d0: int, d1: int) -> int | None:
+    """The first 29 February (epoch day) in [d0, d1], or None."""
+    year = (_EPOCH + timedelta(days=max(d0, _MIN_DAY))).year
+    for y in range(year, min(year + 9, 9999) + 1):
+        if y % 4 == 0 and (y % 100 != 0 or y % 400 == 0):
+            day = (date(y, 2, 29) - _EPOCH).days
+            return day if d0 <= day <= d1 else None
+    return None
+
+
 @lru_cache(maxsize=64)
 def _day_table(d0: int, d1: int) -> TextTable:
     span = np.arange(d0, d1 + 1, dtype=np.int64)
@@ -175,6 +185,24 @@ class TemporalGenerator:
 
     def generate(self, c: LeafContext, n: int) -> LeafValues:
         return self._render(c.rng.integers(self.a, self.b + 1, size=n))
+
+    def edge_values(self) -> LeafValues:
+        """The range's ends and their neighbours, a leap day and 23:59:59 where the range holds
+        them (an open end is the draw window's)."""
+        lo = self.lo if self.spec.minimum is not None else self.a
+        hi = self.hi if self.spec.maximum is not None else self.b
+        edges = {lo, min(lo + 1, hi), max(hi - 1, lo), hi}
+        if self.kind == Kind.TIME:
+            edges.add(86399 if lo <= 86399 <= hi else hi)
+        else:
+            scale = 1 if self.kind == Kind.DATE else 86400
+            leap = _leap_day(lo // scale, hi // scale)
+            if leap is not None:
+                edges.add(max(lo, min(hi, leap * scale + (43200 if scale > 1 else 0))))
+            if scale > 1:
+                last = (lo // 86400) * 86400 + 86399
+                edges.add(last if last <= hi else hi)
+        return self._render(np.array(sorted(edges), dtype=np.int64))
 
     def value_space(self) -> int:
         return self.hi - self.lo + 1
