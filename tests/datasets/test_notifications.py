@@ -9,8 +9,10 @@ import json
 from tests.api_client import Api
 from tests.datasets.flow import ORDER_JSON, create_dataset, download, upload_schema, wait_for
 
+# the schema generates, but not 10 records with unique codes: a failure only the job can meet (a
+# schema no record of which can be generated is refused when the dataset is requested)
 BROKEN = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "required": ["code"],
-          "properties": {"code": {"type": "string", "minLength": 9, "maxLength": 3}}}
+          "properties": {"code": {"type": "integer", "minimum": 1, "maximum": 5}}}
 
 
 async def test_completion_and_failure_notify_the_creator_only(api: Api) -> None:
@@ -23,7 +25,10 @@ async def test_completion_and_failure_notify_the_creator_only(api: Api) -> None:
     good = await upload_schema(api, creator, ORDER_JSON, "customer_order.schema.json")
     bad = await upload_schema(api, creator, json.dumps(BROKEN).encode(), "broken.json")
     ok = await create_dataset(api, creator, pid, good["schema_id"], 120, name="good one", types=["csv"])
-    ko = await create_dataset(api, creator, pid, bad["schema_id"], 10, name="bad one", types=["csv"])
+    unique = await api.call("POST", "/constraints", creator, 201, json={
+        "name": "unique codes", "schema_id": bad["schema_id"], "rules": [{"path": "code", "unique": True}]})
+    ko = await create_dataset(api, creator, pid, bad["schema_id"], 10, name="bad one", types=["csv"],
+                              constraint_set_id=unique["constraint_id"])
     assert (await wait_for(api, creator, ok["dataset_id"]))["status"] == "completed"
     failed = await wait_for(api, creator, ko["dataset_id"])
     assert failed["status"] == "failed"
