@@ -21,7 +21,7 @@ from app.generation.engine.objects import ObjectGen
 from app.generation.engine.uniqueness import bind_identities
 from app.generation.errors import ParamsError, Unsatisfiable
 from app.generation.model import FieldTree
-from app.generation.values.vocab import normalise_locale
+from app.generation.values.locales import normalise_locale, normalise_locales
 from app.generation.writers.csv import CsvWriter
 from app.generation.writers.json import JsonArrayWriter, NdjsonWriter
 from app.generation.writers.sql import BATCH as SQL_BATCH
@@ -37,6 +37,7 @@ PARAM_KEYS = frozenset(
     {
         "seed",
         "locale",
+        "locales",
         "root",
         "records_per_file",
         "null_rate",
@@ -66,6 +67,7 @@ def block_ranges(record_count: int, shards: int) -> list[tuple[int, int]]:
 class GenerationParams:
     seed: int
     locale: str = "en_US"
+    locales: tuple[str, ...] = ()  # params.locales: each record's locale drawn from these
     root: str | None = None
     records_per_file: int | None = None
     null_rate: float | None = None
@@ -106,9 +108,11 @@ def parse_params(raw: Mapping[str, Any] | None) -> GenerationParams:
     root = raw.get("root")
     if root is not None and not isinstance(root, str):
         raise ParamsError("params.root must be a string.")
+    locales = normalise_locales(raw["locales"]) if raw.get("locales") is not None else ()
     return GenerationParams(
         seed=seed,
-        locale=normalise_locale(raw.get("locale")),
+        locale=locales[0] if locales else normalise_locale(raw.get("locale")),
+        locales=locales if len(set(locales)) > 1 else (),
         root=root,
         records_per_file=rpf,
         null_rate=None if rate is None else float(rate),
@@ -161,7 +165,8 @@ class Plan:
         if n <= 0:
             raise IndexError(b)
         rows = Rows(n, np.arange(first, first + n, dtype=np.int64), self.record_count)
-        col = self.gen.generate(BlockContext(self.params.seed, b, self.params.locale), rows, None)
+        bc = BlockContext(self.params.seed, b, self.params.locale, locales=self.params.locales)
+        col = self.gen.generate(bc, rows, None)
         self._cache = (b, col)
         return col
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from app.generation.errors import GenerationError, RuleError
 from app.generation.model import FieldTree, Kind, Node
+from app.generation.ordering import check_after, check_after_cycles
 from app.generation.values.categories import CATEGORIES
 from app.generation.values.regex import unsupported_reason
 
@@ -31,6 +32,7 @@ RULE_KEYS = frozenset(
         "mean",
         "sd",
         "edge_rate",
+        "after",
     }
 )
 DISTRIBUTIONS = ("uniform", "normal", "lognormal", "skewed")
@@ -59,6 +61,7 @@ class Rule:
     mean: Any = None
     sd: Any = None
     edge_rate: Any = None
+    after: str | None = None  # a sibling time field this one is later than in every record
 
 
 def _fail(path: str, conflict: str) -> RuleError:
@@ -243,6 +246,8 @@ def _parse_one(tree: FieldTree, raw: Any, index: int) -> Rule:
     if rule.unique is not None and not isinstance(rule.unique, bool):
         raise _fail(path, "'unique' must be true or false")
     _check_shape(node, path, rule)
+    if rule.after is not None:
+        check_after(tree, field_node, path, raw["after"])
     return rule
 
 
@@ -341,4 +346,5 @@ def parse_rules(tree: FieldTree, raw_rules: object) -> list[Rule]:
         if rule.path in seen:
             raise _fail(rule.path, "more than one rule has this path")
         seen.add(rule.path)
+    check_after_cycles([(r.path, r.after) for r in rules if r.after is not None])
     return rules

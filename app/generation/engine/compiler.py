@@ -10,6 +10,7 @@ from typing import Any, NoReturn
 
 import orjson
 
+from app.generation.engine.agreement import plan_units
 from app.generation.engine.arrays import ArrayGen
 from app.generation.engine.budget import fit_record_budget
 from app.generation.engine.choices import ChoiceGen
@@ -272,6 +273,8 @@ class Compiler:
             assertion_check=node.xml.assertion_check if node.xml is not None else None,
             assertion_render=self.assertion_render,
         )
+        after = {c.path: _rule_get(self.rules.get(c.path), "after") for c in node.children}
+        gen.units = plan_units(slots, {p: a for p, a in after.items() if a})
         for neg in node.negations:
             names = required_names(neg)
             if names is None:

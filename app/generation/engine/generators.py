@@ -38,6 +38,8 @@ class BlockContext:
     # xs:assert re-draws: every nullable (nillable) value null; a test that needs several
     # elements nil at once is rarely met by independent draws (two at the default rate: ~1%)
     nil_all: bool = False
+    # params.locales: each record's locale drawn from these (objects split their rows by it)
+    locales: tuple[str, ...] = ()
 
     def rng(self, key: int) -> np.random.Generator:
         return np.random.Generator(
@@ -54,6 +56,7 @@ class BlockContext:
             self.salt * 1000 + salt + 1,
             minimal=self.minimal or salt >= REDRAWS // 2,
             nil_all=self.nil_all,
+            locales=self.locales,
         )
 
 
