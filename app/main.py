@@ -37,6 +37,7 @@ from app.core.security.passwords import configure_hashing
 from app.core.services import profile
 from app.core.services.bootstrap import ensure_bootstrap
 from app.core.settings import Settings, get_settings
+from app.core.storage import store_problem
 from app.core.webhooks.dispatcher import WebhookDispatcher
 from app.graphql.context import AppServices, Context, LiveContext, open_context
 from app.graphql.schema import build_schema
@@ -159,6 +160,8 @@ def _lifespan(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
+        if (problem := await asyncio.to_thread(store_problem, settings)) is not None:
+            log.error("the file store cannot be used (/readyz says so until it can): %s", problem)
         if run_migrations:
             await asyncio.to_thread(upgrade, settings.database_url)
         engine = make_async_engine(settings.database_url)
@@ -241,6 +244,9 @@ def _add_service_routes(app: FastAPI, settings: Settings, schema: Any) -> None:
         except Exception:
             log.exception("readiness check failed")
             return errors.error_response(503, "The database is not reachable.")
+        problem = await asyncio.to_thread(store_problem, settings)
+        if problem is not None:
+            return errors.error_response(503, f"The file store cannot be used: {problem}")
         return Response(b'{"status":"ready"}', media_type="application/json")
 
 

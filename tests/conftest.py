@@ -26,6 +26,7 @@ from app.core.settings import Settings
 from app.main import create_app
 from tests.api_client import Api
 from tests.paths import REPO
+from tests.support.s3_server import s3_bucket, s3_server, storage, storage_settings  # noqa: F401 (fixtures)
 
 ADMIN_PASSWORD = "root-password-123"
 PG_HOST = os.environ.get("TDG_TEST_PG_HOST", "127.0.0.1")
@@ -109,11 +110,12 @@ def clock() -> Iterator[time_machine.Traveller]:
 
 
 @pytest.fixture
-def settings(database_url: str, tmp_path: Path) -> Settings:
+def settings(database_url: str, tmp_path: Path, storage_settings: dict[str, object]) -> Settings:  # noqa: F811
+    # storage_settings: the local folder unless a module parametrizes `storage` (tests/support/s3_server.py)
     return Settings(
         env="test", database_url=database_url, data_dir=tmp_path / "data", admin_username="root",
         admin_password=ADMIN_PASSWORD, secret_key="test-secret-key-" + "x" * 32, workers=1, warm_pool=False,
-        **CHEAP_PASSWORD_HASHING,
+        **CHEAP_PASSWORD_HASHING, **storage_settings,
     )
 
 

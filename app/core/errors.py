@@ -10,7 +10,8 @@
     ├── PayloadTooLarge   413  upload above the limit
     ├── UnsupportedMedia  415  JSON route given another content type
     ├── Invalid           422  present but invalid values, constraint conflicts, bad schemas
-    └── TooManyRequests   429  throttled (carries retry_after seconds)
+    ├── TooManyRequests   429  throttled (carries retry_after seconds)
+    └── StorageUnavailable 503 the file store cannot be used (endpoint, bucket, credentials)
 """
 
 from __future__ import annotations
@@ -75,3 +76,8 @@ class TooManyRequests(DomainError):
     def __init__(self, detail: str, *, retry_after: int) -> None:
         super().__init__(detail)
         self.retry_after = retry_after
+
+
+class StorageUnavailable(DomainError):
+    code = "storage_unavailable"
+    status = 503

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from app.core.generation import load_schema
 from app.core.settings import get_settings
-from app.core.storage import BlobStore
+from app.core.storage import Store
 from app.generation.schema.loader import LoadedSchema
 
 # shared by every entry (classes, functions, modules): never counted in one
@@ -186,15 +186,15 @@ def remember(sha256: str, loaded: LoadedSchema) -> None:
     cache().put(sha256, loaded)
 
 
-def load_cached(store: BlobStore, storage_key: str, filename: str | None) -> LoadedSchema:
+def load_cached(store: Store, storage_key: str, filename: str | None) -> LoadedSchema:
     loaded = cache().get(storage_key)
     if loaded is None:
-        loaded = load_schema(store.get(storage_key), filename)
+        loaded = load_schema(store.get_blob(storage_key), filename)
         remember(storage_key, loaded)
     return loaded
 
 
-async def load_cached_async(store: BlobStore, storage_key: str, filename: str | None) -> LoadedSchema:
+async def load_cached_async(store: Store, storage_key: str, filename: str | None) -> LoadedSchema:
     loaded = cache().get(storage_key)
     if loaded is not None:
         return loaded

@@ -63,6 +63,15 @@ class Settings(BaseSettings):
     webhook_poll_seconds: float = Field(default=1.0, gt=0)
     # an integration is disabled after this many consecutive events whose delivery failed for good
     webhook_max_failed_events: int = Field(default=5, ge=1)
+    # where files are kept: unset, the local folder data_dir; `file:///path` another folder;
+    # `s3://bucket/prefix` S3-compatible object storage (credentials: the standard AWS chain)
+    storage_url: str | None = None
+    # the object store's endpoint when it is not AWS (MinIO, Ceph, R2, a test server)
+    s3_endpoint_url: str | None = None
+    s3_region: str | None = None
+    # downloads from an object store answered with a 307 to a presigned URL valid this long
+    download_redirect: bool = False
+    download_url_seconds: int = Field(default=300, ge=1, le=7 * 24 * 3600)
     # multipart threshold and part size of object-store uploads
     export_part_bytes: int = Field(default=8 * 1024 * 1024, ge=5 * 1024 * 1024)
     retention_interval_seconds: float = Field(default=3600.0, gt=0)
@@ -90,6 +99,18 @@ class Settings(BaseSettings):
         if value in {"changeme", "secret", "changethis"}:
             raise ValueError("TDG_SECRET_KEY is a placeholder")
         return value
+
+    @field_validator("storage_url")
+    @classmethod
+    def _storage_url(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        scheme, _, rest = value.partition("://")
+        if scheme == "file" and rest.startswith("/"):
+            return value
+        if scheme == "s3" and rest.split("/", 1)[0]:
+            return value
+        raise ValueError("TDG_STORAGE_URL must be file:///absolute/path or s3://bucket/prefix")
 
     @model_validator(mode="after")
     def _password_cost_floor(self) -> Settings:

@@ -15,7 +15,7 @@ import pytest
 from app.core import schema_cache
 from app.core.schema_cache import SchemaCache, deep_size
 from app.core.settings import Settings, get_settings
-from app.core.storage import BlobStore
+from app.core.storage import LocalStore
 from app.generation.caching import MAX_KEY_CHARS, short_key_cache
 from app.generation.schema.ecma_regex import translate_ecma_pattern
 from app.generation.schema.loader import LoadedSchema, load_schema
@@ -133,9 +133,9 @@ def test_the_process_cache_takes_its_budget_from_the_settings(
     get_settings.cache_clear()
     monkeypatch.setattr(schema_cache, "_cache", None)
     try:
-        store = BlobStore(tmp_path)
+        store = LocalStore(tmp_path)
         raw = _schema(7, 100)
-        key = store.put(raw)
+        key = store.put_blob(raw)
         first = schema_cache.load_cached(store, key, "s.schema.json")
         assert schema_cache.load_cached(store, key, "s.schema.json") is first
         assert schema_cache.cache().max_bytes == 3 * MB

@@ -6,14 +6,17 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import time
-from pathlib import Path
 
 import pytest
 
 from app.core.settings import Settings
 from tests.api_client import Api
 from tests.datasets.flow import ORDER_JSON, create_dataset, download, upload_schema, wait_for
+from tests.support.s3_server import STORAGES, stored_under
 from tests.support.waiting import eventually
+
+# every test here runs with the files in the local folder and in an S3 server (moto)
+pytestmark = pytest.mark.parametrize("storage", STORAGES)
 
 
 @pytest.fixture
@@ -76,19 +79,14 @@ async def test_headers_range_checksums_and_rendering(api: Api, settings: Setting
     assert r.status_code == 416, r.status_code
 
     # deleting a completed dataset removes its rows and its files
-    folder = settings.data_dir / "datasets" / str(did)
-    assert any(p.is_file() for p in folder.rglob("*"))
+    assert stored_under(settings, f"datasets/{did}")
     r = await api.request("DELETE", f"/datasets/{did}", root)
     assert r.status_code == 200, r.text
-    assert not folder.exists()
+    assert not stored_under(settings, f"datasets/{did}")
     assert (await api.request("GET", f"/datasets/{did}", root)).status_code == 404
     assert (await download(api, root, did, "csv")).status_code == 404
     # the other dataset is untouched
     assert (await download(api, root, b["dataset_id"], "xml")).status_code == 200
-
-
-def _files_under(folder: Path) -> list[Path]:
-    return [p for p in folder.rglob("*") if p.is_file()] if folder.exists() else []
 
 
 async def test_deleting_a_running_dataset_cancels_it_and_removes_its_files(api: Api, settings: Settings) -> None:
@@ -100,18 +98,20 @@ async def test_deleting_a_running_dataset_cancels_it_and_removes_its_files(api: 
     did = ds["dataset_id"]
     body = await wait_for(api, root, did, until=("running",), progress_above=0, timeout=60)
     assert body["status"] == "running", body
-    folder = settings.data_dir / "datasets" / str(did)
-    assert _files_under(folder), "the worker has not written anything yet"
+    folder = f"datasets/{did}"
+    # on S3 a part being written is an unfinished multipart upload until the part is whole
+    await eventually(lambda: asyncio.to_thread(stored_under, settings, folder), timeout=30,
+                     what="the worker writing its first part")
 
     r = await api.request("DELETE", f"/datasets/{did}", root)
     assert r.status_code == 200 and r.json()["status"] == "cancelled", r.text
     # the worker loses its fence at its next progress update and removes what it wrote
-    await eventually(lambda: asyncio.to_thread(_files_under, folder), lambda files: not files, timeout=15,
+    await eventually(lambda: asyncio.to_thread(stored_under, settings, folder), lambda files: not files, timeout=15,
                      what="the cancelled worker removing its files")
     await asyncio.sleep(1.5)
     body = await api.call("GET", f"/datasets/{did}", root, 200)
     assert body["status"] == "cancelled" and body["files"] == [] and body["error"], body
-    assert not _files_under(folder)
+    assert not stored_under(settings, folder)
     r = await download(api, root, did, "csv")
     assert r.status_code == 409 and "cancelled" in r.json()["detail"]
     # both worker slots are free again: the cancelled run stopped instead of writing 3M records

@@ -15,13 +15,13 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from app.core.jobs.executors import CeleryExecutor, LocalPoolExecutor
-from app.core.jobs.files import dataset_dir, remove_tree
 from app.core.jobs.periodic import PeriodicTask
 from app.core.jobs.sharding import shard_ranges
 from app.core.jobs.worker_run import record_outcome
 from app.core.models import DatasetStatus, utcnow
 from app.core.repositories.jobs import JobRepository, fenced_dataset_finish, lock_dataset
 from app.core.settings import Settings
+from app.core.storage import store_for
 
 log = logging.getLogger("tdg.dispatcher")
 CLAIM_GRACE_SECONDS = 60.0
@@ -100,7 +100,7 @@ class Dispatcher(PeriodicTask):
                     log.warning("dataset %s failed after %s attempts", shard.dataset_id, shard.attempt)
             # partial files go before the failure is visible: a client that sees `failed` finds nothing
             for dataset_id in failed:
-                remove_tree(dataset_dir(self.settings.data_dir, dataset_id))
+                store_for(self.settings).remove(f"datasets/{dataset_id}")
             session.commit()
 
     def start_datasets(self) -> None:

@@ -12,7 +12,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Protocol
 
 EXTENSIONS = {"csv": "csv", "json": "json", "ndjson": "ndjson", "xml": "xml", "sql": "sql"}
 MEDIA_TYPES = {
@@ -86,6 +86,12 @@ class _BackgroundSync:
             raise error
 
 
+class Sink(Protocol):
+    """What a producer writes a file into (a HashingWriter here, an upload in an object store)."""
+
+    def write(self, data: bytes) -> int: ...
+
+
 class HashingWriter:
     """A binary stream that hashes (unless told not to) and counts what passes through it, and
     has what it wrote flushed to disk in the background as it goes (EARLY_SYNC_BYTES)."""
@@ -135,7 +141,7 @@ def _temporary_name(target: Path) -> Path:
 
 
 def write_atomically(
-    data_dir: Path, relative: str, produce: Callable[[HashingWriter], object], *, hashing: bool = True
+    data_dir: Path, relative: str, produce: Callable[[Sink], object], *, hashing: bool = True
 ) -> WrittenFile:
     return write_many_atomically(data_dir, [relative], lambda streams: produce(streams[0]), hashing=hashing)[
         0
@@ -145,7 +151,7 @@ def write_atomically(
 def write_many_atomically(
     data_dir: Path,
     relatives: Sequence[str],
-    produce: Callable[[list[HashingWriter]], object],
+    produce: Callable[[Sequence[Sink]], object],
     *,
     hashing: bool = True,
 ) -> list[WrittenFile]:

@@ -16,11 +16,11 @@ from datetime import timedelta
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from app.core.jobs.files import dataset_dir, remove_tree
 from app.core.jobs.periodic import PeriodicTask
 from app.core.models import DatasetStatus, utcnow
 from app.core.repositories.retention import RetentionRepository
 from app.core.settings import Settings
+from app.core.storage import store_for
 
 log = logging.getLogger("tdg.retention")
 BATCH = 200
@@ -62,7 +62,7 @@ class RetentionPurger(PeriodicTask):
             session.commit()
         # files go only after the rows say so: a download never finds a row without its file
         for dataset_id in purged:
-            remove_tree(dataset_dir(self.settings.data_dir, dataset_id))
+            store_for(self.settings).remove(f"datasets/{dataset_id}")
         if purged:
             log.info("retention: expired %d datasets", len(purged))
         return purged
@@ -84,22 +84,18 @@ class RetentionPurger(PeriodicTask):
 
     def sweep(self) -> int:
         """Remove leftover shard work folders and folders of deleted datasets; returns how many."""
-        root = self.settings.data_dir / "datasets"
-        folders = (
-            {int(p.name): p for p in root.glob("*") if p.is_dir() and p.name.isdigit()}
-            if root.is_dir()
-            else {}
-        )
+        store = store_for(self.settings)
+        folders = store.dataset_folders()
         with Session(self.engine) as session:
-            statuses = RetentionRepository(session).statuses(sorted(folders))
+            statuses = RetentionRepository(session).statuses(folders)
         removed = 0
-        for dataset_id, folder in folders.items():
+        for dataset_id in folders:
             status = statuses.get(dataset_id)
             if status is None:
-                remove_tree(folder)
+                store.remove(f"datasets/{dataset_id}")
                 removed += 1
-            elif status != DatasetStatus.running.value and (folder / "work").exists():
-                remove_tree(folder / "work")
+            elif status != DatasetStatus.running.value and store.has(f"datasets/{dataset_id}/work"):
+                store.remove(f"datasets/{dataset_id}/work")
                 removed += 1
         if removed:
             log.info("retention: removed %d leftover dataset folders", removed)

@@ -19,6 +19,7 @@ import os
 import socket
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
@@ -32,18 +33,13 @@ from app.core.database import make_sync_engine
 from app.core.errors import DomainError
 from app.core.generation import write, write_many
 from app.core.jobs.files import (
-    HashingWriter,
+    Sink,
     WrittenFile,
-    concatenate_atomically,
-    dataset_dir,
     file_name,
     final_file_path,
-    link_into_place,
     remove_tree,
     rendered_file_path,
     shard_work_dir,
-    write_atomically,
-    write_many_atomically,
 )
 from app.core.jobs.sharding import split_point
 from app.core.models import (
@@ -70,7 +66,7 @@ from app.core.repositories.jobs import (
 from app.core.schema_cache import load_cached
 from app.core.services import events
 from app.core.settings import Settings
-from app.core.storage import BlobStore
+from app.core.storage import store_for
 from app.generation.plan import Plan
 
 log = logging.getLogger("tdg.worker")
@@ -162,6 +158,7 @@ class _ShardJob:
         self.dataset_id: int = dataset.id
         self.shard_id: int = shard.id
         self.settings = settings
+        self.store = store_for(settings)
         self.engine = engine
         self.dataset = dataset
         self.schema = schema
@@ -191,7 +188,7 @@ class _ShardJob:
                 raise self.prepare_error
             return self.work()
         except Fenced:
-            remove_tree(self.settings.data_dir / self.work_rel)
+            self.store.remove(self.work_rel)
             return "fenced"
         except DomainError as exc:
             self._fail(exc.detail)
@@ -251,7 +248,7 @@ class _ShardJob:
                 )
             ):
                 session.rollback()
-                remove_tree(self.settings.data_dir / self.work_rel)
+                self.store.remove(self.work_rel)
                 return
             JobRepository(session).drop_shards(self.dataset_id)
             record_outcome(
@@ -259,7 +256,7 @@ class _ShardJob:
             )
             # every shard's parts go before the failure is visible: a client that sees `failed`
             # finds nothing (the other shards' workers lose their fence at their next update)
-            remove_tree(dataset_dir(self.settings.data_dir, self.dataset_id))
+            self.store.remove(f"datasets/{self.dataset_id}")
             session.commit()
 
 
@@ -287,7 +284,7 @@ class _Generate(_ShardJob):
             # every format's part of this file at once: each chunk is generated once for all of
             # them; only a part that is a whole file keeps its hash (the others are hashed joined)
             def produce(
-                streams: list[HashingWriter],
+                streams: Sequence[Sink],
                 a: int = a,
                 b: int = b,
                 header: bool = header,
@@ -304,8 +301,7 @@ class _Generate(_ShardJob):
                     limit=lambda: self.stop,
                 )
 
-            written = write_many_atomically(
-                self.settings.data_dir,
+            written = self.store.write_many(
                 [f"{self.work_rel}/{file_name(fmt, index)}" for fmt in self.types],
                 produce,
                 hashing=header and footer,
@@ -378,13 +374,11 @@ class _Assembly(_ShardJob):
         ):
             rel = final_file_path(self.dataset_id, fmt, index)
             if len(pieces) == 1 and pieces[0]["whole"]:
-                link_into_place(self.settings.data_dir, pieces[0]["path"], rel)
+                self.store.place(pieces[0]["path"], rel)
                 written = WrittenFile(rel, pieces[0]["size_bytes"], pieces[0]["sha256"])
             else:
                 joined += 1
-                written = concatenate_atomically(
-                    self.settings.data_dir, [p["path"] for p in pieces], rel, self._beat
-                )
+                written = self.store.concatenate([p["path"] for p in pieces], rel, self._beat)
             assert written.sha256 is not None
             files.append(
                 DatasetFile(
@@ -401,9 +395,9 @@ class _Assembly(_ShardJob):
         if not self._complete(files):
             raise Fenced
         # the parts, and folders of runs from before shards existed, are no longer referenced
-        folder = dataset_dir(self.settings.data_dir, self.dataset_id)
-        remove_tree(folder / "work")
-        for leftover in folder.glob("a*"):
+        self.store.remove(f"datasets/{self.dataset_id}/work")
+        folder = self.store.local_path(f"datasets/{self.dataset_id}")
+        for leftover in folder.glob("a*") if folder is not None else ():
             remove_tree(leftover)
         log.info(
             "dataset %s assembled: %d files, %d joined from parts, in %.2f s",
@@ -506,7 +500,7 @@ def compile_dataset(settings: Settings, dataset: DatasetInputs, schema: SchemaDo
     """The generation plan of a dataset: its schema, its rule snapshot, its params and seed."""
     from app.core.generation import compile_plan, field_tree
 
-    loaded = load_cached(BlobStore(settings.data_dir), schema.storage_key, schema.filename)
+    loaded = load_cached(store_for(settings), schema.storage_key, schema.filename)
     params = dict(dataset.params)
     rules: list[Any] = []
     if dataset.rules:
@@ -557,11 +551,11 @@ def render_format(settings_payload: dict[str, Any], dataset_id: int, fmt: str) -
     for index, (start, stop) in enumerate(plan.file_ranges()):
         rel = rendered_file_path(dataset_id, fmt, index)
 
-        def produce(stream: HashingWriter, a: int = start, b: int = stop) -> int:
-            return write(plan, fmt, stream, a, b)
+        def produce(streams: Sequence[Sink], a: int = start, b: int = stop) -> int:
+            return write(plan, fmt, streams[0], a, b)
 
-        written = write_atomically(settings.data_dir, rel, produce)
-        if written.sha256 is None:  # write_atomically hashes unless told not to
+        (written,) = store_for(settings).write_many([rel], produce)
+        if written.sha256 is None:  # write_many hashes unless told not to
             raise RuntimeError(f"{rel} was written without its sha256.")
         rows.append(
             DatasetFile(

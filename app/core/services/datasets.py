@@ -6,14 +6,13 @@ from __future__ import annotations
 import asyncio
 import secrets
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.authz import Action, require_project
 from app.core.errors import Conflict, Invalid, NotFound
-from app.core.jobs.files import EXTENSIONS, MEDIA_TYPES, dataset_dir, remove_tree
+from app.core.jobs.files import EXTENSIONS, MEDIA_TYPES
 from app.core.models import (
     ConstraintSet,
     Dataset,
@@ -36,7 +35,7 @@ from app.core.repositories import (
 from app.core.schema_cache import load_cached_async
 from app.core.services import audit, schema_problems
 from app.core.settings import Settings
-from app.core.storage import BlobStore
+from app.core.storage import store_for
 
 DOWNLOAD_FORMATS = ("csv", "json", "xml", "sql", "ndjson")
 
@@ -149,7 +148,7 @@ async def checked_params(
         raise Invalid("params.deferred must be true or false.")
     parsed = parse_params(raw_params)  # unknown keys and bad values -> 422
     if parsed.root is not None:
-        loaded = await load_cached_async(BlobStore(settings.data_dir), schema.storage_key, schema.filename)
+        loaded = await load_cached_async(store_for(settings), schema.storage_key, schema.filename)
         raw_params["root"] = resolve_root(loaded, parsed.root)
     raw_params["seed"] = parsed.seed if "seed" in raw_params else secrets.randbits(63)
     return raw_params
@@ -231,7 +230,7 @@ async def delete(session: AsyncSession, principal: Principal, settings: Settings
         details={"name": dataset.name},
     )
     await session.flush()
-    await asyncio.to_thread(remove_tree, dataset_dir(settings.data_dir, dataset_id))
+    await asyncio.to_thread(store_for(settings).remove, f"datasets/{dataset_id}")
     return dataset
 
 
@@ -249,12 +248,12 @@ async def delete_for_project(
         await session.delete(dataset)
     await session.flush()
     for dataset_id in ids:
-        await asyncio.to_thread(remove_tree, dataset_dir(settings.data_dir, dataset_id))
+        await asyncio.to_thread(store_for(settings).remove, f"datasets/{dataset_id}")
 
 
 @dataclass(frozen=True, slots=True)
 class Download:
-    path: Path
+    path: str  # relative to the store
     filename: str
     media_type: str
     size_bytes: int
@@ -304,7 +303,7 @@ async def download(
         details={"format": fmt, "file_index": file_index},
     )
     name = f"dataset-{dataset_id}" + (f"-{file_index}" if file_index else "") + f".{EXTENSIONS[fmt]}"
-    return Download(settings.data_dir / row.path, name, MEDIA_TYPES[fmt], row.size_bytes, row.sha256)
+    return Download(row.path, name, MEDIA_TYPES[fmt], row.size_bytes, row.sha256)
 
 
 async def _render(

@@ -17,7 +17,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.authz import Action, require_project
-from app.core.errors import Conflict, Invalid, NotFound
+from app.core.errors import Conflict, Invalid, NotFound, StorageUnavailable
 from app.core.jobs.files import EXTENSIONS, MEDIA_TYPES
 from app.core.models import Dataset, DatasetStatus, Integration, ObjectExport, utcnow
 from app.core.payloads import ObjectExportCreate
@@ -27,23 +27,29 @@ from app.core.repositories.integrations import IntegrationRepository
 from app.core.services import audit, datasets, integrations
 from app.core.services.s3 import describe_failure, s3_client
 from app.core.settings import Settings
+from app.core.storage import Store, store_for
 
 
 def _upload(
-    config: dict[str, Any], secrets: dict[str, str], part_bytes: int, files: list[dict[str, Any]]
+    store: Store,
+    config: dict[str, Any],
+    secrets: dict[str, str],
+    part_bytes: int,
+    files: list[dict[str, Any]],
 ) -> None:
     client = s3_client(config, secrets)
     transfer = TransferConfig(
         multipart_threshold=part_bytes, multipart_chunksize=part_bytes, max_concurrency=2
     )
     for f in files:
-        client.upload_file(
-            f["path"],
-            config["bucket"],
-            f["key"],
-            Config=transfer,
-            ExtraArgs={"ContentType": MEDIA_TYPES[f["format"]], "Metadata": {"sha256": f["sha256"]}},
-        )
+        with store.open(f["path"]) as body:  # streamed from the service's own store
+            client.upload_fileobj(
+                body,
+                config["bucket"],
+                f["key"],
+                Config=transfer,
+                ExtraArgs={"ContentType": MEDIA_TYPES[f["format"]], "Metadata": {"sha256": f["sha256"]}},
+            )
 
 
 def _key(*parts: str) -> str:
@@ -90,7 +96,7 @@ async def _stored_files(
     stored = [f for f in (await repo.files_of([dataset_id]))[dataset_id] if f.format in formats]
     return [
         {
-            "path": str(settings.data_dir / f.path),
+            "path": f.path,
             "format": f.format,
             "file_index": f.file_index,
             "size_bytes": f.size_bytes,
@@ -108,12 +114,13 @@ async def _send(settings: Settings, integration: Integration, files: list[dict[s
         await integrations.vet_endpoint(settings, integration.config.get("endpoint_url"))
         await asyncio.to_thread(
             _upload,
+            store_for(settings),
             integration.config,
             integrations.secrets_of(settings, integration),
             settings.export_part_bytes,
             files,
         )
-    except Invalid as exc:
+    except (Invalid, StorageUnavailable) as exc:
         return exc.detail
     except (BotoCoreError, ClientError, S3UploadFailedError, OSError) as exc:
         return describe_failure(exc)

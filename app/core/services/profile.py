@@ -33,7 +33,7 @@ from app.core.security import jwt_tokens
 from app.core.security.passwords import check_password_policy, hash_password_async, verify_password_async
 from app.core.services import audit
 from app.core.settings import Settings
-from app.core.storage import BlobStore
+from app.core.storage import store_for
 
 AVATAR_SIZE = (256, 256)
 AVATAR_FORMATS = {"PNG", "JPEG", "WEBP"}
@@ -111,7 +111,7 @@ async def upload_avatar(
     if not raw:
         raise Invalid("The avatar file is empty.")
     png = await asyncio.to_thread(_reencode_avatar, raw)
-    key = await asyncio.to_thread(BlobStore(settings.data_dir).put, png)
+    key = await asyncio.to_thread(store_for(settings).put_blob, png)
     user = await _me(session, principal)
     user.avatar_path = key
     user.updated_at = utcnow()
@@ -130,8 +130,10 @@ def avatar_file(settings: Settings, key: str) -> bytes | None:
     """The stored PNG of an avatar key (content-addressed, so the URL is its own cache key)."""
     if len(key) != 64 or not all(c in "0123456789abcdef" for c in key):
         return None
-    path = BlobStore(settings.data_dir).path(key)
-    return path.read_bytes() if path.is_file() else None
+    try:
+        return store_for(settings).get_blob(key)
+    except FileNotFoundError:
+        return None
 
 
 @dataclass(frozen=True, slots=True)

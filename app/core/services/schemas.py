@@ -21,7 +21,7 @@ from app.core.repositories import ConstraintSetRepository, ProjectRepository, Sc
 from app.core.schema_cache import load_cached_async, remember
 from app.core.services import audit, events
 from app.core.settings import Settings
-from app.core.storage import BlobStore
+from app.core.storage import store_for
 from app.generation.schema.loader import MAX_SCHEMA_BYTES, LoadedSchema
 
 
@@ -71,7 +71,7 @@ async def upload(
         visible = await ProjectRepository(session, principal).get(data.project_id)
         require_project(principal, visible.role, Action.PROJECT_LINK_SCHEMA)
     loaded: LoadedSchema = await asyncio.to_thread(load_schema, raw, data.filename)
-    key = await asyncio.to_thread(BlobStore(settings.data_dir).put, raw)
+    key = await asyncio.to_thread(store_for(settings).put_blob, raw)
     remember(key, loaded)
     tenant_id = principal.tenant_id
     if data.project_id is not None:
@@ -137,7 +137,7 @@ async def loaded_schema(
     session: AsyncSession, principal: Principal, settings: Settings, schema_id: int
 ) -> tuple[SchemaDoc, LoadedSchema]:
     doc = await SchemaRepository(session, principal).get(schema_id)
-    return doc, await load_cached_async(BlobStore(settings.data_dir), doc.storage_key, doc.filename)
+    return doc, await load_cached_async(store_for(settings), doc.storage_key, doc.filename)
 
 
 async def representation(

@@ -1,4 +1,4 @@
-"""Content-addressed file storage under the data directory, shared by the API and workers.
+"""Content-addressed blobs (uploaded schemas, avatars) in a local folder, under `blobs/`.
 Writes are atomic: temporary name, fsync, rename — a reader never sees half a file."""
 
 from __future__ import annotations
@@ -9,14 +9,19 @@ import tempfile
 from pathlib import Path
 
 
+def blob_path(key: str) -> str:
+    """Where a blob lives relative to the store's root (the same layout in every backend)."""
+    if not key.isalnum():
+        raise ValueError("invalid storage key")
+    return f"blobs/{key[:2]}/{key}"
+
+
 class BlobStore:
     def __init__(self, root: Path) -> None:
         self.root = root
 
     def path(self, key: str) -> Path:
-        if not key.isalnum():
-            raise ValueError("invalid storage key")
-        return self.root / "blobs" / key[:2] / key
+        return self.root / blob_path(key)
 
     def put(self, content: bytes) -> str:
         key = hashlib.sha256(content).hexdigest()

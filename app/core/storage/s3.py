@@ -1,0 +1,377 @@
+"""The S3-compatible store (AWS S3, MinIO, Ceph, R2; moto in the tests): `s3://bucket/prefix`,
+credentials from boto3's standard chain (environment, config file, instance role).
+
+Files are written straight into the bucket as multipart uploads (a part of `part_bytes` is sent by
+a background thread while the next fills; a file smaller than one part is one PUT), so nothing is
+visible under a key until it is whole. A dataset file is assembled from its shards' parts by
+server-side copy (UploadPartCopy); only the pieces too small to be a multipart part on their own
+(S3's 5 MiB floor) pass through the worker, and every part is read once for the sha256. Removing a
+folder also aborts its unfinished multipart uploads (a worker killed mid-file leaves one)."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import IO, Any, cast
+
+import boto3
+from boto3.exceptions import S3UploadFailedError
+from botocore.config import Config
+from botocore.exceptions import (
+    BotoCoreError,
+    ClientError,
+    ConnectTimeoutError,
+    EndpointConnectionError,
+    NoCredentialsError,
+)
+
+from app.core.errors import StorageUnavailable
+from app.core.jobs.files import COPY_BUFFER, WrittenFile
+from app.core.storage.base import Produce
+from app.core.storage.blobs import blob_path
+
+log = logging.getLogger("tdg.storage")
+MIN_PART = 5 * 1024 * 1024  # S3's smallest multipart part (all but the last)
+MAX_COPY = 5 * 1024**3  # the largest range one UploadPartCopy may copy
+_CREDENTIALS = {"InvalidAccessKeyId", "SignatureDoesNotMatch", "AccessDenied", "403", "InvalidToken",
+                "ExpiredToken", "InvalidClientTokenId", "AuthorizationHeaderMalformed"}  # fmt: skip
+
+
+def describe(exc: Exception, bucket: str) -> str:
+    """One sentence for a failure of the store, built from its error code only."""
+    if isinstance(exc, ClientError):
+        code = str(exc.response.get("Error", {}).get("Code", "error"))[:64]
+        if code in {"NoSuchBucket", "404"}:
+            return f"The object store has no bucket '{bucket}'."
+        if code in _CREDENTIALS:
+            return f"The object store refused the service's credentials ({code})."
+        return f"The object store refused the request ({code})."
+    if isinstance(exc, NoCredentialsError):
+        return (
+            "No object-store credentials were found (AWS environment variables, config file or "
+            "instance role)."
+        )
+    if isinstance(exc, EndpointConnectionError | ConnectTimeoutError):
+        return "The object store endpoint could not be reached."
+    return f"The object store request failed ({exc.__class__.__name__})."
+
+
+def make_client(endpoint_url: str | None, region: str | None) -> Any:
+    return boto3.session.Session().client(
+        "s3",
+        endpoint_url=endpoint_url or None,
+        region_name=region or None,
+        config=Config(
+            connect_timeout=5,
+            read_timeout=60,
+            retries={"max_attempts": 3, "mode": "standard"},
+            max_pool_connections=16,
+            # path-style works with every S3-compatible store (MinIO, Ceph, moto)
+            s3={"addressing_style": "path"} if endpoint_url else {},
+        ),
+    )
+
+
+class _Upload:
+    """One object written as it is produced; visible only once `finish` completes it."""
+
+    def __init__(self, store: S3Store, key: str, *, hashing: bool) -> None:
+        self.store = store
+        self.key = key
+        self.sha256 = hashlib.sha256() if hashing else None
+        self.size = 0
+        self.buffer = bytearray()
+        self.upload_id: str | None = None
+        self.parts: list[dict[str, Any]] = []
+        self._pending: Future[None] | None = None
+
+    def write(self, data: bytes) -> int:
+        self.buffer += data
+        if self.sha256 is not None:
+            self.sha256.update(data)
+        self.size += len(data)
+        if len(self.buffer) >= self.store.part_bytes:
+            self._send()
+        return len(data)
+
+    def _start(self) -> str:
+        self._wait()
+        if self.upload_id is None:
+            s = self.store
+            self.upload_id = s.client.create_multipart_upload(Bucket=s.bucket, Key=self.key)["UploadId"]
+        return self.upload_id
+
+    def _wait(self) -> None:
+        if self._pending is not None:
+            pending, self._pending = self._pending, None
+            pending.result()
+
+    def _send(self) -> None:
+        upload_id = self._start()
+        body, self.buffer = bytes(self.buffer), bytearray()
+        number = len(self.parts) + 1
+        part: dict[str, Any] = {"PartNumber": number}
+        self.parts.append(part)
+
+        def send() -> None:
+            s = self.store
+            reply = s.client.upload_part(
+                Bucket=s.bucket, Key=self.key, UploadId=upload_id, PartNumber=number, Body=body
+            )
+            part["ETag"] = reply["ETag"]
+
+        self._pending = self.store.pool.submit(send)
+
+    def copy(self, source_key: str, start: int, stop: int) -> None:
+        """Bytes [start, stop) of another object as the next parts, copied inside the store."""
+        if self.buffer:
+            raise ValueError("A copied part cannot follow bytes still buffered.")
+        upload_id = self._start()
+        s = self.store
+        pieces = -(-(stop - start) // MAX_COPY)
+        step = -(-(stop - start) // pieces)
+        for a in range(start, stop, step):
+            b = min(stop, a + step)
+            number = len(self.parts) + 1
+            reply = s.client.upload_part_copy(
+                Bucket=s.bucket,
+                Key=self.key,
+                UploadId=upload_id,
+                PartNumber=number,
+                CopySource={"Bucket": s.bucket, "Key": source_key},
+                CopySourceRange=f"bytes={a}-{b - 1}",
+            )
+            self.parts.append({"PartNumber": number, "ETag": reply["CopyPartResult"]["ETag"]})
+
+    def finish(self) -> None:
+        s = self.store
+        if self.upload_id is None:
+            s.client.put_object(Bucket=s.bucket, Key=self.key, Body=bytes(self.buffer))
+            self.buffer = bytearray()
+            return
+        if self.buffer:
+            self._send()
+        self._wait()
+        s.client.complete_multipart_upload(
+            Bucket=s.bucket, Key=self.key, UploadId=self.upload_id, MultipartUpload={"Parts": self.parts}
+        )
+        self.upload_id = None
+
+    def abort(self) -> None:
+        with contextlib.suppress(Exception):
+            self._wait()
+        if self.upload_id is not None:
+            with contextlib.suppress(BotoCoreError, ClientError):
+                s = self.store
+                s.client.abort_multipart_upload(Bucket=s.bucket, Key=self.key, UploadId=self.upload_id)
+
+
+class S3Store:
+    def __init__(
+        self, bucket: str, prefix: str, *, endpoint_url: str | None, region: str | None, part_bytes: int
+    ) -> None:
+        self.bucket = bucket
+        self.prefix = prefix.strip("/")
+        self.part_bytes = max(part_bytes, MIN_PART)
+        self.client = make_client(endpoint_url, region)
+        self.pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="tdg-s3")
+
+    @property
+    def description(self) -> str:
+        return f"s3://{self.bucket}/{self.prefix}"
+
+    def key(self, relative: str) -> str:
+        return f"{self.prefix}/{relative}" if self.prefix else relative
+
+    @contextlib.contextmanager
+    def _errors(self) -> Iterator[None]:
+        try:
+            yield
+        except (BotoCoreError, ClientError, S3UploadFailedError) as exc:
+            raise StorageUnavailable(describe(exc, self.bucket)) from None
+
+    def check(self) -> None:
+        with self._errors():
+            self.client.head_bucket(Bucket=self.bucket)
+
+    def put_blob(self, content: bytes) -> str:
+        key = hashlib.sha256(content).hexdigest()
+        with self._errors():
+            self.client.put_object(Bucket=self.bucket, Key=self.key(blob_path(key)), Body=content)
+        return key
+
+    def get_blob(self, key: str) -> bytes:
+        with self.open(blob_path(key)) as body:
+            return body.read()
+
+    def write_many(
+        self, relatives: Sequence[str], produce: Produce, *, hashing: bool = True
+    ) -> list[WrittenFile]:
+        uploads = [_Upload(self, self.key(relative), hashing=hashing) for relative in relatives]
+        finished: list[_Upload] = []
+        try:
+            with self._errors():
+                produce(uploads)
+                for upload in uploads:
+                    upload.finish()
+                    finished.append(upload)
+        except BaseException:
+            for upload in uploads:
+                upload.abort()
+            for upload in finished:  # all or none, as on the local disk
+                with contextlib.suppress(BotoCoreError, ClientError):
+                    self.client.delete_object(Bucket=self.bucket, Key=upload.key)
+            raise
+        return [
+            WrittenFile(relative, u.size, u.sha256.hexdigest() if u.sha256 is not None else None)
+            for relative, u in zip(relatives, uploads, strict=True)
+        ]
+
+    def concatenate(self, sources: Sequence[str], relative: str, beat: Callable[[], object]) -> WrittenFile:
+        out = _Upload(self, self.key(relative), hashing=False)
+        digest = hashlib.sha256()
+        size = 0
+        try:
+            with self._errors():
+                for source in sources:
+                    size += self._append(out, self.key(source), digest, beat)
+                out.finish()
+        except BaseException:
+            out.abort()
+            raise
+        return WrittenFile(relative, size, digest.hexdigest())
+
+    def _append(self, out: _Upload, source_key: str, digest: Any, beat: Callable[[], object]) -> int:
+        """One part onto `out`: copied in the store from where no bytes wait in `out`'s buffer and
+        at least MIN_PART remain; the bytes before that are buffered. All of it is read for the hash."""
+        reply = self.client.get_object(Bucket=self.bucket, Key=source_key)
+        length = int(reply["ContentLength"])
+        body = reply["Body"]
+        position = 0
+        copied = False
+        try:
+            while position < length:
+                if not copied and not out.buffer and length - position >= MIN_PART:
+                    out.copy(source_key, position, length)
+                    copied = True
+                chunk = body.read(COPY_BUFFER)
+                if not chunk:
+                    raise OSError("a part ended before its recorded size")
+                digest.update(chunk)
+                if not copied:  # a buffer that fills to a part is sent: a copy may start next chunk
+                    out.write(chunk)
+                position += len(chunk)
+                beat()
+        finally:
+            body.close()
+        return length
+
+    def place(self, source: str, relative: str) -> None:
+        with self._errors():
+            self.client.copy_object(
+                Bucket=self.bucket,
+                Key=self.key(relative),
+                CopySource={"Bucket": self.bucket, "Key": self.key(source)},
+            )
+
+    def _uploads(self, prefix: str) -> Iterator[dict[str, Any]]:
+        pages = self.client.get_paginator("list_multipart_uploads").paginate(
+            Bucket=self.bucket, Prefix=prefix
+        )
+        for page in pages:
+            yield from page.get("Uploads", [])
+
+    def _objects(self, prefix: str) -> Iterator[str]:
+        pages = self.client.get_paginator("list_objects_v2").paginate(Bucket=self.bucket, Prefix=prefix)
+        for page in pages:
+            yield from (item["Key"] for item in page.get("Contents", []))
+
+    def remove(self, prefix: str) -> None:
+        folder = self.key(prefix).rstrip("/") + "/"
+        try:
+            with self._errors():
+                for upload in list(self._uploads(folder)):
+                    self.client.abort_multipart_upload(
+                        Bucket=self.bucket, Key=upload["Key"], UploadId=upload["UploadId"]
+                    )
+                keys = list(self._objects(folder))
+                for i in range(0, len(keys), 1000):
+                    self.client.delete_objects(
+                        Bucket=self.bucket,
+                        Delete={"Objects": [{"Key": k} for k in keys[i : i + 1000]], "Quiet": True},
+                    )
+        except StorageUnavailable as exc:
+            log.warning("removing %s from %s failed: %s", prefix, self.description, exc.detail)
+
+    def has(self, prefix: str) -> bool:
+        folder = self.key(prefix).rstrip("/") + "/"
+        with self._errors():
+            listed = self.client.list_objects_v2(Bucket=self.bucket, Prefix=folder, MaxKeys=1)
+            if listed.get("KeyCount", 0) > 0:
+                return True
+            return any(True for _ in self._uploads(folder))
+
+    def dataset_folders(self) -> list[int]:
+        root = self.key("datasets/")
+        ids: set[int] = set()
+        with self._errors():
+            pages = self.client.get_paginator("list_objects_v2").paginate(
+                Bucket=self.bucket, Prefix=root, Delimiter="/"
+            )
+            for page in pages:
+                for common in page.get("CommonPrefixes", []):
+                    name = common["Prefix"][len(root) :].strip("/")
+                    if name.isdigit():
+                        ids.add(int(name))
+            for upload in self._uploads(root):
+                name = upload["Key"][len(root) :].split("/", 1)[0]
+                if name.isdigit():
+                    ids.add(int(name))
+        return sorted(ids)
+
+    def local_path(self, relative: str) -> Path | None:
+        return None
+
+    def open(self, relative: str) -> IO[bytes]:
+        try:
+            with self._errors():
+                return cast(
+                    IO[bytes], self.client.get_object(Bucket=self.bucket, Key=self.key(relative))["Body"]
+                )
+        except StorageUnavailable as exc:
+            if "(NoSuchKey)" in exc.detail:
+                raise FileNotFoundError(relative) from None
+            raise
+
+    def read_range(self, relative: str, start: int, stop: int) -> Iterator[bytes]:
+        if stop <= start:
+            return
+        with self._errors():
+            body = self.client.get_object(
+                Bucket=self.bucket, Key=self.key(relative), Range=f"bytes={start}-{stop - 1}"
+            )["Body"]
+        try:
+            with self._errors():
+                yield from body.iter_chunks(COPY_BUFFER)
+        finally:
+            body.close()
+
+    def presigned_url(self, relative: str, *, filename: str, media_type: str, seconds: int) -> str:
+        with self._errors():
+            return cast(
+                str,
+                self.client.generate_presigned_url(
+                    "get_object",
+                    Params={
+                        "Bucket": self.bucket,
+                        "Key": self.key(relative),
+                        "ResponseContentDisposition": f'attachment; filename="{filename}"',
+                        "ResponseContentType": media_type,
+                    },
+                    ExpiresIn=seconds,
+                ),
+            )

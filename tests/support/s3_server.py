@@ -1,0 +1,141 @@
+"""A real S3-compatible server for the tests: moto's standalone server (`moto_server`) started in its
+own process on a free loopback port, as PostgreSQL is a server of its own; the app reaches it over
+HTTP with boto3 exactly as it would reach MinIO. Each test gets a bucket of its own.
+
+The store takes its credentials from the standard AWS chain, so the fixture sets the AWS
+environment variables (moto accepts any key) for this process and the workers it starts."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import boto3
+import pytest
+
+from app.core.settings import Settings
+
+KEY_ID, SECRET = "AKIDSTORETEST", "store-secret-access-key-42"
+AWS_ENV = {
+    "AWS_ACCESS_KEY_ID": KEY_ID,
+    "AWS_SECRET_ACCESS_KEY": SECRET,
+    "AWS_DEFAULT_REGION": "us-east-1",
+}
+STORAGES = ["local", "s3"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_moto(port: int) -> subprocess.Popen[bytes]:
+    server = Path(sys.executable).with_name("moto_server")
+    proc = subprocess.Popen(
+        [str(server), "-H", "127.0.0.1", "-p", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return proc
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError("moto_server exited at start-up") from None
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError(f"moto_server did not listen on port {port} within 30 s")
+
+
+def s3_client(endpoint: str) -> Any:
+    return boto3.session.Session().client(
+        "s3",
+        endpoint_url=endpoint,
+        region_name="us-east-1",
+        aws_access_key_id=KEY_ID,
+        aws_secret_access_key=SECRET,
+    )
+
+
+@pytest.fixture(scope="session")
+def s3_server() -> Iterator[str]:
+    """The endpoint URL of a moto server for this test session (process)."""
+    saved = {k: os.environ.get(k) for k in AWS_ENV}
+    os.environ.update(AWS_ENV)
+    port = free_port()
+    proc = start_moto(port)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+@pytest.fixture
+def s3_bucket(s3_server: str) -> str:
+    name = f"tdg-{uuid.uuid4().hex[:12]}"
+    s3_client(s3_server).create_bucket(Bucket=name)
+    return name
+
+
+@pytest.fixture
+def storage() -> str:
+    """Where the app under test keeps its files; modules parametrize it (`STORAGES`)."""
+    return "local"
+
+
+@pytest.fixture
+def storage_settings(storage: str, request: pytest.FixtureRequest) -> dict[str, Any]:
+    """The settings that put the app's files in `storage`: nothing for the local folder."""
+    if storage == "local":
+        return {}
+    endpoint = request.getfixturevalue("s3_server")
+    bucket = request.getfixturevalue("s3_bucket")
+    return {"storage_url": f"s3://{bucket}/tdg", "s3_endpoint_url": endpoint}
+
+
+def objects(endpoint: str, bucket: str, prefix: str = "") -> list[str]:
+    listed = s3_client(endpoint).list_objects_v2(Bucket=bucket, Prefix=prefix)
+    return sorted(item["Key"] for item in listed.get("Contents", []))
+
+
+def unfinished_uploads(endpoint: str, bucket: str) -> list[str]:
+    listed = s3_client(endpoint).list_multipart_uploads(Bucket=bucket)
+    return sorted(item["Key"] for item in listed.get("Uploads", []))
+
+
+def stored_under(settings: Settings, prefix: str) -> list[str]:
+    """What the app's store holds under the folder `prefix` (objects and unfinished multipart
+    uploads on S3, files on disk), seen from outside the app."""
+    if not settings.storage_url:
+        folder = settings.data_dir / prefix
+        return (
+            sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+            if folder.exists()
+            else []
+        )
+    bucket, _, base = settings.storage_url.removeprefix("s3://").partition("/")
+    assert settings.s3_endpoint_url is not None
+    key = f"{base.strip('/')}/{prefix}/"
+    client = s3_client(settings.s3_endpoint_url)
+    listed = client.list_objects_v2(Bucket=bucket, Prefix=key).get("Contents", [])
+    uploads = client.list_multipart_uploads(Bucket=bucket, Prefix=key).get("Uploads", [])
+    return sorted(
+        [item["Key"][len(key) :] for item in listed]
+        + [f"(unfinished) {u['Key'][len(key) :]}" for u in uploads]
+    )
