@@ -28,8 +28,15 @@ async def test_problems_listed_in_repr_and_dataset_refused_at_once(api: Api) -> 
         "POST", "/schemas", manager, 201,
         files={"file": ("bad.json", json.dumps(UNSATISFIABLE).encode())}, data={"project_id": str(project["project_id"])},
     )
+    uploaded = {p["path"]: p for p in schema["problems"]}  # the upload answer names them already
+    assert uploaded["count"] == {"path": "count", "reason": "no integer lies between 10 and 5", "blocking": True}
+    gql = await api.gql_data(
+        "query($id: Int!) { schema(schema_id: $id) { problems } }", {"id": schema["schema_id"]}, manager
+    )
+    assert gql["schema"]["problems"] == schema["problems"]
     rep = await api.call("GET", f"/schemas/{schema['schema_id']}/repr", manager, 200)
     problems = {p["path"]: p for p in rep["problems"]}
+    assert rep["problems"] == schema["problems"]
     assert problems["count"]["reason"] == "no integer lies between 10 and 5" and problems["count"]["blocking"]
     assert "enum" in problems["mode"]["reason"] and problems["mode"]["blocking"]
     assert "note" not in problems
@@ -49,5 +56,6 @@ async def test_generatable_schema_has_no_problems(api: Api) -> None:
     manager = await api.create_user(admin, "Manager")
     ok = {**UNSATISFIABLE, "required": ["note"], "properties": {"note": {"type": "string"}}}
     schema = await api.call("POST", "/schemas", manager, 201, files={"file": ("ok.json", json.dumps(ok).encode())})
+    assert schema["problems"] == []
     rep = await api.call("GET", f"/schemas/{schema['schema_id']}/repr", manager, 200)
     assert rep["problems"] == []

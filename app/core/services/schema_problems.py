@@ -23,6 +23,14 @@ async def of_root(loaded: LoadedSchema, root: str | None) -> list[dict[str, Any]
     return await asyncio.to_thread(root_problems, loaded, root)
 
 
+async def of_schema(
+    session: AsyncSession, principal: Principal, settings: Settings, schema_id: int
+) -> list[dict[str, Any]]:
+    """`of_root` for the schema's default root."""
+    _doc, loaded = await schemas.loaded_schema(session, principal, settings, schema_id)
+    return await of_root(loaded, None)
+
+
 async def refuse_blocked(
     session: AsyncSession, principal: Principal, settings: Settings, schema_id: int, root: str | None
 ) -> None:

@@ -9,6 +9,7 @@ from strawberry.types import Info
 from app.core.clock import iso
 from app.core.models import ConstraintSet as ConstraintSetRow
 from app.core.models import SchemaDoc
+from app.core.services import schema_problems
 from app.graphql.context import Context
 
 
@@ -29,6 +30,15 @@ class Schema:
     tenant_id: int
     created_at: str
     created_by: int | None
+
+    @strawberry.field(
+        description="What the engine cannot generate for the default record root: a list of "
+        "{path, reason, blocking} (blocking: no record can be generated, a dataset request is refused). "
+        "schema_repr lists them for any root."
+    )
+    async def problems(self, info: Info[Context, None]) -> JSON:
+        ctx = info.context
+        return JSON(await schema_problems.of_schema(ctx.session, ctx.principal, ctx.settings, self.schema_id))
 
     @strawberry.field(description="Projects the schema is linked to.")
     async def project_ids(self, info: Info[Context, None]) -> list[int]:
