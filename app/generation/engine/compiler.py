@@ -404,7 +404,9 @@ class Compiler:
                 self.dead.append(f"{node.path}: no enum/const value meets the field's other facets")
                 return None
         if not values:
-            raise Unsatisfiable(f"{node.path}: the enum allows no value.")
+            # an anyOf/oneOf branch or an optional property is left out; a required one fails
+            self.dead.append(f"{node.path or name}: the enum allows no value")
+            return None
         ready = [_json_ready(v) for v in values]
         kinds = {type(v) for v in values}
         kind = _JSON_KIND.get(node.kind, "any")

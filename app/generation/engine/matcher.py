@@ -53,6 +53,8 @@ def _accepts(
 ) -> bool:
     if depth > 50:
         return True
+    if node.unsupported and any("no value is valid" in u for u in node.unsupported):
+        return False  # a schema the loader found unsatisfiable (an option or property never drawn)
     if value is None:
         return (
             node.nullable
@@ -70,8 +72,8 @@ def _accepts(
     if k == Kind.REF:
         target = definitions.get(node.ref or "")
         return target is None or accepts(target, value, definitions, depth + 1, memo)
-    if k == Kind.ANY:  # unconstrained, unless the loader found the schema impossible
-        return not any("no value is valid" in u for u in node.unsupported)
+    if k == Kind.ANY:  # unconstrained (the loader's impossible schemas are refused above)
+        return True
     if k == Kind.CHOICE:
         hits = sum(1 for o in node.options if accepts(o, value, definitions, depth + 1, memo))
         return hits == 1 if node.choice_mode == ChoiceMode.ONE_OF else hits >= 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
@@ -64,7 +65,24 @@ def set_null_rate(gen: Gen, rate: float) -> None:
         gen.null_rate = rate
 
 
-def merge_object(base: Node, extra: Node | None, fixed: dict[str, Node]) -> Node:
+def _missed_pin(node: Node, pins: dict[str, Node]) -> dict[str, Node] | None:
+    """One child of `node` made to miss an `if`'s pin (present, its value outside the pin), so
+    values drawn for the `else` branch fail the `if` on purpose (one failing property is enough);
+    None when no child can (its own enum lies inside the pin)."""
+    for pname, pin in pins.items():
+        child = node.child(pname)
+        if child is None:
+            continue
+        allowed = [child.const] if child.has_const else child.enum
+        if allowed is not None and all(accepts(pin, v, {}) for v in allowed):
+            continue
+        return {pname: replace(child, required=True, negations=[*child.negations, pin])}
+    return None
+
+
+def merge_object(
+    base: Node, extra: Node | None, fixed: dict[str, Node], missed: dict[str, Node] | None = None
+) -> Node:
     """`base` with `extra`'s properties laid over it (its required names required) and the
     discriminator properties of an `if` pinned to their const/enum: one variant of an object
     whose if/then/else picks a shape by a tag. Conditions are dropped: the variant is checked
@@ -86,6 +104,8 @@ def merge_object(base: Node, extra: Node | None, fixed: dict[str, Node]) -> Node
             children[pname] = replace(
                 children[pname], const=pin.const, has_const=pin.has_const, enum=pin.enum, required=True
             )
+    for pname, child in (missed or {}).items():
+        children[pname] = child
     additional = base.additional_properties and (extra is None or extra.additional_properties)
     negations = [*base.negations, *(extra.negations if extra is not None else [])]
     return replace(
@@ -103,8 +123,14 @@ def condition_variants(node: Node) -> list[Node]:
     variants: list[Node] = []
     for cond in node.conditionals:
         pins = {c.name: c for c in cond.if_.children if c.has_const or c.enum is not None}
-        if cond.if_.kind != Kind.OBJECT or not pins or len(pins) != len(cond.if_.children):
+        if cond.if_.kind != Kind.OBJECT or not pins:
             return []
+        # the `if`'s other conditions are met or not by chance: every variant's values are
+        # checked against the whole node and re-drawn
+        if cond.else_ is not None and cond.else_.kind in (Kind.OBJECT, Kind.ANY):
+            missed = _missed_pin(node, pins)
+            if missed is not None:
+                variants.append(merge_object(node, cond.else_, {}, missed))
         then = cond.then
         if (
             then is not None
@@ -140,6 +166,7 @@ def distinguished(options: list[Node]) -> list[Node]:
     object option gets one of its properties made required when, without it, its values could
     also satisfy a closed sibling (`additionalProperties: false`) — the usual shape of
     `oneOf: [{properties: {step}}, {properties: {parallel}}]`, where `{}` would match every option."""
+    options = apart_by_enum(options)
     closed = [_closed_names(o) for o in options]
     if not any(c is not None for c in closed):
         return without_rival_keys(options)
@@ -164,6 +191,49 @@ def distinguished(options: list[Node]) -> list[Node]:
         children = [replace(c, required=True) if c is best else c for c in option.children]
         out.append(replace(option, children=children))
     return without_rival_keys(out)
+
+
+def _enum_of(node: Node) -> list[Any] | None:
+    return [node.const] if node.has_const else node.enum
+
+
+def _outside(values: list[Any], rivals: list[Node]) -> list[Any]:
+    return [v for v in values if not any(accepts(r, v, {}) for r in rivals)]
+
+
+def apart_by_enum(options: list[Node]) -> list[Node]:
+    """oneOf options told apart by enum/const (the draft-04 way to tag a branch): an option with
+    an enum keeps only the values no other option accepts; an object option whose property has
+    an enum, where every other option constrains that property too, has it made required with
+    only the values the others refuse. Values then miss the other options by construction."""
+    out: list[Node] = []
+    for i, option in enumerate(options):
+        rivals = [o for j, o in enumerate(options) if j != i and o is not option]
+        own = _enum_of(option)
+        if own is not None and rivals:
+            kept = _outside(own, rivals)
+            if kept and len(kept) < len(own):
+                option = replace(option, enum=kept, has_const=False, const=None)
+            out.append(option)
+            continue
+        if option.kind is not Kind.OBJECT or not rivals:
+            out.append(option)
+            continue
+        for child in option.children:
+            values = _enum_of(child)
+            if not child.name or values is None:
+                continue
+            theirs = [r.child(child.name) if r.kind is Kind.OBJECT else None for r in rivals]
+            if any(t is None for t in theirs):
+                continue  # a rival that leaves this property open accepts any value of it
+            kept = _outside(values, [t for t in theirs if t is not None])
+            if kept:
+                pinned = replace(child, required=True, enum=kept, has_const=False, const=None)
+                children = [pinned if c is child else c for c in option.children]
+                option = replace(option, children=children)
+                break
+        out.append(option)
+    return out
 
 
 def without_rival_keys(options: list[Node]) -> list[Node]:
@@ -243,8 +313,30 @@ def array_variants(node: Node) -> list[Node]:
         if fit and (hi is None or lo <= hi) and not (plain.unique_items and len(fit) < lo):
             items = replace(node.items, enum=fit, has_const=False, const=None)
             variants.append(replace(plain, items=items, min_items=lo, max_items=hi))
+    variants.extend(_counted_variants(node, plain))
     variants.append(plain)
     return variants
+
+
+def _counted_variants(node: Node, plain: Node) -> list[Node]:
+    """`contains` with minContains/maxContains built on purpose: the first k items drawn from the
+    `contains` schema (the loader made it the conjunction with `items`), the rest from `items`
+    kept outside `contains` when maxContains bounds the count; k = minContains (and one more)."""
+    contains, items = node.contains, node.items
+    if contains is None or items is None or node.prefix_items:
+        return []
+    k_lo = 1 if node.min_contains is None else node.min_contains
+    k_hi = node.max_contains
+    if k_hi is not None and k_lo > k_hi:
+        return []
+    rest = items if k_hi is None else replace(items, negations=[*items.negations, contains])
+    out: list[Node] = []
+    for k in dict.fromkeys((k_lo, k_lo + 1 if k_hi is None or k_lo < k_hi else k_lo)):
+        lo, hi = max(plain.min_items or 0, k), plain.max_items
+        if hi is not None and lo > hi:
+            continue
+        out.append(replace(plain, prefix_items=[contains] * k, items=rest, min_items=lo, max_items=hi))
+    return out
 
 
 def json_types(node: Node, definitions: dict[str, Node], depth: int = 0) -> set[str] | None:

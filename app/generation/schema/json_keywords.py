@@ -9,6 +9,7 @@ from typing import Any
 
 from app.generation.model import Conditional, Kind, Node, required_names
 from app.generation.schema.ecma_regex import translate_ecma_pattern
+from app.generation.schema.json_narrowing import dead_reason, property_gates, why_dead
 
 HARD_NODE_LIMIT = 100_000  # past this (choice combinations) subtrees are left unmodelled (ANY)
 _DATE_FORMATS = {"date": Kind.DATE, "date-time": Kind.DATETIME, "time": Kind.TIME}
@@ -169,8 +170,12 @@ class KeywordFacets:
                     "an 'additionalProperties' schema: extra properties are generated only where "
                     "minProperties needs them",
                 )
-            if isinstance(schema.get("unevaluatedProperties"), dict):
-                node.unsupported.append("an 'unevaluatedProperties' schema is ignored")
+            unevaluated = schema.get("unevaluatedProperties")
+            if isinstance(unevaluated, dict) and unevaluated and node.additional is None:
+                # keys no other keyword evaluates: only the extra keys minProperties asks for
+                node.additional = self._convert(
+                    [(unevaluated, resolver)], _join(node.path, "*"), "", depth + 1
+                )
             self._open_properties(node, schema, resolver, depth)
             for keyword in ("dependentRequired", "dependencies"):
                 deps = schema.get(keyword)
@@ -190,6 +195,9 @@ class KeywordFacets:
         for prop in required:
             if prop not in properties:
                 properties[prop] = [(True, None)]
+        left_out, forbidden = property_gates(flat, properties, required)
+        for text in [*left_out, *forbidden[:1]]:
+            note_unsupported(node, text)
         for index, (prop, contributions) in enumerate(properties.items()):
             if self.node_count > HARD_NODE_LIMIT:
                 node.unsupported.append(
@@ -209,6 +217,9 @@ class KeywordFacets:
             child = self._convert(usable, child_path, prop, depth + 1)
             child.required = prop in required
             node.children.append(child)
+            if not child.required and dead_reason(child) is not None:
+                # the compiler leaves it out; say why where the object is reported
+                note_unsupported(node, f"optional property {prop!r} is left out: {why_dead(child)}")
 
     def _open_properties(self, node: Node, schema: dict[str, Any], resolver: Any, depth: int) -> None:
         """patternProperties, propertyNames and dependentSchemas (or schema-valued dependencies)."""
@@ -263,6 +274,7 @@ class KeywordFacets:
     def _array(self, node: Node, flat: list[Part], depth: int) -> None:
         item_parts: list[Part] = []
         prefix_parts: list[list[Part]] = []
+        contains_part: Part | None = None
         closed = False
         for schema, resolver in flat:
             prefix = schema.get("prefixItems") if not self.legacy and self.doc.version != "2019-09" else None
@@ -292,7 +304,8 @@ class KeywordFacets:
             contains = schema.get("contains")
             if isinstance(contains, dict | bool) and self.doc.version != "draft-04":
                 if node.contains is None:
-                    node.contains = self._convert([(contains, resolver)], node.path, "", depth + 1)
+                    contains_part = (contains, resolver)
+                    node.contains = self._convert([contains_part], node.path, "", depth + 1)
                     if not self.legacy:
                         for keyword, attr in (
                             ("minContains", "min_contains"),
@@ -308,6 +321,10 @@ class KeywordFacets:
                 node,
                 "'contains' and if/then/else on an array are honoured by re-drawing arrays that miss them",
             )
+        if node.contains is not None and contains_part is not None and item_parts and not prefix_parts:
+            # every item meets `items`, so counting items that meet `contains` is counting items
+            # that meet both: the conjunction is a value the generator can place on purpose
+            node.contains = self._convert([*item_parts, contains_part], node.path, "", depth + 1)
         node.prefix_items = [self._convert(p, node.path, "", depth + 1) for p in prefix_parts]
         if closed:
             node.max_items = (

@@ -18,12 +18,22 @@ from app.generation.schema.json_keywords import (
     Part,
     note_unsupported,
 )
+from app.generation.schema.json_narrowing import (
+    ALL_TYPES,
+    DEAD,
+    dead_reason,
+    fits_kind,
+    negated_types,
+    value_kind,
+    why_dead,
+)
 
 if TYPE_CHECKING:
     from app.generation.schema.json_schema import JsonSchemaDocument
 
 MAX_TREE_DEPTH = 64  # schema levels inlined before a $ref is cut into a REF node
 MAX_NESTING = 100  # schema levels below which nothing is modelled (keeps clear of RecursionError)
+MAX_ALLOF_REENTRY = 2  # times a recursive $ref inside allOf is inlined again before it is cut
 NODE_BUDGET = 10_000  # past this many nodes every further $ref becomes a REF node
 _EXPANDED_KEYWORDS = frozenset({"allOf", "$ref", "$dynamicRef", "$recursiveRef"})
 _LEGACY_DRAFTS = {"draft-04", "draft-06", "draft-07"}
@@ -78,40 +88,6 @@ def lookup_ref(resolver: Any, ref: str) -> Any:
         ) from None
 
 
-def _fits(value: Any, kind: Kind) -> bool:
-    if kind in (Kind.STRING, Kind.DATE, Kind.DATETIME, Kind.TIME):
-        return isinstance(value, str)
-    if kind is Kind.INTEGER:
-        return (isinstance(value, int) and not isinstance(value, bool)) or (
-            isinstance(value, float) and value.is_integer()
-        )
-    if kind is Kind.NUMBER:
-        return isinstance(value, int | float) and not isinstance(value, bool)
-    if kind is Kind.BOOLEAN:
-        return isinstance(value, bool)
-    if kind is Kind.NULL:
-        return value is None
-    if kind is Kind.OBJECT:
-        return isinstance(value, dict)
-    if kind is Kind.ARRAY:
-        return isinstance(value, list)
-    return True
-
-
-def _value_kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "object" if isinstance(value, dict) else "array"
-
-
 def _enum_key(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=str)
 
@@ -153,6 +129,7 @@ class TreeBuilder(KeywordFacets):
         ] = []  # cut refs still to build: key, contents, resolver, path
         self.key_of: dict[int, str] = {}
         self.keys_used: set[str] = set()
+        self.reentry: dict[int, int] = {}  # recursive allOf $ref target -> times inlined again
 
     # -- entry -----------------------------------------------------------------------------------
     def build(self, root: str, contents: Any, resolver: Any) -> FieldTree:
@@ -268,19 +245,24 @@ class TreeBuilder(KeywordFacets):
 
     # -- flattening ------------------------------------------------------------------------------
     def _flatten(
-        self, parts: list[Part], notes: list[str], inlined: dict[int, str]
-    ) -> tuple[list[Part], bool]:
-        """Expand allOf and non-pure $refs into a flat conjunction of plain schemas.
+        self, parts: list[Part], notes: list[str], inlined: dict[int, str], reentered: set[int]
+    ) -> tuple[list[Part], bool, bool]:
+        """Expand allOf and non-pure $refs into a flat conjunction of plain schemas; returns
+        (parts, impossible, cut).
 
         Every target inlined is recorded in `inlined`, which the caller keeps on the expansion
         stack while it converts the result, so a cycle through an inlined $ref is detected too.
+        A $ref back to a schema being expanded (a recursive `allOf: [{$ref: node}, ...]`) is
+        inlined again up to MAX_ALLOF_REENTRY times (its idents go to `reentered`), then the
+        subschema is cut: left unmodelled, so the compiler avoids it rather than drop the
+        required properties the reference brings.
         """
         flat: list[Part] = []
-        impossible = False
+        impossible = cut = False
         inlining: set[int] = set()
 
         def visit(schema: Any, resolver: Any) -> None:
-            nonlocal impossible
+            nonlocal impossible, cut
             if schema is True or schema == {}:
                 return
             if schema is False:
@@ -298,9 +280,14 @@ class TreeBuilder(KeywordFacets):
             for r in refs:
                 resolved = lookup_ref(resolver, r)
                 ident = id(resolved.contents)
-                if ident in inlining or ident in self.expanding:
+                if ident in inlining:
                     notes.append(f"recursive $ref {r[:100]!r} inside allOf is not modelled")
                     continue
+                if ident in self.expanding:
+                    if self.reentry.get(ident, 0) >= MAX_ALLOF_REENTRY:
+                        cut = True
+                        continue
+                    reentered.add(ident)
                 inlining.add(ident)
                 inlined.setdefault(ident, r)
                 visit(resolved.contents, resolved.resolver)
@@ -321,7 +308,7 @@ class TreeBuilder(KeywordFacets):
 
         for schema, resolver in parts:
             visit(schema, resolver)
-        return flat, impossible
+        return flat, impossible, cut
 
     # -- conversion ------------------------------------------------------------------------------
     def _convert(self, parts: list[Part], path: str, name: str, depth: int) -> Node:
@@ -339,15 +326,26 @@ class TreeBuilder(KeywordFacets):
                 return node
         notes: list[str] = []
         inlined: dict[int, str] = {}
-        flat, impossible = self._flatten(parts, notes, inlined)
+        reentered: set[int] = set()
+        flat, impossible, cut = self._flatten(parts, notes, inlined, reentered)
+        if cut and not impossible:
+            node = Node(Kind.ANY, name=name, path=path)
+            node.unsupported.append(
+                f"recursion through allOf is inlined {MAX_ALLOF_REENTRY} levels deep: not modelled further"
+            )
+            return node
         fresh = [ident for ident in inlined if ident not in self.expanding]
         for ident in fresh:
             self.expanding[ident] = inlined[ident]
+        for ident in reentered:
+            self.reentry[ident] = self.reentry.get(ident, 0) + 1
         try:
             return self._convert_flat(flat, impossible, notes, path, name, depth)
         finally:
             for ident in fresh:
                 del self.expanding[ident]
+            for ident in reentered:
+                self.reentry[ident] -= 1
 
     def _convert_flat(
         self, flat: list[Part], impossible: bool, notes: list[str], path: str, name: str, depth: int
@@ -409,6 +407,13 @@ class TreeBuilder(KeywordFacets):
             choice_mode=mode,
             nullable=len(non_null) < len(options),
         )
+        # an option no value can satisfy is never drawn (and never matches): say so, and only
+        # when none is left is the choice itself unsatisfiable
+        dead = [i for i, o in enumerate(converted) if dead_reason(o) is not None]
+        for i in dead:
+            note_unsupported(node, f"{mode.value} option {i + 1} is dropped: {why_dead(converted[i])}")
+        if dead and len(dead) == len(converted) and not node.nullable:
+            node.unsupported.append(f"no {mode.value} option can be satisfied: {DEAD}")
         self._annotate(node, base)
         return node
 
@@ -453,14 +458,36 @@ class TreeBuilder(KeywordFacets):
             enum = [v for v in (enum if enum is not None else [const]) if _enum_key(v) == _enum_key(const)]
         if types is None:
             types = self._infer_types(flat, enum)
-        nullable = nullable_flag or "null" in types or (enum is not None and None in enum)
+        excluded = negated_types(flat)
+        if excluded:  # `not: {type: ...}`: built as the remaining types, not re-drawn
+            types = (set(ALL_TYPES) if "any" in types else types) - excluded
+        if enum is not None:
+            # values come from the enum alone: a type holds a value only if some member fits it,
+            # and null only if the enum holds null (a `type: [string, null]` beside it does not)
+            null_ok = None in enum and ("null" in types or nullable_flag or "any" in types)
+            types = {
+                t
+                for t in types
+                if t != "null"
+                and any(v is not None and fits_kind(v, _TYPE_KINDS.get(t, Kind.ANY)) for v in enum)
+            } | ({"null"} if null_ok else set())
+            nullable = null_ok
+        else:
+            nullable = nullable_flag or "null" in types
         concrete = sorted(t for t in types if t != "null")
         if not concrete:
             if types:
                 node = Node(Kind.NULL, name=name, path=path, nullable=True)
             else:
-                node = Node(Kind.ANY, name=name, path=path)
-                node.unsupported.append("the combined 'type' keywords leave no valid type: no value is valid")
+                # a typed node (NULL, not nullable), not ANY: the compiler names a dead typed node
+                # when the path is required, and leaves it out where the schema allows
+                node = Node(Kind.NULL, name=name, path=path)
+                why = (
+                    "no enum/const value has an allowed type"
+                    if enum is not None
+                    else "the combined 'type' keywords leave no valid type"
+                )
+                node.unsupported.append(f"{why}: {DEAD}")
             self._annotate(node, flat)
             return node
         if len(concrete) > 1:
@@ -483,7 +510,7 @@ class TreeBuilder(KeywordFacets):
     def _infer_types(self, flat: list[Part], enum: list[Any] | None) -> set[str]:
         present = {k for schema, _ in flat for k in schema}
         if enum is not None:
-            kinds = {_value_kind(v) for v in enum} - {"null"}
+            kinds = {value_kind(v) for v in enum} - {"null"}
             if kinds == {"integer", "number"}:
                 kinds = {"number"}
             return kinds | ({"null"} if None in enum else set()) if kinds else {"null"}
@@ -519,8 +546,10 @@ class TreeBuilder(KeywordFacets):
         elif kind is Kind.ARRAY:
             self._array(node, flat, depth)
         if enum is not None:
-            node.enum = [v for v in enum if v is not None and _fits(v, node.kind)]
-        if has_const and _fits(const, node.kind):
+            node.enum = [v for v in enum if v is not None and fits_kind(v, node.kind)]
+            if not node.enum:
+                node.unsupported.append(f"no enum/const value is a valid {type_name}: {DEAD}")
+        if has_const and fits_kind(const, node.kind):
             node.const, node.has_const = const, True
         for schema, resolver in flat:
             for keyword, reason in _UNSUPPORTED_KEYWORDS.items():

@@ -1,0 +1,131 @@
+"""What sibling keywords take away before anything is drawn: types a `not: {type}` forbids, enum
+values no allowed type holds, and properties an `additionalProperties` of one combined schema
+(allOf member, $ref target, anyOf/oneOf branch laid over its base) forbids or constrains."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from app.generation.model import Kind, Node
+from app.generation.schema.ecma_regex import translate_ecma_pattern
+
+# the phrase in Node.unsupported that marks a schema no value can satisfy (the compiler leaves
+# such a node out where the schema allows it, and fails naming it where it is required)
+DEAD = "no value is valid"
+ALL_TYPES = frozenset({"string", "integer", "number", "boolean", "object", "array", "null"})
+_ANNOTATIONS = frozenset({"title", "description", "$comment", "examples", "default"})
+
+Part = tuple[Any, Any]
+
+
+def fits_kind(value: Any, kind: Kind) -> bool:
+    if kind in (Kind.STRING, Kind.DATE, Kind.DATETIME, Kind.TIME):
+        return isinstance(value, str)
+    if kind is Kind.INTEGER:
+        return (isinstance(value, int) and not isinstance(value, bool)) or (
+            isinstance(value, float) and value.is_integer()
+        )
+    if kind is Kind.NUMBER:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if kind is Kind.BOOLEAN:
+        return isinstance(value, bool)
+    if kind is Kind.NULL:
+        return value is None
+    if kind is Kind.OBJECT:
+        return isinstance(value, dict)
+    if kind is Kind.ARRAY:
+        return isinstance(value, list)
+    return True
+
+
+def value_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "object" if isinstance(value, dict) else "array"
+
+
+def dead_reason(node: Node) -> str | None:
+    return next((u for u in node.unsupported if DEAD in u), None)
+
+
+def why_dead(node: Node) -> str:
+    """The dead reason without the marker phrase, for a note on the parent (which must stay alive)."""
+    reason = dead_reason(node) or "it cannot be satisfied"
+    return reason.replace(f": {DEAD}", "").replace(DEAD, "it cannot be satisfied")
+
+
+def negated_types(flat: list[Part]) -> set[str]:
+    """Types ruled out by `not: {"type": ...}` (a `not` holding nothing else)."""
+    out: set[str] = set()
+    for schema, _ in flat:
+        sub = schema.get("not")
+        if not isinstance(sub, dict) or "type" not in sub or set(sub) - _ANNOTATIONS - {"type"}:
+            continue
+        t = sub["type"]
+        names = (
+            {t}
+            if isinstance(t, str)
+            else {x for x in t if isinstance(x, str)}
+            if isinstance(t, list)
+            else set()
+        )
+        out |= names & ALL_TYPES
+        if "number" in names:
+            out.add("integer")
+    return out
+
+
+def _search(pattern: str, name: str) -> bool:
+    try:
+        return re.search(translate_ecma_pattern(pattern), name) is not None
+    except (ValueError, re.error):
+        return False
+
+
+def property_gates(
+    flat: list[Part], properties: dict[str, list[Part]], required: list[str]
+) -> tuple[list[str], list[str]]:
+    """Apply each combined schema's `additionalProperties` to the properties the others declare.
+
+    A property that schema does not declare (nor match by patternProperties) must be absent when
+    it is `false`, and must also meet it when it is a schema (its part is added to the property's
+    contributions). Removes forbidden optional properties from `properties`; returns (notes on
+    left-out optional properties, dead reasons for forbidden required ones)."""
+    if len(flat) < 2:
+        return [], []
+    notes: list[str] = []
+    dead: list[str] = []
+    for schema, resolver in flat:
+        additional = schema.get("additionalProperties")
+        if additional is not False and not isinstance(additional, dict):
+            continue
+        props = schema.get("properties")
+        names = set(props) if isinstance(props, dict) else set()
+        pats = schema.get("patternProperties")
+        patterns = list(pats) if isinstance(pats, dict) else []
+        for prop in list(properties):
+            if prop in names or any(_search(p, prop) for p in patterns):
+                continue
+            if additional is not False:
+                properties[prop].append((additional, resolver))
+            elif prop in required:
+                dead.append(
+                    f"property {prop!r} is required, but 'additionalProperties: false' of a schema "
+                    f"combined with it (allOf member, $ref or anyOf/oneOf base) forbids it: {DEAD}"
+                )
+            else:
+                del properties[prop]
+                notes.append(
+                    f"property {prop!r} is left out: 'additionalProperties: false' of a schema "
+                    f"combined with it (allOf member, $ref or anyOf/oneOf base) forbids it"
+                )
+    return notes, dead
