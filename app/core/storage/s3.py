@@ -70,6 +70,7 @@ def make_client(endpoint_url: str | None, region: str | None) -> Any:
             read_timeout=60,
             retries={"max_attempts": 3, "mode": "standard"},
             max_pool_connections=16,
+            signature_version="s3v4",  # presigned URLs too (MinIO and newer AWS regions refuse v2)
             # path-style works with every S3-compatible store (MinIO, Ceph, moto)
             s3={"addressing_style": "path"} if endpoint_url else {},
         ),
