@@ -27,12 +27,11 @@ from app.generation.engine.generators import Gen, LeafGen
 from app.generation.engine.objects import ObjectGen
 from app.generation.model import Kind, LeafContext, LeafValues
 from app.generation.values.categories import normalise_name
-from app.generation.values.permutation import FeistelPermutation
+from app.generation.values.permutation import FeistelPermutation, base36
 from app.generation.values.strings import StringGenerator
 
 UNIQUE_CATEGORIES = frozenset({"email", "username", "uuid"})
 _UNIQUE_NAMES = re.compile(r"^(id|uuid|guid|key|code|serial|serial_?number|.*_key|token|.*_token)$")
-_B36 = np.frombuffer(b"0123456789abcdefghijklmnopqrstuvwxyz", dtype=np.uint8)
 _ID_FORMAT = "xsd:ID"
 _IDREF_FORMATS = ("xsd:IDREF", "xsd:IDREFS")
 _MAX_REFS = 3
@@ -61,18 +60,6 @@ def default_uniqueness(
     return default, default
 
 
-def b36_codes(values: np.ndarray, width: int) -> list[str]:
-    """Lower-case base-36 text of each value, zero-padded to `width` digits."""
-    v = np.asarray(values, dtype=np.int64)
-    if not len(v):
-        return []
-    powers = 36 ** np.arange(width - 1, -1, -1, dtype=np.int64)
-    digits = _B36[(v[:, None] // powers) % 36]
-    out = np.full((len(v), width + 1), ord("\n"), dtype=np.uint8)
-    out[:, :width] = digits
-    return out.ravel()[:-1].tobytes().decode("ascii").split("\n")
-
-
 def _width(key_space: int) -> int:
     return max(1, math.ceil(math.log(max(key_space, 2), 36)))
 
@@ -87,7 +74,7 @@ class IdGenerator:
     def texts(self, keys: np.ndarray, key_space: int, seed: int) -> list[str]:
         width = _width(key_space)
         perm = FeistelPermutation(36**width, seed ^ self.field_key)
-        codes = b36_codes(perm(np.asarray(keys, dtype=np.uint64)), width)
+        codes = base36(perm(np.asarray(keys, dtype=np.uint64)), width, lower=True)
         return [self.prefix + c for c in codes]
 
     def fits(self, key_space: int) -> bool:

@@ -50,3 +50,19 @@ class FeistelPermutation:
             out[outside] = self._once(out[outside])
             outside = out >= n
         return out.astype(np.int64)
+
+
+_DIGITS36 = np.frombuffer(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", dtype=np.uint8)
+
+
+def base36(values: np.ndarray, width: int, lower: bool = False) -> list[str]:
+    """Base-36 text of each value (< 36**width), zero-padded to `width` digits: one digit matrix
+    decoded at once, not a loop per value."""
+    v = np.asarray(values, dtype=np.int64)
+    if not len(v):
+        return []
+    powers = 36 ** np.arange(width - 1, -1, -1, dtype=np.int64)
+    out = np.full((len(v), width + 1), ord("\n"), dtype=np.uint8)
+    out[:, :width] = _DIGITS36[(v[:, None] // powers) % 36]
+    text = out.ravel()[:-1].tobytes().decode("ascii")
+    return (text.lower() if lower else text).split("\n")

@@ -18,13 +18,12 @@ from app.generation.model import LeafContext, LeafSpec, LeafValues
 from app.generation.values import category_values as cv
 from app.generation.values import formats, vocab
 from app.generation.values.charsets import Intervals
-from app.generation.values.permutation import FeistelPermutation
+from app.generation.values.permutation import FeistelPermutation, base36
 from app.generation.values.regex import RegexGenerator, UnsupportedPattern, codes_to_strings
 
 Strategy = Callable[[LeafContext, int], list[str]]
 _ROUNDS = 4
 _CODE_NAMES = ("code", "sku", "ref", "key", "token", "id", "number", "no", "serial", "hash")
-_B36 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 # compile_check's outcome (kept strategy indexes) per field-independent spec: large schemas repeat
 # the same string facets thousands of times, and the check costs about 1.5 ms each time (specs
 # whose key is longer than MAX_KEY_CHARS, a huge enum or pattern, are not kept)
@@ -339,8 +338,8 @@ class StringGenerator:
                 f"{self.spec.path}: {c.key_space} unique values do not fit in {self.hi} characters."
             )
         perm = FeistelPermutation(36**width, perm_key)
-        keys = perm(c.keys.astype(np.uint64)).tolist()
-        codes = [_b36(k, width) for k in keys]
+        keys = perm(c.keys.astype(np.uint64))
+        codes = base36(keys, width)
         base = self._fill(c, len(keys))
         out = []
         email = self.spec.format in ("email", "idn-email") or self.spec.category == "email"
@@ -363,11 +362,3 @@ class StringGenerator:
         if not self.ok(out).all():
             raise Unsatisfiable(f"{self.spec.path}: unique values cannot meet this field's facets.")
         return LeafValues(out)
-
-
-def _b36(k: int, width: int) -> str:
-    digits = []
-    for _ in range(width):
-        k, r = divmod(k, 36)
-        digits.append(_B36[r])
-    return "".join(reversed(digits))
