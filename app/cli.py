@@ -5,12 +5,33 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+import sys
+from typing import Any
 
 import typer
 
 from app.core.settings import Settings, get_settings
 
-app = typer.Typer(help="Test Data Generation Service", no_args_is_help=True, add_completion=False)
+# the commands defined here; any other command line (generate, --help, none) may need the engine's
+CORE_COMMANDS = frozenset({"serve", "migrate", "worker", "user"})
+
+
+class _Cli(typer.Typer):
+    """`tdg`. The engine's `generate` command is added only when the command line is not one of
+    CORE_COMMANDS: defining it imports the whole generation engine, which `tdg serve` would then
+    hold in memory for good although it generates only in worker processes."""
+
+    _optional_registered = False
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        command = next((arg for arg in sys.argv[1:] if not arg.startswith("-")), None)
+        if command not in CORE_COMMANDS and not self._optional_registered:
+            self._optional_registered = True
+            _register_optional_commands()
+        return super().__call__(*args, **kwargs)
+
+
+app = _Cli(help="Test Data Generation Service", no_args_is_help=True, add_completion=False)
 user_app = typer.Typer(help="Manage users from the shell.", no_args_is_help=True)
 app.add_typer(user_app, name="user")
 
@@ -83,7 +104,7 @@ def worker(
     name: str | None = typer.Option(None, help="Worker node name (default tdg-<pid>@<host>)"),
     loglevel: str = typer.Option("INFO", help="Celery log level"),
 ) -> None:
-    """Run a Celery generation worker (needs TDG_BROKER_URL; shares the database and TDG_DATA_DIR).
+    """Run a Celery generation worker (needs TDG_BROKER_URL; shares the database and the store).
     Webhooks are delivered by `tdg serve`, which always runs the delivery dispatcher."""
     import os
 
@@ -150,6 +171,3 @@ def _register_optional_commands() -> None:
     except ImportError:  # the engine's command lands with the generation package
         return
     register(app)
-
-
-_register_optional_commands()
