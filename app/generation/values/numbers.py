@@ -270,7 +270,8 @@ class NumberGenerator:
         # draw from the realistic window when it is large enough, else from the whole range
         lo, hi = self.w_lo, self.w_hi
         if hi - lo + 1 < c.key_space * 2:
-            lo = self.j_lo if self.j_lo is not None else lo - c.key_space * 2
+            # an open lower end stays at 1 for a window of positive values (ids, codes), not below 0
+            lo = self.j_lo if self.j_lo is not None else (1 if lo >= 0 else lo - c.key_space * 2)
             hi = self.j_hi if self.j_hi is not None else lo + c.key_space * 4
         space = hi - lo + 1
         if space < c.key_space:
