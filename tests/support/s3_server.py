@@ -95,8 +95,9 @@ def s3_bucket(s3_server: str) -> str:
 
 @pytest.fixture
 def storage() -> str:
-    """Where the app under test keeps its files; modules parametrize it (`STORAGES`)."""
-    return "local"
+    """Where the app under test keeps its files: the local folder, or TDG_TEST_STORAGE (`s3` runs
+    any part of the suite against the S3 server); modules parametrize it (`STORAGES`) to run both."""
+    return os.environ.get("TDG_TEST_STORAGE", "local")
 
 
 @pytest.fixture
