@@ -281,3 +281,73 @@ def test_draft4_oneof_of_overlapping_enums_draws_values_in_one_only() -> None:
         },
     }
     assert {r["level"] for r in _drafted(schema)} == {"debug", "info", "fatal"}
+
+
+# -- the other keywords ----------------------------------------------------------------------------
+
+
+def test_pattern_properties_also_constrain_declared_properties() -> None:
+    # labels: every lower-case key (declared ones included) holds at most 5 characters
+    schema = {
+        "type": "object",
+        "required": ["name", "tag"],
+        "minProperties": 4,
+        "properties": {"name": {"type": "string"}, "tag": {"type": "string"}},
+        "patternProperties": {"^[a-z]+$": {"type": "string", "maxLength": 5}},
+    }
+    records = _both(schema)
+    assert all(len(r) >= 4 and len(r["name"]) <= 5 for r in records)
+
+
+def test_property_names_leave_out_declared_properties_they_refuse() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"Name": {"type": "string"}, "age": {"type": "integer"}},
+        "propertyNames": {"pattern": "^[a-z]+$"},
+    }
+    records = _both(schema)
+    assert all("Name" not in r for r in records) and any("age" in r for r in records)
+    assert any("'Name' is left out" in u for u in _tree(schema).root.unsupported)
+
+
+def test_unevaluated_items_decide_the_items_past_the_prefix() -> None:
+    schema = _field(
+        {
+            "type": "array",
+            "prefixItems": [{"type": "string"}],
+            "unevaluatedItems": {"type": "boolean"},
+            "minItems": 3,
+        },
+        "row",
+    )
+    records = _both(schema)
+    assert all(
+        isinstance(r["row"][0], str) and all(isinstance(x, bool) for x in r["row"][1:]) for r in records
+    )
+    closed = _field(
+        {
+            "type": "array",
+            "prefixItems": [{"type": "string"}, {"type": "integer"}],
+            "unevaluatedItems": False,
+        },
+        "pair",
+    )
+    assert all(len(r["pair"]) <= 2 for r in _both(closed))
+
+
+def test_dynamic_ref_tree_and_dependent_schemas() -> None:
+    schema = {
+        "$id": "https://example.com/tree",
+        "$dynamicAnchor": "node",
+        "type": "object",
+        "required": ["data"],
+        "properties": {
+            "data": {"type": "string"},
+            "card": {"type": "string"},
+            "billing": {"type": "string"},
+            "children": {"type": "array", "items": {"$dynamicRef": "#node"}},
+        },
+        "dependentSchemas": {"card": {"required": ["billing"]}},
+    }
+    records = _both(schema)
+    assert any(r.get("children") for r in records) and any("card" in r for r in records)

@@ -9,7 +9,7 @@ from typing import Any
 
 from app.generation.model import Conditional, Kind, Node, required_names
 from app.generation.schema.ecma_regex import translate_ecma_pattern
-from app.generation.schema.json_narrowing import dead_reason, property_gates, why_dead
+from app.generation.schema.json_narrowing import dead_reason, property_gates, property_name_gates, why_dead
 
 HARD_NODE_LIMIT = 100_000  # past this (choice combinations) subtrees are left unmodelled (ANY)
 _DATE_FORMATS = {"date": Kind.DATE, "date-time": Kind.DATETIME, "time": Kind.TIME}
@@ -196,6 +196,9 @@ class KeywordFacets:
             if prop not in properties:
                 properties[prop] = [(True, None)]
         left_out, forbidden = property_gates(flat, properties, required)
+        names_out, names_forbidden = property_name_gates(flat, properties, required, self.doc.validator_cls)
+        left_out += names_out
+        forbidden += names_forbidden
         for text in [*left_out, *forbidden[:1]]:
             note_unsupported(node, text)
         for index, (prop, contributions) in enumerate(properties.items()):
@@ -326,6 +329,16 @@ class KeywordFacets:
             # that meet both: the conjunction is a value the generator can place on purpose
             node.contains = self._convert([*item_parts, contains_part], node.path, "", depth + 1)
         node.prefix_items = [self._convert(p, node.path, "", depth + 1) for p in prefix_parts]
+        if prefix_parts and not item_parts and not closed:
+            # items past the prefix: unevaluatedItems decides them (false closes the array); else
+            # they are open, and drawn (unconstrained) only where minItems needs them
+            unevaluated = [(s.get("unevaluatedItems"), r) for s, r in flat if "unevaluatedItems" in s]
+            if any(u is False for u, _ in unevaluated):
+                closed = True
+            elif any(isinstance(u, dict) for u, _ in unevaluated):
+                item_parts = [(u, r) for u, r in unevaluated if isinstance(u, dict)]
+            elif (node.min_items or 0) > len(prefix_parts):
+                node.items = Node(Kind.ANY, name=node.name, path=node.path)
         if closed:
             node.max_items = (
                 len(prefix_parts) if node.max_items is None else min(node.max_items, len(prefix_parts))

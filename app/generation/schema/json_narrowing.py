@@ -100,6 +100,14 @@ def property_gates(
     it is `false`, and must also meet it when it is a schema (its part is added to the property's
     contributions). Removes forbidden optional properties from `properties`; returns (notes on
     left-out optional properties, dead reasons for forbidden required ones)."""
+    for schema, resolver in flat:
+        # patternProperties apply to declared properties too: a matching one meets both schemas
+        pats = schema.get("patternProperties")
+        if isinstance(pats, dict):
+            for pattern, sub in pats.items():
+                for prop in properties:
+                    if _search(pattern, prop):
+                        properties[prop].append((sub, resolver))
     if len(flat) < 2:
         return [], []
     notes: list[str] = []
@@ -128,4 +136,33 @@ def property_gates(
                     f"property {prop!r} is left out: 'additionalProperties: false' of a schema "
                     f"combined with it (allOf member, $ref or anyOf/oneOf base) forbids it"
                 )
+    return notes, dead
+
+
+def property_name_gates(
+    flat: list[Part], properties: dict[str, list[Part]], required: list[str], validator_cls: Any
+) -> tuple[list[str], list[str]]:
+    """`propertyNames` applies to declared properties too: one whose name it refuses is left out
+    (optional) or makes the object unsatisfiable (required). Returns (notes, dead reasons).
+    Name schemas holding a $ref are not judged here (their generated keys still are)."""
+    notes: list[str] = []
+    dead: list[str] = []
+    for schema, _ in flat:
+        names = schema.get("propertyNames")
+        if names is True or names is None or (isinstance(names, dict) and "$ref" in names):
+            continue
+        if names is False:
+            check = None
+        elif isinstance(names, dict):
+            check = validator_cls(names, format_checker=validator_cls.FORMAT_CHECKER)
+        else:
+            continue
+        for prop in list(properties):
+            if check is not None and check.is_valid(prop):
+                continue
+            if prop in required:
+                dead.append(f"property {prop!r} is required, but 'propertyNames' refuses its name: {DEAD}")
+            else:
+                del properties[prop]
+                notes.append(f"property {prop!r} is left out: 'propertyNames' refuses its name")
     return notes, dead

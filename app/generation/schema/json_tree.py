@@ -61,9 +61,7 @@ _ARRAY_KEYWORDS = (
 )
 _STRING_KEYWORDS = ("minLength", "maxLength", "pattern", "format")
 _NUMBER_KEYWORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
-_UNSUPPORTED_KEYWORDS = {
-    "unevaluatedItems": "'unevaluatedItems' is ignored",
-}
+_UNSUPPORTED_KEYWORDS: dict[str, str] = {}
 _TYPE_KINDS = {
     "string": Kind.STRING,
     "integer": Kind.INTEGER,
