@@ -6,6 +6,7 @@ caller is authorized."""
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 import httpx
 import pytest
@@ -13,7 +14,7 @@ import pytest
 from app.core.settings import Settings
 from tests.api_client import Api
 from tests.datasets.flow import ORDER_JSON, create_dataset, download, upload_schema, wait_for
-from tests.support.s3_server import stored_under, unfinished_uploads
+from tests.support.s3_server import KEY_ID, SECRET, s3_client, stored_under, unfinished_uploads
 
 
 @pytest.fixture
@@ -25,7 +26,9 @@ def storage() -> str:
 def settings(settings: Settings) -> Settings:
     # several shards of parts above S3's 5 MiB floor, so files are assembled by copies in the store
     return settings.model_copy(
-        update={"workers": 2, "shard_records": 15_000, "export_part_bytes": 5 * 1024 * 1024}
+        # the export target is on loopback
+        update={"workers": 2, "shard_records": 15_000, "export_part_bytes": 5 * 1024 * 1024,
+                "webhook_allow_private": True}
     )
 
 
@@ -100,3 +103,43 @@ async def test_redirect_to_a_presigned_url_after_authorization(api: Api, setting
         assert outsider.status_code == 401 and "location" not in outsider.headers
     finally:
         settings.download_redirect = False
+
+
+async def test_export_to_the_same_store_copies_inside_it(
+    api: Api, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.core.services import s3 as s3_service
+
+    requests: list[str] = []
+    real = s3_service.s3_client
+
+    def observed(config: dict[str, Any], secrets: dict[str, str]) -> Any:
+        client = real(config, secrets)
+        for operation in ("CopyObject", "UploadPartCopy", "PutObject", "UploadPart", "CreateMultipartUpload"):
+            client.meta.events.register(f"before-call.s3.{operation}", lambda op=operation, **_: requests.append(op))
+        return client
+
+    monkeypatch.setattr(s3_service, "s3_client", observed)
+    _, admin = await api.create_tenant()
+    project = await api.create_project(admin, "Export")
+    schema = await upload_schema(api, admin, ORDER_JSON, "customer_order.schema.json")
+    ds = await create_dataset(api, admin, project["project_id"], schema["schema_id"], 2_000, types=["json"])
+    done = await wait_for(api, admin, ds["dataset_id"])
+    assert done["status"] == "completed", done
+    assert settings.s3_endpoint_url is not None
+    target = f"export-{ds['dataset_id']}-{id(settings) % 10_000}"
+    s3_client(settings.s3_endpoint_url).create_bucket(Bucket=target)
+    integration = await api.call("POST", "/integrations", admin, 201, json={
+        "name": "same store", "provider": "s3", "config": {
+            "endpoint_url": settings.s3_endpoint_url, "bucket": target, "prefix": "out", "access_key_id": KEY_ID,
+            "secret_access_key": SECRET}})
+    export = await api.call("POST", f"/datasets/{ds['dataset_id']}/export-objectstore", admin, 201,
+                            json={"integration_id": integration["integration_id"], "formats": ["json"]})
+    assert export["status"] == "completed", export
+    assert requests == ["CopyObject"], requests  # no byte went through the service
+    (obj,) = export["objects"]
+    got = s3_client(settings.s3_endpoint_url).get_object(Bucket=target, Key=obj["key"])
+    content = got["Body"].read()
+    assert got["Metadata"]["sha256"] == obj["sha256"] == hashlib.sha256(content).hexdigest()
+    assert got["ContentType"] == "application/json"
+    assert content == (await download(api, admin, ds["dataset_id"], "json")).content

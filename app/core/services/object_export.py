@@ -42,14 +42,41 @@ def _upload(
         multipart_threshold=part_bytes, multipart_chunksize=part_bytes, max_concurrency=2
     )
     for f in files:
+        extra = {"ContentType": MEDIA_TYPES[f["format"]], "Metadata": {"sha256": f["sha256"]}}
+        if _copied_in_store(client, store, config, transfer, f, extra):
+            continue
         with store.open(f["path"]) as body:  # streamed from the service's own store
-            client.upload_fileobj(
-                body,
-                config["bucket"],
-                f["key"],
-                Config=transfer,
-                ExtraArgs={"ContentType": MEDIA_TYPES[f["format"]], "Metadata": {"sha256": f["sha256"]}},
-            )
+            client.upload_fileobj(body, config["bucket"], f["key"], Config=transfer, ExtraArgs=extra)
+
+
+def _copied_in_store(
+    client: Any,
+    store: Store,
+    config: dict[str, Any],
+    transfer: Any,
+    f: dict[str, Any],
+    extra: dict[str, Any],
+) -> bool:
+    """A file copied inside the object store when the service keeps its files in the same store
+    as the target (same endpoint) and the integration's credentials may read them; False (stream
+    it instead) otherwise."""
+    where = store.location(f["path"])
+    if where is None or (where[0] or "").rstrip("/") != (config.get("endpoint_url") or "").rstrip("/"):
+        return False
+    _, bucket, key = where
+    try:
+        client.copy(
+            {"Bucket": bucket, "Key": key},
+            config["bucket"],
+            f["key"],
+            ExtraArgs={**extra, "MetadataDirective": "REPLACE"},
+            Config=transfer,
+        )
+    except ClientError as exc:
+        if str(exc.response.get("Error", {}).get("Code")) in {"403", "AccessDenied", "404", "NoSuchKey"}:
+            return False  # the integration may not read the service's bucket
+        raise
+    return True
 
 
 def _key(*parts: str) -> str:

@@ -77,6 +77,11 @@ class Store(Protocol):
         """Bytes [start, stop) of a file, in chunks."""
         ...
 
+    def location(self, relative: str) -> tuple[str | None, str, str] | None:
+        """(endpoint URL, bucket, key) of a file in an object store, for copies inside it; None
+        for a local folder."""
+        ...
+
     def presigned_url(self, relative: str, *, filename: str, media_type: str, seconds: int) -> str | None:
         """A URL that serves the file without credentials for `seconds`; None when the store has none."""
         ...

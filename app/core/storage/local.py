@@ -84,5 +84,8 @@ class LocalStore:
                 left -= len(chunk)
                 yield chunk
 
+    def location(self, relative: str) -> None:
+        return None
+
     def presigned_url(self, relative: str, *, filename: str, media_type: str, seconds: int) -> None:
         return None

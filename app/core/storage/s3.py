@@ -176,6 +176,7 @@ class S3Store:
         self, bucket: str, prefix: str, *, endpoint_url: str | None, region: str | None, part_bytes: int
     ) -> None:
         self.bucket = bucket
+        self.endpoint_url = endpoint_url
         self.prefix = prefix.strip("/")
         self.part_bytes = max(part_bytes, MIN_PART)
         self.client = make_client(endpoint_url, region)
@@ -360,6 +361,9 @@ class S3Store:
                 yield from body.iter_chunks(COPY_BUFFER)
         finally:
             body.close()
+
+    def location(self, relative: str) -> tuple[str | None, str, str]:
+        return self.endpoint_url, self.bucket, self.key(relative)
 
     def presigned_url(self, relative: str, *, filename: str, media_type: str, seconds: int) -> str:
         with self._errors():
