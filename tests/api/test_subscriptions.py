@@ -31,7 +31,9 @@ FOLLOW = """subscription Follow($dataset_id: Int, $project_id: Int) {
     dataset_id status progress records_generated files { format file_index records }
   }
 }"""
-WAIT = 30.0  # seconds for any one message
+# deadline for any one message, not a wait: the next change may need a cold pool process (spawn,
+# imports, vocabularies at nice 19) to start, which on a loaded machine takes far longer than idle
+WAIT = 300.0
 
 
 @pytest.fixture
@@ -53,7 +55,7 @@ def server(settings: Settings) -> Iterator[str]:
         assert thread.is_alive(), "uvicorn stopped"
         return bool(server.started)
 
-    eventually_sync(started, timeout=30, what="uvicorn starting")
+    eventually_sync(started, timeout=120, what="uvicorn starting")
     yield f"127.0.0.1:{sock.getsockname()[1]}"
     server.should_exit = True
     thread.join(timeout=30)

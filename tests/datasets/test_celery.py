@@ -29,6 +29,9 @@ from tests.datasets.flow import (
 from tests.datasets.processes import Proc, expected_sha256, redis_database, service_env, start_worker
 from tests.support.waiting import eventually
 
+# long enough that a worker starved of CPU on a loaded machine never loses its shard by itself
+LEASE_SECONDS = 600.0
+
 
 @pytest.fixture
 def broker_url() -> Iterator[str]:
@@ -39,7 +42,8 @@ def broker_url() -> Iterator[str]:
 @pytest.fixture
 def settings(settings: Settings, broker_url: str) -> Settings:
     # shards of 8,192 records: the larger datasets are produced by both workers together
-    return settings.model_copy(update={"broker_url": broker_url, "job_lease_seconds": 3.0, "shard_records": 8192})
+    return settings.model_copy(update={"broker_url": broker_url, "job_lease_seconds": LEASE_SECONDS,
+                                       "shard_records": 8192})
 
 
 def worker_env(settings: Settings) -> dict[str, str]:
@@ -83,7 +87,7 @@ async def test_two_celery_workers_write_the_same_bytes_as_one_process(api: Api, 
                 await asyncio.to_thread(watch.sample)
                 return [await api.call("GET", f"/datasets/{ds['dataset_id']}", root, 200) for ds in created]
 
-            await eventually(sampled, lambda ds: all(d["status"] in FINAL for d in ds), timeout=120, interval=0.05)
+            await eventually(sampled, lambda ds: all(d["status"] in FINAL for d in ds), timeout=300, interval=0.05)
         finally:
             watch.close()
         finished = [await wait_for(api, root, ds["dataset_id"]) for ds in created]

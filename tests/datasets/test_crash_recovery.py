@@ -30,11 +30,16 @@ from tests.datasets.processes import (
     start_worker,
 )
 from tests.datasets.test_celery import lockers, worker_env
+from tests.support.processes import alive, expire_leases
 from tests.support.waiting import eventually, eventually_sync
 
 RECORDS = 200_000
 SEED = 77
 SHARD_RECORDS = 65_536  # four shards: the interrupted one re-runs, the finished ones are kept
+# long enough that a worker starved of CPU on a loaded machine never loses its shard by itself:
+# the tests expire the leases of the workers they kill (the seconds running out, without the wait)
+LEASE_SECONDS = 600.0
+WAIT = 300.0  # deadline for the processes to act, however slowly a loaded machine runs them
 
 
 def _left_on_disk(data_dir: Path, dataset_id: int) -> tuple[list[str], list[str]]:
@@ -53,7 +58,7 @@ def _assert_clean_completion(body: dict[str, Any], data_dir: Path) -> None:
     assert body["files"][0]["sha256"] == expected
     # the assembling worker removes the parts right after its completing commit
     eventually_sync(lambda: _left_on_disk(data_dir, body["dataset_id"]), lambda left: left == (["files"], []),
-                    timeout=15, what="only the files left on disk")
+                    timeout=WAIT, what="only the files left on disk")
 
 
 class _Client:
@@ -80,7 +85,7 @@ class _Client:
             return body["status"] == "running" and any(folder.rglob("*.part"))
 
         result: dict[str, Any] = eventually_sync(lambda: self.call("GET", f"/datasets/{dataset_id}", 200), writing,
-                                                 timeout=60, interval=0.02)
+                                                 timeout=WAIT, interval=0.02)
         return result
 
     def close(self) -> None:
@@ -89,7 +94,7 @@ class _Client:
 
 def test_serve_killed_mid_generation_and_restarted(database_url: str, tmp_path: Path) -> None:
     data_dir = tmp_path / "data"
-    env = service_env(database_url, data_dir, TDG_WORKERS="1", TDG_JOB_LEASE_SECONDS="3",
+    env = service_env(database_url, data_dir, TDG_WORKERS="1", TDG_JOB_LEASE_SECONDS=str(LEASE_SECONDS),
                       TDG_DISPATCH_INTERVAL_SECONDS="0.2", TDG_SHARD_RECORDS=str(SHARD_RECORDS))
     port = free_port()
     server: Proc | None = start_serve(env, tmp_path / "serve1.log", port)
@@ -107,11 +112,13 @@ def test_serve_killed_mid_generation_and_restarted(database_url: str, tmp_path: 
         assert running["progress"] < 1
         folders, partial = _left_on_disk(data_dir, ds["dataset_id"])
         assert any(f.startswith("work/s") for f in folders) and partial, (folders, partial)  # a half-written part
+        # every worker of the dataset died with the server
+        assert expire_leases(database_url, ds["dataset_id"]) >= 1
 
         server = start_serve(env, tmp_path / "serve2.log", port)
         client = _Client(port)
         body = eventually_sync(lambda: client.call("GET", f"/datasets/{ds['dataset_id']}", 200),
-                               lambda b: b["status"] not in ("queued", "running"), timeout=120, interval=0.2)
+                               lambda b: b["status"] not in ("queued", "running"), timeout=WAIT, interval=0.2)
         _assert_clean_completion(body, data_dir)
         r = client.call("GET", f"/data/{ds['dataset_id']}", 200, params={"format": "csv"})
         assert r.content.count(b"\n") == RECORDS + 1
@@ -130,7 +137,7 @@ def broker_url() -> Iterator[str]:
 
 @pytest.fixture
 def settings(settings: Settings, broker_url: str) -> Settings:
-    return settings.model_copy(update={"broker_url": broker_url, "job_lease_seconds": 3.0,
+    return settings.model_copy(update={"broker_url": broker_url, "job_lease_seconds": LEASE_SECONDS,
                                        "shard_records": SHARD_RECORDS})
 
 
@@ -151,15 +158,16 @@ async def test_celery_worker_killed_mid_dataset(api: Api, settings: Settings, tm
         # yet): the dataset's last locker may already be done with a small last shard, and
         # killing it would interrupt nothing
         locker = await eventually(lambda: asyncio.to_thread(_starting_shard_worker, settings.database_url, did),
-                                  timeout=60, interval=0.02, what="a shard seen starting")
+                                  timeout=WAIT, interval=0.02, what="a shard seen starting")
         pid = int(locker.rsplit(":", 1)[1])
         victim = next(w for w in workers if os.getpgid(pid) == w.pid)
         victim.kill9()
         # SIGKILL is delivered asynchronously
-        await eventually(lambda: asyncio.to_thread(_alive, pid), lambda alive: not alive, timeout=5,
+        await eventually(lambda: asyncio.to_thread(alive, pid), lambda running: not running, timeout=WAIT,
                          what="the pool child gone with its worker")
+        await asyncio.to_thread(expire_leases, settings.database_url, did, {pid})
 
-        done = await wait_for(api, root, did, timeout=120)
+        done = await wait_for(api, root, did, timeout=WAIT)
         _assert_clean_completion(done, settings.data_dir)
         survivor = next(w for w in workers if w is not victim)
         (locker,) = lockers(settings.database_url, [did])
@@ -184,13 +192,4 @@ def _starting_shard_worker(database_url: str, dataset_id: int) -> str | None:
             ).limit(1)).first()
     finally:
         engine.dispose()
-
-
-def _alive(pid: int) -> bool:
-    """Running (a zombie waiting for a reaper in a container without an init counts as dead)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except FileNotFoundError:
-        return False
-    return state != "Z"
 

@@ -6,12 +6,17 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import time
+from typing import Any
 
 import pytest
 
+from app.core.jobs.worker_run import PROGRESS_EVERY_SECONDS
 from app.core.settings import Settings
+from app.generation.plan import compile_plan
+from app.generation.schema.loader import load_schema
 from tests.api_client import Api
 from tests.datasets.flow import ORDER_JSON, create_dataset, download, upload_schema, wait_for
+from tests.support.processes import pool_cpu_seconds
 from tests.support.s3_server import STORAGES, stored_under
 from tests.support.waiting import eventually
 
@@ -25,6 +30,8 @@ def settings(settings: Settings) -> Settings:
     return settings.model_copy(update={"workers": 2})
 
 
+CANCELLED_RECORDS = 3_000_000
+WAIT = 300.0  # deadline for the pool to act, however slowly a loaded machine runs it
 MEDIA = {"csv": "text/csv; charset=utf-8", "json": "application/json", "xml": "application/xml",
          "sql": "application/sql"}
 
@@ -89,36 +96,63 @@ async def test_headers_range_checksums_and_rendering(api: Api, settings: Setting
     assert (await download(api, root, b["dataset_id"], "xml")).status_code == 200
 
 
-async def test_deleting_a_running_dataset_cancels_it_and_removes_its_files(api: Api, settings: Settings) -> None:
+class _Sink:
+    def write(self, data: bytes) -> int:
+        return len(data)
+
+
+def _csv_cpu_seconds_per_record(records: int = 50_000) -> float:
+    """CPU seconds one process spends per csv record of the benchmark schema (compiling aside):
+    unlike wall-clock time, the same on an idle machine and a loaded one."""
+    plan = compile_plan(load_schema(ORDER_JSON, "customer_order.schema.json"), [], {"seed": 1}, record_count=records)
+    started = time.thread_time()
+    plan.write_file("csv", _Sink(), 0)
+    return (time.thread_time() - started) / records
+
+
+async def test_deleting_a_running_dataset_cancels_it_and_removes_its_files(api: Api, settings: Settings,
+                                                                          app: Any) -> None:
     root = api.root
     assert root is not None
+    executor = app.state.services.executor
     project = await api.create_project(root, "Cancel")
     schema = await upload_schema(api, root, ORDER_JSON, "customer_order.schema.json")
-    ds = await create_dataset(api, root, project["project_id"], schema["schema_id"], 3_000_000, types=["csv"])
+    ds = await create_dataset(api, root, project["project_id"], schema["schema_id"], CANCELLED_RECORDS, types=["csv"])
     did = ds["dataset_id"]
-    body = await wait_for(api, root, did, until=("running",), progress_above=0, timeout=60)
+    body = await wait_for(api, root, did, until=("running",), progress_above=0, timeout=WAIT)
     assert body["status"] == "running", body
     folder = f"datasets/{did}"
     # on S3 a part being written is an unfinished multipart upload until the part is whole
-    await eventually(lambda: asyncio.to_thread(stored_under, settings, folder), timeout=30,
+    await eventually(lambda: asyncio.to_thread(stored_under, settings, folder), timeout=WAIT,
                      what="the worker writing its first part")
+    # both pool processes work on it (two shards, one each)
+    assert settings.workers == 2 and executor.free_slots() == 0
+    spent_before = pool_cpu_seconds()
+    left = CANCELLED_RECORDS - (await api.call("GET", f"/datasets/{did}", root, 200))["records_generated"]
 
     r = await api.request("DELETE", f"/datasets/{did}", root)
     assert r.status_code == 200 and r.json()["status"] == "cancelled", r.text
-    # the worker loses its fence at its next progress update and removes what it wrote
-    await eventually(lambda: asyncio.to_thread(stored_under, settings, folder), lambda files: not files, timeout=15,
-                     what="the cancelled worker removing its files")
-    await asyncio.sleep(1.5)
+    # each worker loses its fence at its next progress update, removes what it wrote and frees its slot
+
+    async def free_slots() -> int:
+        return int(executor.free_slots())
+
+    await eventually(free_slots, lambda free: free == settings.workers, timeout=WAIT,
+                     what="both pool processes done with the cancelled dataset")
+    # ... having stopped at once instead of writing the rest: counted in CPU time, which a loaded
+    # machine does not stretch. At most what each did until its next progress update, and clean-up
+    spent = pool_cpu_seconds() - spent_before
+    limit = settings.workers * (PROGRESS_EVERY_SECONDS + 0.5)
+    assert spent < limit, f"the cancelled workers spent {spent:.2f} s of CPU after the cancel"
+    rest = left * await asyncio.to_thread(_csv_cpu_seconds_per_record)
+    assert rest > 3 * limit, f"the rest costs only {rest:.1f} s of CPU: cancel a larger dataset"
+    assert not await asyncio.to_thread(stored_under, settings, folder)
     body = await api.call("GET", f"/datasets/{did}", root, 200)
     assert body["status"] == "cancelled" and body["files"] == [] and body["error"], body
-    assert not stored_under(settings, folder)
     r = await download(api, root, did, "csv")
     assert r.status_code == 409 and "cancelled" in r.json()["detail"]
-    # both worker slots are free again: the cancelled run stopped instead of writing 3M records
-    assert settings.workers == 2
-    started = time.monotonic()
+    # and both slots generate again
     small = [await create_dataset(api, root, project["project_id"], schema["schema_id"], 100, types=["csv"])
              for _ in range(2)]
     for ds in small:
-        assert (await wait_for(api, root, ds["dataset_id"], timeout=20))["status"] == "completed"
-    assert time.monotonic() - started < 10
+        assert (await wait_for(api, root, ds["dataset_id"], timeout=WAIT))["status"] == "completed"

@@ -4,6 +4,7 @@ attempt dies ends `failed` with a reason, its creator is notified, and its files
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 from typing import Any
@@ -15,26 +16,37 @@ from tests.api_client import Api
 from tests.datasets.flow import ORDER_JSON, create_dataset, upload_schema, wait_for
 from tests.datasets.processes import expected_sha256
 from tests.datasets.test_celery import lockers
+from tests.support.processes import alive, expire_leases
 from tests.support.waiting import eventually
 
 RECORDS = 200_000
+# long enough that a worker starved of CPU on a loaded machine never loses its shard by itself:
+# the test expires the lease of the worker it kills (the seconds running out, without the wait)
+LEASE_SECONDS = 600.0
+WAIT = 300.0  # deadline for a dataset to progress or finish, however slowly the machine runs
 
 
 @pytest.fixture
 def settings(settings: Settings) -> Settings:
-    return settings.model_copy(update={"job_lease_seconds": 2.0, "job_max_attempts": 2})
+    return settings.model_copy(update={"job_lease_seconds": LEASE_SECONDS, "job_max_attempts": 2})
 
 
 async def _kill_worker_once_running(api: Api, settings: Settings, dataset_id: int, attempt: int) -> None:
-    """Wait until attempt `attempt` of the dataset has made progress, then SIGKILL its process."""
+    """Wait until attempt `attempt` of the dataset has made progress, SIGKILL its process, and once
+    it is gone let its lease lapse."""
     def progressing(body: dict[str, Any]) -> bool:
         assert body["status"] in ("queued", "running"), body
         return body["status"] == "running" and body["attempt"] == attempt and body["progress"] > 0
 
-    await eventually(lambda: api.call("GET", f"/datasets/{dataset_id}", api.root, 200), progressing, timeout=60,
+    await eventually(lambda: api.call("GET", f"/datasets/{dataset_id}", api.root, 200), progressing, timeout=WAIT,
                      interval=0.05)
     (locker,) = lockers(settings.database_url, [dataset_id])
-    os.kill(int(locker.rsplit(":", 1)[1]), signal.SIGKILL)
+    pid = int(locker.rsplit(":", 1)[1])
+    os.kill(pid, signal.SIGKILL)
+    # SIGKILL is delivered asynchronously; a dead process renews nothing
+    await eventually(lambda: asyncio.to_thread(alive, pid), lambda running: not running, timeout=WAIT,
+                     what=f"pool process {pid} gone")
+    assert await asyncio.to_thread(expire_leases, settings.database_url, dataset_id, {pid}) == 1
 
 
 async def test_lost_pool_process_is_replaced_and_attempts_are_bounded(api: Api, settings: Settings) -> None:
@@ -47,7 +59,7 @@ async def test_lost_pool_process_is_replaced_and_attempts_are_bounded(api: Api, 
     once = await create_dataset(api, root, pid, sid, RECORDS, name="killed once", types=["csv"],
                                 params={"seed": 3})
     await _kill_worker_once_running(api, settings, once["dataset_id"], 1)
-    done = await wait_for(api, root, once["dataset_id"], timeout=120)
+    done = await wait_for(api, root, once["dataset_id"], timeout=WAIT)
     assert done["status"] == "completed" and done["attempt"] == 2, done
     assert done["files"][0]["sha256"] == expected_sha256(ORDER_JSON, "customer_order.schema.json", {"seed": 3},
                                                          RECORDS, "csv")
@@ -55,7 +67,7 @@ async def test_lost_pool_process_is_replaced_and_attempts_are_bounded(api: Api, 
     doomed = await create_dataset(api, root, pid, sid, RECORDS, name="killed twice", types=["csv"])
     await _kill_worker_once_running(api, settings, doomed["dataset_id"], 1)
     await _kill_worker_once_running(api, settings, doomed["dataset_id"], 2)
-    failed = await wait_for(api, root, doomed["dataset_id"], timeout=60)
+    failed = await wait_for(api, root, doomed["dataset_id"], timeout=WAIT)
     assert failed["status"] == "failed" and "2 attempts" in failed["error"], failed
     assert failed["files"] == [] and failed["finished_at"] is not None
     assert not (settings.data_dir / "datasets" / str(doomed["dataset_id"])).exists()
@@ -66,4 +78,4 @@ async def test_lost_pool_process_is_replaced_and_attempts_are_bounded(api: Api, 
 
     # and the service still generates afterwards
     after = await create_dataset(api, root, pid, sid, 100, types=["csv"])
-    assert (await wait_for(api, root, after["dataset_id"], timeout=60))["status"] == "completed"
+    assert (await wait_for(api, root, after["dataset_id"], timeout=WAIT))["status"] == "completed"

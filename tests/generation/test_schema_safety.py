@@ -3,7 +3,8 @@
 A loopback HTTP server records every request it gets and would serve a valid schema, so a
 loader that fetched anything would both show up in the log and probably succeed. A process
 audit hook records every file the process opens, so reading a local file outside the upload
-shows up too.
+shows up too. "Quickly" is CPU time of the loading thread (time.thread_time), which a machine
+busy with other work does not stretch.
 """
 
 from __future__ import annotations
@@ -108,9 +109,9 @@ def test_not_utf8_names_offset() -> None:
 def test_billion_laughs_refused_before_parsing() -> None:
     lol = "".join(f'<!ENTITY lol{i} "{f"&lol{i - 1};" * 10}">' for i in range(1, 10))
     xml = f'<?xml version="1.0"?><!DOCTYPE s [<!ENTITY lol0 "lol">{lol}]><xs:schema {XS}>&lol9;</xs:schema>'
-    started = time.monotonic()
+    started = time.thread_time()
     err = _refused(xml.encode(), "declares a DTD")
-    assert time.monotonic() - started < 1
+    assert time.thread_time() - started < 1
     assert "lol" not in err.detail
 
 
@@ -264,9 +265,9 @@ def test_not_a_schema(content: bytes, match: str) -> None:
 
 def test_deeply_nested_10mb_json_is_refused_quickly() -> None:
     for content in (b"[" * (MAX_SCHEMA_BYTES - 10), b'{"a":' * (MAX_SCHEMA_BYTES // 5 - 2)):
-        started = time.monotonic()
+        started = time.thread_time()
         _refused(content, "nested deeper than")
-        assert time.monotonic() - started < 5
+        assert time.thread_time() - started < 5
 
 
 def test_deep_but_acceptable_json_schema_has_no_recursion_error() -> None:
@@ -280,9 +281,9 @@ def test_deep_but_acceptable_json_schema_has_no_recursion_error() -> None:
 def test_deeply_nested_xml_is_refused_quickly() -> None:
     depth = 200_000
     xml = f"<xs:schema {XS}>" + "<a>" * depth + "</a>" * depth + "</xs:schema>"
-    started = time.monotonic()
+    started = time.thread_time()
     _refused(xml.encode(), "nested deeper than")
-    assert time.monotonic() - started < 5
+    assert time.thread_time() - started < 5
 
 
 def _wide_json(size: int) -> bytes:
@@ -301,11 +302,11 @@ def _wide_json(size: int) -> bytes:
 def test_wide_10mb_json_schema_parses_within_budget() -> None:
     content = _wide_json(MAX_SCHEMA_BYTES - 100_000)
     assert len(content) <= MAX_SCHEMA_BYTES
-    started = time.monotonic()
+    started = time.thread_time()
     loaded = load_schema(content)
     tree = loaded.field_tree()
-    elapsed = time.monotonic() - started
-    assert elapsed < 20  # ~3 s on an idle 2-core machine; generous for a shared CI box
+    elapsed = time.thread_time() - started
+    assert elapsed < 20  # ~3 s of CPU on this machine
     assert tree.root.kind is Kind.OBJECT
     assert any("more properties are not modelled" in u for u in tree.root.unsupported)
 
@@ -316,9 +317,9 @@ def test_wide_10mb_xsd_refused_by_declaration_cap_quickly() -> None:
     content = (f'<xs:schema {XS}><xs:element name="r"><xs:complexType><xs:sequence>'
                + "".join(parts) + "</xs:sequence></xs:complexType></xs:element></xs:schema>").encode()
     assert len(content) <= MAX_SCHEMA_BYTES
-    started = time.monotonic()
+    started = time.thread_time()
     _refused(content, "more than 1000 particles|the limit is")
-    assert time.monotonic() - started < 5
+    assert time.thread_time() - started < 5
 
 
 def test_xml_declaring_another_encoding_is_refused() -> None:

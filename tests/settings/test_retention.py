@@ -55,12 +55,12 @@ async def test_expired_datasets_lose_their_files(api: Api, settings: Settings) -
     _age(settings, fresh["dataset_id"], 1)
 
     body = await eventually(lambda: api.call("GET", f"/datasets/{old['dataset_id']}", admin, 200),
-                            lambda b: b["status"] == "expired", timeout=10)
+                            lambda b: b["status"] == "expired", timeout=120)
     assert body["files"] == [] and "retention period of 2 days" in body["error"]
     # the purge commits the row before it removes the folder (a download never meets a row without
     # its file), so the folder may outlive the status by a moment
     folder = Path(settings.data_dir) / "datasets" / str(old["dataset_id"])
-    await eventually(lambda: asyncio.to_thread(folder.exists), lambda there: not there, timeout=10,
+    await eventually(lambda: asyncio.to_thread(folder.exists), lambda there: not there, timeout=120,
                      what=f"{folder} removed")
     r = await download(api, admin, old["dataset_id"], "json")
     assert r.status_code == 409 and "expired" in r.json()["detail"]
@@ -91,7 +91,7 @@ async def test_sweep_removes_what_interrupted_work_left_on_disk(api: Api, settin
 
     work, orphan = datasets / str(done["dataset_id"]) / "work", datasets / "987654"
     await eventually(lambda: asyncio.to_thread(lambda: work.exists() or orphan.exists()), lambda left: not left,
-                     timeout=30, what="the sweep removing the stale parts and the orphan folder")
+                     timeout=120, what="the sweep removing the stale parts and the orphan folder")
     body = await api.call("GET", f"/datasets/{done['dataset_id']}", api.root, 200)
     assert (await download(api, api.root, done["dataset_id"], "json")).status_code == 200
     assert len(body["files"]) == 1

@@ -29,6 +29,7 @@ AWS_ENV = {
     "AWS_DEFAULT_REGION": "us-east-1",
 }
 STORAGES = ["local", "s3"]
+START_SECONDS = 120  # a deadline: moto's imports take seconds, many more on a loaded machine
 
 
 def free_port() -> int:
@@ -44,7 +45,7 @@ def start_moto(port: int) -> subprocess.Popen[bytes]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline:
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.5):
@@ -54,7 +55,7 @@ def start_moto(port: int) -> subprocess.Popen[bytes]:
                 raise RuntimeError("moto_server exited at start-up") from None
             time.sleep(0.05)
     proc.kill()
-    raise RuntimeError(f"moto_server did not listen on port {port} within 30 s")
+    raise RuntimeError(f"moto_server did not listen on port {port} within {START_SECONDS} s")
 
 
 def s3_client(endpoint: str) -> Any:

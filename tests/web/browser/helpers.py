@@ -106,7 +106,7 @@ class Rest:
                 "record_count": records, "types": types, **extra}
         return dict(self.call("POST", "/datasets/create", by or self.root, 201, json=body))
 
-    def wait_dataset(self, dataset_id: int, timeout: float = 60.0, by: Actor | None = None) -> dict[str, Any]:
+    def wait_dataset(self, dataset_id: int, timeout: float = 300.0, by: Actor | None = None) -> dict[str, Any]:
         """Poll until the dataset leaves queued/running (the API has no blocking wait)."""
         deadline = time.monotonic() + timeout
         while True:
