@@ -10,6 +10,7 @@ bash scripts/web_build_check.sh
 .venv/bin/ruff check .
 .venv/bin/lint-imports
 .venv/bin/mypy
-# TDG_TEST_WORKERS=auto spreads the tests over one xdist worker per core (the browser tests keep to
-# one worker); in-process by default until the lease/kill timing tests hold under parallel load
-exec .venv/bin/python -m pytest -n "${TDG_TEST_WORKERS:-0}" --dist loadgroup "$@"
+# one xdist worker per core (the browser tests keep to one worker); TDG_TEST_WORKERS=N sets the
+# count, TDG_TEST_WORKERS=0 runs the tests in this process. Each worker has its own PostgreSQL
+# database, temp dirs, Redis databases and loopback ports; no test relies on wall-clock speed
+exec .venv/bin/python -m pytest -n "${TDG_TEST_WORKERS:-auto}" --dist loadgroup "$@"
