@@ -351,3 +351,29 @@ def test_dynamic_ref_tree_and_dependent_schemas() -> None:
     }
     records = _both(schema)
     assert any(r.get("children") for r in records) and any("card" in r for r in records)
+
+
+def test_if_then_else_on_a_value_holds() -> None:
+    # distances: metric units need two letters, anything else must be feet; big counts are round
+    schema = {
+        "type": "object",
+        "required": ["unit", "count"],
+        "properties": {
+            "unit": {
+                "enum": ["m", "km", "mi", "ft"],
+                "if": {"enum": ["m", "km"]},
+                "then": {"minLength": 2},
+                "else": {"const": "ft"},
+            },
+            "count": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 100,
+                "if": {"minimum": 50},
+                "then": {"multipleOf": 10},
+            },
+        },
+    }
+    records = _both(schema)
+    assert {r["unit"] for r in records} == {"km", "ft"}
+    assert all(r["count"] < 50 or r["count"] % 10 == 0 for r in records)

@@ -4,6 +4,7 @@ of the tree builder, which supplies `_convert`, `doc`, `legacy` and `node_count`
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
@@ -273,6 +274,21 @@ class KeywordFacets:
             return self._convert([(sub, resolver)], path, "", depth + 1)
 
         return Conditional(if_=part("if") or Node(Kind.ANY, path=path), then=part("then"), else_=part("else"))
+
+    def _scalar_conditions(self, node: Node, flat: list[Part], depth: int) -> None:
+        """if/then/else on a scalar as two negations: not (if and not then), not (neither if nor
+        else); enum values are filtered by them, other values re-drawn."""
+        if self.doc.version in ("draft-04", "draft-06"):
+            return
+        for schema, resolver in flat:
+            if "if" not in schema or ("then" not in schema and "else" not in schema):
+                continue
+            cond = self._conditional(schema, resolver, node.path, depth)
+            if cond.then is not None:
+                node.negations.append(replace(cond.if_, negations=[*cond.if_.negations, cond.then]))
+            if cond.else_ is not None:
+                node.negations.append(Node(Kind.ANY, path=node.path, negations=[cond.if_, cond.else_]))
+            note_unsupported(node, "if/then/else on a value is honoured by re-drawing values that break it")
 
     def _array(self, node: Node, flat: list[Part], depth: int) -> None:
         item_parts: list[Part] = []

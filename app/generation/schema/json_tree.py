@@ -543,6 +543,8 @@ class TreeBuilder(KeywordFacets):
             self._object(node, flat, depth)
         elif kind is Kind.ARRAY:
             self._array(node, flat, depth)
+        if kind not in (Kind.OBJECT, Kind.ARRAY):
+            self._scalar_conditions(node, flat, depth)
         if enum is not None:
             node.enum = [v for v in enum if v is not None and fits_kind(v, node.kind)]
             if not node.enum:
