@@ -6,6 +6,7 @@ has a blocking problem is refused at once. Design notes: docs/generation.md."""
 from __future__ import annotations
 
 import io
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,6 +18,11 @@ from app.generation.schema.loader import LoadedSchema
 from app.generation.writers.xml import XmlWriter
 
 PROBE_RECORDS = 16
+# a larger record (a 1.6 MB pipeline schema has 100,000 fields) is not compiled at upload: its
+# first compilation takes a minute; the dataset's job still reports what fails
+MAX_CHECKED_NODES = 20_000
+# naming every impossible field (after the record failed) stops after this long
+PER_FIELD_BUDGET_S = 3.0
 
 
 def _problem(detail: str, blocking: bool) -> dict[str, Any]:
@@ -28,26 +34,45 @@ def _problem(detail: str, blocking: bool) -> dict[str, Any]:
 
 
 def root_problems(loaded: LoadedSchema, root: str | None = None) -> list[dict[str, Any]]:
-    """``[{"path", "reason", "blocking"}]`` for the root (None: the default root). Every scalar
-    field is tried on its own (so each impossible one is named, not only the first), then the
-    whole record as a dataset would be. A blocking problem means no dataset of this root can be
-    generated; the others name optional fields or choice options that cannot be filled."""
+    """``[{"path", "reason", "blocking"}]`` for the root (None: the default root). The record is
+    compiled, probed and guarded as a dataset would be; the fields the compiler leaves out are
+    listed as not blocking. When the record cannot be generated, every scalar field is then tried
+    on its own (within PER_FIELD_BUDGET_S), so each impossible path is named, not only the first;
+    a problem blocks when every record needs the field."""
     name = loaded.resolve_root(root)
     tree = loaded.field_tree(name)
+    size = sum(1 for start in [tree.root, *tree.definitions.values()] for _ in start.walk())
+    if size > MAX_CHECKED_NODES:
+        return [
+            {
+                "path": "",
+                "reason": f"not checked before generation: the record has {size:,} fields (the check "
+                f"stops at {MAX_CHECKED_NODES:,}); what cannot be generated shows when a dataset is",
+                "blocking": False,
+            }
+        ]
     xsd = loaded.type == "xsd"
-    problems: list[dict[str, Any]] = []
+    whole, dead = _first_failure(tree, xsd, loaded.record_validator(name))
+    problems = [_problem(entry, False) for entry in dict.fromkeys(dead)]
+    if whole is None:
+        return problems
+    started = time.monotonic()
+    fields: list[dict[str, Any]] = []
     for node, needed in _scalars(tree.root, True, set()):
-        detail = _first_failure(FieldTree(node, node.name or name, tree.definitions), xsd, None)
+        if time.monotonic() - started > PER_FIELD_BUDGET_S:
+            break
+        detail, _ = _first_failure(FieldTree(node, node.name or name, tree.definitions), xsd, None)
         if detail is not None:
-            problems.append({**_problem(detail, needed), "path": node.path})
-    whole = _first_failure(tree, xsd, loaded.record_validator(name))
-    if whole is not None and not any(p["blocking"] for p in problems):
-        problems.insert(0, _problem(whole, True))
-    return problems
+            fields.append({**_problem(detail, needed), "path": node.path})
+    if not any(p["blocking"] for p in fields):
+        fields.insert(0, _problem(whole, True))
+    listed = {p["path"] for p in fields}
+    return fields + [p for p in problems if p["path"] not in listed]
 
 
-def _first_failure(tree: FieldTree, xsd: bool, validator: Any) -> str | None:
-    """The engine's refusal of `tree` (compiled, then a probe block written and guarded), or None."""
+def _first_failure(tree: FieldTree, xsd: bool, validator: Any) -> tuple[str | None, list[str]]:
+    """The engine's refusal of `tree` (compiled, then a probe block written and guarded), or None;
+    and the fields the compiler left out ("path: reason")."""
     compiler = Compiler(
         tree,
         [],
@@ -61,8 +86,13 @@ def _first_failure(tree: FieldTree, xsd: bool, validator: Any) -> str | None:
         plan = Plan(gen, tree, parse_params({"seed": 0}), PROBE_RECORDS, xsd=xsd, validator=validator)
         plan.write("xml" if xsd else "json", io.BytesIO(), guard=validator is not None)
     except GenerationError as exc:
-        return exc.detail
-    return None
+        return exc.detail, compiler.dead
+    return None, compiler.dead
+
+
+def blocking_problems(loaded: LoadedSchema, root: str | None = None) -> list[dict[str, Any]]:
+    """The blocking problems of the root: none (after one probe) when its records can be generated."""
+    return [p for p in root_problems(loaded, root) if p["blocking"]]
 
 
 def _scalars(node: Node, needed: bool, seen: set[int]) -> Iterator[tuple[Node, bool]]:
@@ -81,11 +111,3 @@ def _scalars(node: Node, needed: bool, seen: set[int]) -> Iterator[tuple[Node, b
             yield from _scalars(option, needed and len(node.options) == 1, seen)
     elif node.kind not in (Kind.REF, Kind.ANY):
         yield node, needed
-
-
-def blocking_problems(loaded: LoadedSchema, root: str | None = None) -> list[dict[str, Any]]:
-    """The blocking problems of the root: none (one probe only) when its records can be generated."""
-    name = loaded.resolve_root(root)
-    if _first_failure(loaded.field_tree(name), loaded.type == "xsd", loaded.record_validator(name)) is None:
-        return []
-    return [p for p in root_problems(loaded, name) if p["blocking"]]
