@@ -40,7 +40,9 @@ def accepts(
     hit = memo.get(mk)
     if hit is not None:
         return hit
-    ok = _accepts(node, value, definitions, depth, memo)
+    # a schema the loader found unsatisfiable (an option or property never drawn) accepts nothing
+    dead = bool(node.unsupported) and any("no value is valid" in u for u in node.unsupported)
+    ok = not dead and _accepts(node, value, definitions, depth, memo)
     # `not`: a value matching a negated subschema is refused (past the depth cap nothing is refused)
     if ok and node.negations and depth <= 50:
         ok = not any(accepts(n, value, definitions, depth + 1, memo) for n in node.negations)
@@ -53,8 +55,6 @@ def _accepts(
 ) -> bool:
     if depth > 50:
         return True
-    if node.unsupported and any("no value is valid" in u for u in node.unsupported):
-        return False  # a schema the loader found unsatisfiable (an option or property never drawn)
     if value is None:
         return (
             node.nullable
