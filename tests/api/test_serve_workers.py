@@ -24,7 +24,10 @@ from tests.support.waiting import eventually_sync
 RECORDS = 20_000
 ELECTED = re.compile(r"process (\d+) runs the background loops")
 # far beyond the test's waits: a dataset that starts promptly was woken, not found by a tick
-TICK_SECONDS = "60"
+TICK_SECONDS = "3600"
+WAIT = 300.0  # deadlines, however slowly a loaded machine starts processes (all far below a tick)
+# long enough that a pool process starved of CPU never loses its shard (each dataset runs once)
+LEASE_SECONDS = "600"
 
 
 def _children(pid: int) -> list[int]:
@@ -103,7 +106,7 @@ def _assert_completed_once(database_url: str, body: dict[str, Any], seed: int) -
 
 def test_serve_workers_share_requests_and_run_the_loops_once(database_url: str, tmp_path: Path) -> None:
     env = service_env(database_url, tmp_path / "data", TDG_WORKERS="1", TDG_DISPATCH_INTERVAL_SECONDS=TICK_SECONDS,
-                      TDG_JOB_LEASE_SECONDS="5")
+                      TDG_JOB_LEASE_SECONDS=LEASE_SECONDS)
     port = free_port()
     proc = Proc(["serve", "--port", str(port), "--log-level", "warning", "--workers", "2"], env,
                 tmp_path / "serve.log")
@@ -115,7 +118,7 @@ def test_serve_workers_share_requests_and_run_the_loops_once(database_url: str, 
             except httpx.HTTPError:
                 return False
 
-        eventually_sync(answering, timeout=90, interval=0.2, what="tdg serve --workers 2 answering")
+        eventually_sync(answering, timeout=WAIT, interval=0.2, what="tdg serve --workers 2 answering")
         server = _Server(proc, port)
 
         # both processes answer requests
@@ -125,15 +128,15 @@ def test_serve_workers_share_requests_and_run_the_loops_once(database_url: str, 
             seen.add(int(server.call("GET", "/users/me", 200).headers["x-served-by"]))
             return seen
 
-        pids = eventually_sync(both_answered, lambda s: len(s) == 2, timeout=90, interval=0.05,
+        pids = eventually_sync(both_answered, lambda s: len(s) == 2, timeout=WAIT, interval=0.05,
                                what="requests answered by two processes")
         assert set(_children(proc.pid)) >= pids  # the workers of this server
 
         # the background loops run in one of them: the only one with a generation pool
-        (leader,) = eventually_sync(server.elected, timeout=30, what="a process elected")
+        (leader,) = eventually_sync(server.elected, timeout=WAIT, what="a process elected")
         assert leader in pids
         (other,) = pids - {leader}
-        eventually_sync(lambda: _children(leader), lambda c: len(c) == 1, timeout=60,
+        eventually_sync(lambda: _children(leader), lambda c: len(c) == 1, timeout=WAIT,
                         what="the leader's pool process")
         assert _children(other) == []
 
@@ -144,7 +147,7 @@ def test_serve_workers_share_requests_and_run_the_loops_once(database_url: str, 
         # queued through the other process: the leader is woken across processes (its tick is a
         # minute away) and generates it exactly once
         first = server.create_through(other, project["project_id"], schema["schema_id"], seed=11)
-        _assert_completed_once(database_url, server.completed(first["dataset_id"], timeout=45), seed=11)
+        _assert_completed_once(database_url, server.completed(first["dataset_id"], timeout=WAIT), seed=11)
         assert server.elected() == [leader]
         assert _children(other) == []
 
@@ -152,12 +155,12 @@ def test_serve_workers_share_requests_and_run_the_loops_once(database_url: str, 
 
         # the leader dies: another process takes the loops over, and generation goes on
         os.kill(leader, signal.SIGKILL)
-        (_, successor) = eventually_sync(server.elected, lambda e: len(e) == 2, timeout=60,
+        (_, successor) = eventually_sync(server.elected, lambda e: len(e) == 2, timeout=WAIT,
                                          what="another process elected")
         assert successor != leader and _alive(successor)
         assert not _alive(leader)
         second = server.create_through(successor, project["project_id"], schema["schema_id"], seed=12)
-        _assert_completed_once(database_url, server.completed(second["dataset_id"], timeout=90), seed=12)
+        _assert_completed_once(database_url, server.completed(second["dataset_id"], timeout=WAIT), seed=12)
         assert len(server.elected()) == 2
     finally:
         proc.stop()
