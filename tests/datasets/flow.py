@@ -33,7 +33,7 @@ async def create_dataset(api: Api, actor: Actor, project_id: int, schema_id: int
 
 
 async def wait_for(api: Api, actor: Actor, dataset_id: int, *, until: tuple[str, ...] = FINAL,
-                   progress_above: float = -1.0, timeout: float = 90.0) -> dict[str, Any]:
+                   progress_above: float = -1.0, timeout: float = 300.0) -> dict[str, Any]:
     """Poll GET /datasets/{id} until its status is one of `until` with more than `progress_above`
     done (a final state always stops)."""
     return await eventually(

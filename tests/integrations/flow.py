@@ -19,7 +19,7 @@ async def deliveries(api: Api, actor: Actor, integration_id: int) -> list[dict[s
 
 
 async def wait_for_deliveries(api: Api, actor: Actor, integration_id: int,
-                              done: Callable[[list[dict[str, Any]]], bool], timeout: float = 15.0
+                              done: Callable[[list[dict[str, Any]]], bool], timeout: float = 120.0
                               ) -> list[dict[str, Any]]:
     return await eventually(lambda: deliveries(api, actor, integration_id), done, timeout=timeout,
                             what="deliveries settling")

@@ -1,6 +1,8 @@
 """One way to wait in tests: poll a probe until its value satisfies a condition, instead of
 sleeping a fixed time. Polls start fast (10 ms) and back off to `interval`, so a condition that
-is already true costs nothing and a slow one does not spin the two shared cores."""
+is already true costs nothing and a slow one does not spin the two shared cores. A timeout is a
+deadline, not a wait: generous (DEADLINE by default), since a loaded machine with another xdist
+worker beside it may run a process many times slower than an idle one."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 FIRST_INTERVAL = 0.01
+DEADLINE = 120.0
 
 
 def _truthy(value: Any) -> bool:
@@ -30,7 +33,7 @@ def _timed_out(what: str, timeout: float, last: Any) -> AssertionError:
 
 
 async def eventually(probe: Callable[[], Awaitable[T]], until: Callable[[T], bool] = _truthy, *,
-                     timeout: float = 30.0, interval: float = 0.1, what: str = "") -> T:
+                     timeout: float = DEADLINE, interval: float = 0.1, what: str = "") -> T:
     """Await `probe()` until `until(value)` holds and return that value; fail with the last value
     after `timeout` seconds. Exceptions from the probe (an assertion on a status code) propagate."""
     deadline = time.monotonic() + timeout
@@ -45,7 +48,7 @@ async def eventually(probe: Callable[[], Awaitable[T]], until: Callable[[T], boo
 
 
 def eventually_sync(probe: Callable[[], T], until: Callable[[T], bool] = _truthy, *,
-                    timeout: float = 30.0, interval: float = 0.1, what: str = "") -> T:
+                    timeout: float = DEADLINE, interval: float = 0.1, what: str = "") -> T:
     """`eventually` for code outside an event loop (subprocesses, threads, plain sockets)."""
     deadline = time.monotonic() + timeout
     for delay in _delays(interval):
