@@ -34,7 +34,7 @@ from app.generation.engine.variants import (
 )
 from app.generation.errors import Unsatisfiable
 from app.generation.model import SCALAR_KINDS, ChoiceMode, FieldTree, Kind, LeafSpec, Node, required_names
-from app.generation.values.categories import CATEGORIES, infer_category
+from app.generation.values.categories import CATEGORIES, FieldSemantics
 from app.generation.values.numbers import NumberGenerator
 from app.generation.values.strings import StringGenerator
 from app.generation.values.temporal import TemporalGenerator
@@ -124,6 +124,7 @@ class Compiler:
         # (ref, depth, slot name, null rate) -> compiled target, when recursion points share generators
         self.shared: dict[tuple[str, int, str, float], Gen | None] | None = None
         self.dead: list[str] = []  # why a field could not be generated (the first one is reported)
+        self.semantics = FieldSemantics(tree)  # name-and-context categories (also shown by /repr)
 
     # -- entry -----------------------------------------------------------------------------
 
@@ -441,7 +442,7 @@ class Compiler:
         r_pattern = _rule_get(rule, "pattern")
         if r_pattern:
             patterns.insert(0, (r_pattern, True))  # a rule's pattern describes the whole value
-        category = _rule_get(rule, "category") or infer_category(node.name, kind, node.format)
+        category = _rule_get(rule, "category") or self.semantics.category(node, kind)
         if category is not None and category in CATEGORIES and kind not in CATEGORIES[category].kinds:
             category = None
         row_number = (

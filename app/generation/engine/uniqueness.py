@@ -43,6 +43,10 @@ def unique_by_default(name: str, kind: Kind, category: str | None, fmt: str | No
         return True
     if kind not in (Kind.STRING, Kind.INTEGER):
         return False
+    if category is not None and kind is Kind.STRING:
+        # the name read in context says what repeats: `salary.code` is a currency code, and
+        # random tokens or digests are distinct without a suffix (values/semantics.py)
+        return False
     return _UNIQUE_NAMES.match(normalise_name(name)) is not None
 
 

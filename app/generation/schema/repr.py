@@ -5,8 +5,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from app.generation.model import Kind, Node
+from app.generation.model import SCALAR_KINDS, Kind, Node
 from app.generation.schema.loader import LoadedSchema
+from app.generation.values.categories import FieldSemantics
 
 
 def _json_value(value: Any) -> Any:
@@ -31,7 +32,7 @@ def _pattern(node: Node) -> str | None:
     return "".join(f"(?={p})" for p in node.patterns[:-1]) + node.patterns[-1]
 
 
-def _field(node: Node, unsupported: list[dict[str, str]]) -> dict[str, Any]:
+def _field(node: Node, unsupported: list[dict[str, str]], semantics: FieldSemantics) -> dict[str, Any]:
     for reason in node.unsupported:
         unsupported.append({"path": node.path, "reason": reason})
     enum = node.enum
@@ -52,6 +53,9 @@ def _field(node: Node, unsupported: list[dict[str, str]]) -> dict[str, Any]:
         "format": node.format,
         "min_items": node.min_items,
         "max_items": node.max_items,
+        # what the field's name and context suggest (a rule's `category` overrides it); None for
+        # containers, enum/const leaves and values nothing more specific than the facets describes
+        "inferred_category": semantics.category(node) if node.kind in SCALAR_KINDS else None,
         "children": [],
     }
     if node.exclusive_minimum:
@@ -63,13 +67,13 @@ def _field(node: Node, unsupported: list[dict[str, str]]) -> dict[str, Any]:
     if node.kind is Kind.REF:
         out["ref"] = node.ref
     if node.kind is Kind.OBJECT:
-        out["children"] = [_field(c, unsupported) for c in node.children]
+        out["children"] = [_field(c, unsupported, semantics) for c in node.children]
     elif node.kind is Kind.ARRAY:
         items = [*node.prefix_items, *([node.items] if node.items is not None else [])]
-        out["children"] = [_field(c, unsupported) for c in items]
+        out["children"] = [_field(c, unsupported, semantics) for c in items]
     elif node.kind is Kind.CHOICE:
         out["choice_mode"] = node.choice_mode.value if node.choice_mode else None
-        out["children"] = [_field(c, unsupported) for c in node.options]
+        out["children"] = [_field(c, unsupported, semantics) for c in node.options]
     return out
 
 
@@ -83,9 +87,10 @@ def schema_repr(loaded: LoadedSchema, root: str | None = None) -> dict[str, Any]
     name = loaded.resolve_root(root)
     tree = loaded.field_tree(name)
     unsupported: list[dict[str, str]] = []
-    top = _field(tree.root, unsupported)
+    semantics = FieldSemantics(tree)
+    top = _field(tree.root, unsupported, semantics)
     fields = top["children"] if tree.root.kind is Kind.OBJECT else [top]
-    definitions = {key: _field(node, unsupported) for key, node in tree.definitions.items()}
+    definitions = {key: _field(node, unsupported, semantics) for key, node in tree.definitions.items()}
     return {
         "root": name,
         "roots": list(loaded.roots),

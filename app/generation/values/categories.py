@@ -6,8 +6,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import numpy as np
+
 from app.generation.caching import short_key_cache
-from app.generation.model import Kind
+from app.generation.model import FieldTree, Kind, Node
+from app.generation.values import semantics
+from app.generation.values.category_values import STRING_GENERATORS, CategoryContext
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,101 +121,87 @@ CATEGORIES: dict[str, Category] = {
         Category("mime_type", "A MIME type.", _STR, "application/json"),
         Category("language_code", "An ISO 639 language code.", _STR, "de"),
         Category("license_plate", "A vehicle licence plate in the locale's format.", _STR, "ABC-1234"),
+        # field semantics: work, things, codes
+        Category("skill", "A professional skill.", _STR, "Project management"),
+        Category("hobby", "A pastime.", _STR, "Cycling"),
+        Category("department", "A department of an organisation.", _STR, "Human Resources"),
+        Category("industry", "An industry or business sector.", _STR, "Logistics"),
+        Category(
+            "product_name", "A product name: adjective, material and product.", _STR, "Ergonomic Steel Chair"
+        ),
+        Category("sku", "A stock-keeping unit code.", _STR, "KTR-40213"),
+        Category("category", "A product or content category.", _STR, "Home & Garden"),
+        Category("tag", "A short lower-case tag.", _STR, "featured"),
+        Category("label", "A short name of a thing (project, team, service).", _STR, "Silver Harbor"),
+        Category("title", "A short headline.", _STR, "Adaptive intermediate middleware"),
+        Category("name_prefix", "A person's title (Mr., Ms., Dr.) in the locale's language.", _STR, "Dr."),
+        Category("status", "A status word.", _STR, "pending"),
+        Category("role", "An access role.", _STR, "editor"),
+        Category("priority", "A priority or severity word.", _STR, "high"),
+        Category("environment", "A deployment environment.", _STR, "staging"),
+        Category("http_method", "An HTTP method.", _STR, "POST"),
+        Category("unit", "A unit of measure.", _STR, "kg"),
+        Category("license", "An SPDX licence identifier.", _STR, "Apache-2.0"),
+        Category("git_branch", "A git branch name.", _STR, "feature/login-page"),
+        Category("shell_command", "A build or shell command.", _STR, "npm test"),
+        Category("container_image", "A container image reference.", _STR, "postgres:16"),
+        Category("country_code3", "An ISO 3166-1 alpha-3 country code.", _STR, "USA"),
+        Category("language_name", "A language's English name.", _STR, "German"),
+        Category("locale", "A BCP 47 language tag with region.", _STR, "de-DE"),
+        Category("timezone", "An IANA time zone name.", _STR, "Europe/Berlin"),
+        Category("file_path", "An absolute POSIX file path.", _STR, "/story/hundred/reach.js"),
+        Category("directory", "An absolute POSIX directory path.", _STR, "/var/reports"),
+        Category("semver", "A semantic version (major.minor.patch).", _STR, "2.14.3"),
+        Category("md5", "An MD5 digest: 32 lower-case hex digits.", _STR, "9e107d9d372bb6826bd81d3542a419d6"),
+        Category(
+            "sha1",
+            "A SHA-1 digest (a git commit): 40 hex digits.",
+            _STR,
+            "2fd4e1c67a2d28fced849ee1bb76e7391b93eb12",
+        ),
+        Category(
+            "sha256", "A SHA-256 digest: 64 hex digits.", _STR, "e3b0c44298fc1c149afbf4c8996fb924...852b855"
+        ),
+        Category(
+            "sha512",
+            "A SHA-512 digest: 128 hex digits.",
+            _STR,
+            "cf83e1357eefb8bdf1542850d66d8007...a538327af927da3e",
+        ),
+        Category(
+            "token",
+            "An opaque token or API key: 32 letters and digits.",
+            _STR,
+            "r9WwHeAaA28FyrSw7xqTlxsNZWrZahjG",
+        ),
+        Category("json_pointer", "A JSON Pointer (RFC 6901).", _STR, "/items/0"),
+        Category("cvv", "A card security code (3 digits).", _STR, "372"),
+        Category("card_expiry", "A card expiry month (MM/YY).", _STR, "08/29"),
+        Category("expression", "A short expression or condition.", _STR, "datum.value > 10"),
+        Category("identifier", "A field or variable name.", _STR, "totalSales"),
+        Category("css_style", "A CSS declaration.", _STR, "margin: 0 auto"),
+        Category("event_handler", "A JavaScript event handler.", _STR, "toggle(this)"),
+        Category("charset", "A character set name.", _STR, "UTF-8"),
+        Category("content_encoding", "A content transfer encoding.", _STR, "base64"),
+        Category("cron", "A cron schedule.", _STR, "30 2 * * 1-5"),
+        Category("glob", "A file glob pattern.", _STR, "src/**/*.py"),
+        Category("duration_text", "A duration in words.", _STR, "30 days"),
+        Category("github_action", "A GitHub Action reference.", _STR, "actions/checkout@v4"),
+        Category("runner", "A CI runner label.", _STR, "ubuntu-latest"),
+        Category("shell_name", "A shell name.", _STR, "bash"),
+        Category("name_suffix", "A name suffix.", _STR, "Jr."),
+        Category("vehicle_make", "A vehicle make.", _STR, "Toyota"),
+        Category("vehicle_model", "A vehicle model.", _STR, "Corolla"),
+        Category("package_name", "A software package name.", _STR, "requests"),
+        Category("cli_arguments", "Command-line arguments.", _STR, "--no-cache"),
+        Category("data_format", "A data or file format name.", _STR, "csv"),
+        Category("xpath", "An XPath expression.", _STR, "//customer/name"),
+        Category("algorithm", "A cryptographic algorithm name.", _STR, "AES-256-GCM"),
+        Category("platform", "An operating system or platform.", _STR, "linux/amd64"),
+        Category("connection_string", "A database connection URL.", _STR, "postgresql://app@db:5432/app"),
     )
 }
 
-
-# name-based inference: first match wins; names are normalised to lower snake case
-_NAME_RULES: list[tuple[str, str]] = [
-    (r"^(e_?mail|email_address|mail|.*_email|email_.*)$", "email"),
-    (r"^(first_?name|given_?name|fname|forename|vorname|prenom)$", "first_name"),
-    (r"^(last_?name|family_?name|surname|lname|nachname|nom)$", "last_name"),
-    (r"^(full_?name|name|customer_name|person_name|contact_name|display_name|author)$", "full_name"),
-    (r"^(user_?name|login|handle|screen_name|nickname)$", "username"),
-    (r"^(phone|phone_?number|tel|telephone|mobile|cell|fax|.*_phone)$", "phone"),
-    (r"^(job|job_?title|title_job|occupation|position|role_title)$", "job_title"),
-    (r"^(street|street_?address|address_?line_?1|address1|line1|addr)$", "street_address"),
-    (r"^(street_?name)$", "street_name"),
-    (r"^(house_?number|building_?number|street_?number)$", "building_number"),
-    (r"^(city|town|locality|municipality|ort|ville)$", "city"),
-    (r"^(state|province|region|county|prefecture)$", "state"),
-    (r"^(state_?(code|abbr))$", "state_abbr"),
-    (r"^(zip|zip_?code|post_?code|postal_?code|plz|postcode)$", "postcode"),
-    (r"^(country_?code|country_?iso|iso_?country)$", "country_code"),
-    (r"^(country|nation|land|pays)$", "country"),
-    (r"^(lat|latitude)$", "latitude"),
-    (r"^(lng|lon|long|longitude)$", "longitude"),
-    (r"^(address|full_?address|postal_?address)$", "address"),
-    (
-        r"^(company|company_?name|organi[sz]ation|employer|business_?name|vendor|supplier|manufacturer)$",
-        "company",
-    ),
-    (r"^(iban|bank_?account)$", "iban"),
-    (r"^(bic|swift|swift_?code)$", "swift"),
-    (r"^(credit_?card|card_?number|cc_?number|pan)$", "credit_card_number"),
-    (r"^(currency|currency_?code)$", "currency_code"),
-    (r"^(isbn|isbn13)$", "isbn"),
-    (r"^(ean|ean13|barcode|gtin)$", "ean13"),
-    (r"^(url|uri|website|homepage|link|href|.*_url)$", "url"),
-    (r"^(domain|domain_?name|host|hostname)$", "domain_name"),
-    (r"^(ip|ipv4|ip_?address|remote_?addr|client_?ip)$", "ipv4"),
-    (r"^(ipv6)$", "ipv6"),
-    (r"^(mac|mac_?address)$", "mac_address"),
-    (r"^(user_?agent|ua)$", "user_agent"),
-    (r"^(slug)$", "slug"),
-    (r"^(password|passwd|pwd|secret)$", "password"),
-    (r"^(uuid|guid)$", "uuid"),
-    (r"^(birth_?date|date_?of_?birth|dob|birthday)$", "date_of_birth"),
-    (
-        r"^(description|comment|comments|notes|note|summary|body|text|message|bio|details|remarks)$",
-        "sentence",
-    ),
-    (r"^(colou?r|colou?r_?name)$", "color_name"),
-    (r"^(hex_?colou?r|colou?r_?hex|rgb)$", "hex_color"),
-    (r"^(file_?name|filename|attachment)$", "file_name"),
-    (r"^(extension|file_?extension|ext)$", "file_extension"),
-    (r"^(mime|mime_?type|content_?type|media_?type)$", "mime_type"),
-    (r"^(lang|language|language_?code|locale)$", "language_code"),
-    (r"^(license_?plate|licence_?plate|plate)$", "license_plate"),
-    (r"^(gender|sex)$", "gender"),
-    (r"^(catch_?phrase|slogan|tagline)$", "catch_phrase"),
-    (r"^(word|keyword|tag)$", "word"),
-    (r"^(sentence|title|subject|headline|label|caption)$", "sentence"),
-    (r"^(paragraph|content|article|abstract)$", "paragraph"),
-]
-_NUMERIC_NAME_RULES: list[tuple[str, str]] = [
-    (r"^(age|age_years)$", "age"),
-    (r"^(lat|latitude)$", "latitude"),
-    (r"^(lng|lon|long|longitude)$", "longitude"),
-    (r"^(qty|quantity|count|num_items|units)$", "quantity"),
-    (r"^(.*price.*|amount|.*_amount|total|subtotal|cost|fee|balance|salary|tax)$", "price"),
-    (r"^(year|.*_year|year_.*)$", "year"),
-]
-_TEMPORAL_NAME_RULES: list[tuple[str, str]] = [
-    (r"^(birth_?date|date_?of_?birth|dob|birthday)$", "date_of_birth"),
-]
-_FORMAT_CATEGORY = {
-    "email": "email",
-    "idn-email": "email",
-    "uri": "url",
-    "iri": "url",
-    "uuid": "uuid",
-    "hostname": "domain_name",
-    "idn-hostname": "domain_name",
-    "ipv4": "ipv4",
-    "ipv6": "ipv6",
-    "xsd:anyURI": "url",
-}
-
-# formats whose values a name-inferred category (a sentence, a city) still satisfies
-_NAME_FRIENDLY_FORMATS = {
-    "xsd:normalizedString",
-    "xsd:token",
-    "date",
-    "date-time",
-    "xsd:date",
-    "xsd:dateTime",
-}
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
@@ -222,29 +212,195 @@ def normalise_name(name: str) -> str:
     return _CAMEL.sub("_", name).replace("-", "_").replace(" ", "_").lower()
 
 
-@short_key_cache(maxsize=8192)
-def infer_category(name: str, kind: Kind, fmt: str | None) -> str | None:
-    """The category a field's name (and format) suggests, or None (cached: large schemas ask
-    for the same names thousands of times)."""
-    if fmt and fmt in _FORMAT_CATEGORY:
-        return _FORMAT_CATEGORY[fmt]
-    if fmt and fmt not in _NAME_FRIENDLY_FORMATS:
+_SINGULAR = (
+    (re.compile(r"ies$"), "y"),
+    (re.compile(r"(ss|x|ch|sh)es$"), r"\1"),
+    (re.compile(r"(?<!s)s$"), ""),
+)
+
+
+def singular(name: str) -> str:
+    """`skills` -> `skill`, `categories` -> `category`, `addresses` -> `address` (English plurals)."""
+    for pattern, repl in _SINGULAR:
+        if pattern.search(name):
+            return pattern.sub(repl, name)
+    return name
+
+
+@dataclass(frozen=True, slots=True)
+class _Compiled:
+    name: re.Pattern[str]
+    categories: tuple[str, ...]
+    owner: re.Pattern[str] | None
+    sibling: re.Pattern[str] | None
+
+
+def _compiled(table: tuple[semantics.NameRule, ...]) -> tuple[_Compiled, ...]:
+    return tuple(
+        _Compiled(
+            re.compile(r.name),
+            r.categories,
+            re.compile(r.owner) if r.owner else None,
+            re.compile(r.sibling) if r.sibling else None,
+        )
+        for r in table
+    )
+
+
+_TABLES = {
+    Kind.STRING: _compiled(semantics.NAME_TABLE),
+    Kind.INTEGER: _compiled(semantics.NUMERIC_TABLE),
+    Kind.NUMBER: _compiled(semantics.NUMERIC_TABLE),
+    Kind.DATE: _compiled(semantics.TEMPORAL_TABLE),
+    Kind.DATETIME: _compiled(semantics.TEMPORAL_TABLE),
+}
+_FIT_SAMPLE = 32
+_FIT_SHARE = 0.9  # a category fills a field when this share of its values meets the facets
+
+
+@short_key_cache(maxsize=4096)
+def category_fits(category: str, min_length: int, max_length: int | None, patterns: str = "") -> bool:
+    """Whether a string category's values meet a field's length and pattern facets, on a seeded
+    sample. `patterns`: each pattern prefixed by "^" when it must match whole (XSD) or "~" when
+    a match anywhere will do (JSON Schema), joined by NUL (one string, so the cache's key-size
+    bound sees the patterns' length)."""
+    gen = STRING_GENERATORS.get(category)
+    if gen is None:
+        return True  # filled by a format or temporal generator, which know the facets
+    rng = np.random.default_rng(0)
+    values = gen(
+        CategoryContext(rng, "en_US", lambda _g, size: rng.integers(0, size, size=_FIT_SAMPLE)), _FIT_SAMPLE
+    )
+    good = [min_length <= len(v) and (max_length is None or len(v) <= max_length) for v in values]
+    for p in patterns.split("\0") if patterns else ():
+        anchored, body = p.startswith("^"), p[1:]
+        try:
+            rx = re.compile(body)
+        except re.error:
+            return False
+        match = rx.fullmatch if anchored else rx.search
+        good = [g and match(v) is not None for g, v in zip(good, values, strict=True)]
+    return sum(good) >= _FIT_SHARE * len(values)
+
+
+def _best_fit(candidates: list[str], min_length: int, max_length: int | None, patterns: str) -> str | None:
+    """The first candidate when it fits; else, of those that fit, the one with the longest values:
+    the facets say which form is meant (a country in at most 3 characters is an alpha-3 code)."""
+    fitting = [c for c in candidates if category_fits(c, min_length, max_length, patterns)]
+    if not fitting or fitting[0] == candidates[0]:
+        return fitting[0] if fitting else None
+    return max(fitting, key=_typical_length)
+
+
+def _typical_length(category: str) -> int:
+    gen = STRING_GENERATORS.get(category)
+    if gen is None:
+        return 0
+    rng = np.random.default_rng(0)
+    values = gen(CategoryContext(rng, "en_US", lambda _g, size: rng.integers(0, size, size=8)), 8)
+    return sorted(map(len, values))[len(values) // 2]
+
+
+@short_key_cache(maxsize=16384)
+def infer_field_category(
+    name: str,
+    kind: Kind,
+    fmt: str | None,
+    owner: str = "",
+    siblings: tuple[str, ...] = (),
+    min_length: int = 0,
+    max_length: int | None = None,
+    patterns: str = "",
+) -> str | None:
+    """The category a field's name suggests in its context (the owner: its parent object's
+    singular name; the names of its siblings), and that its facets allow; None for generic values.
+    Patterns as in `category_fits`. The rules are data: `semantics.py`."""
+    if fmt and fmt in semantics.FORMAT_CATEGORY:
+        cat = semantics.FORMAT_CATEGORY[fmt]
+        if kind in CATEGORIES[cat].kinds and category_fits(cat, min_length, max_length, patterns):
+            return cat
+        return None
+    if fmt and fmt not in semantics.NAME_FRIENDLY_FORMATS:
         return None  # a QName or a gYear named `message` must stay a QName / gYear
     key = normalise_name(name)
-    if not key:
+    table = _TABLES.get(kind)
+    if not key or table is None:
         return None
-    rules: list[tuple[str, str]]
-    if kind == Kind.STRING:
-        rules = _NAME_RULES
-    elif kind in (Kind.INTEGER, Kind.NUMBER):
-        rules = _NUMERIC_NAME_RULES
-    elif kind in (Kind.DATE, Kind.DATETIME):
-        rules = _TEMPORAL_NAME_RULES
-    else:
-        return None
-    for pattern, category in rules:
-        if re.match(pattern, key):
-            cat = CATEGORIES[category]
-            if kind in cat.kinds:
-                return category
+    tokens = key.split("_")
+    for i in range(len(tokens)):
+        leaf, head = "_".join(tokens[i:]), "_".join(tokens[:i])
+        if not leaf:
+            continue
+        found = _match(table, leaf, head, owner, siblings, kind)
+        if found is None and singular(leaf) != leaf:  # `branches` (a list of them): a branch
+            found = _match(table, singular(leaf), head, owner, siblings, kind)
+        if found is not None:
+            return _best_fit(found, min_length, max_length, patterns) if kind is Kind.STRING else found[0]
     return None
+
+
+def _match(
+    table: tuple[_Compiled, ...], leaf: str, head: str, owner: str, siblings: tuple[str, ...], kind: Kind
+) -> list[str] | None:
+    """The candidates of the first rule matching `leaf` in its context, if any. `billing_city`:
+    `city` owned by `billing`; a stripped head names the owner itself, so sibling evidence (an
+    e-mail beside `project_name`) is not read for it."""
+    own = head or owner
+    for rule in table:
+        if rule.name.fullmatch(leaf) is None:
+            continue
+        if rule.owner is not None and (not own or rule.owner.fullmatch(own) is None):
+            continue
+        if rule.sibling is not None and (head or not any(rule.sibling.fullmatch(s) for s in siblings)):
+            continue
+        candidates = [c for c in rule.categories if kind in CATEGORIES[c].kinds]
+        if candidates:
+            return candidates
+    return None
+
+
+def infer_category(name: str, kind: Kind, fmt: str | None) -> str | None:
+    """The category a field's name alone suggests (no context, no facets)."""
+    return infer_field_category(name, kind, fmt)
+
+
+_DATE_FORMATS = {"date": Kind.DATE, "date-time": Kind.DATETIME, "time": Kind.TIME}
+
+
+class FieldSemantics:
+    """Inference over one field tree: each leaf's owner and siblings read from the tree (object
+    paths -> child names), so the compiler and `/repr` infer the same category."""
+
+    def __init__(self, tree: FieldTree) -> None:
+        root = tree.root_name if not tree.root_name.startswith("#") else ""
+        self.root_owner = singular(normalise_name(root.rsplit("/", 1)[-1]))
+        self.children: dict[str, set[str]] = {}
+        for top in (tree.root, *tree.definitions.values()):
+            for node in top.walk():
+                if node.kind is Kind.OBJECT:
+                    names = self.children.setdefault(node.path, set())
+                    names.update(normalise_name(c.name) for c in node.children if c.name)
+
+    def category(self, node: Node, kind: Kind | None = None) -> str | None:
+        """The inferred category of a scalar leaf (None for enum/const leaves: the schema lists its values)."""
+        if node.enum is not None or node.has_const or (node.xml is not None and node.xml.fixed is not None):
+            return None
+        if kind is None:
+            kind = _DATE_FORMATS.get(node.format or "", node.kind) if node.kind is Kind.STRING else node.kind
+        # XSD names may carry a namespace prefix (`saml:Issuer`): the local name says what it is
+        parts = [p.rsplit(":", 1)[-1] for p in node.path.split(".")] if node.path else []
+        name = node.name.rsplit(":", 1)[-1]
+        if name == "$" and parts:  # XSD simple content: the element's own name
+            parts = parts[:-1]
+            name = parts[-1] if parts else ""
+        elif not name and parts:  # an option of a choice: the choice's name
+            name = parts[-1]
+        parent = parts[:-1]
+        owner = singular(normalise_name(parent[-1])) if parent else self.root_owner
+        own_key = normalise_name(name)
+        siblings = tuple(sorted(s for s in self.children.get(".".join(parts[:-1]), ()) if s != own_key))
+        anchored = node.pattern_anchored
+        patterns = "\0".join(("^" if anchored else "~") + p for p in node.patterns)
+        return infer_field_category(
+            name, kind, node.format, owner, siblings, node.min_length or 0, node.max_length, patterns
+        )

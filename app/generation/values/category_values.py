@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 
 import numpy as np
+from faker.providers.address import Provider as AddressProvider
 
-from app.generation.values import vocab
+from app.generation.values import vocab, wordlists
 from app.generation.values.textcodes import small_int_texts
 
 HEX = np.array(list("0123456789abcdef"), dtype=object)
@@ -23,6 +25,9 @@ class CategoryContext:
     locale: str
     # (group, pool size) -> row indexes into that group's pool, shared by the object's fields
     shared: Callable[[str, int], np.ndarray]
+
+
+CategoryFn = Callable[[CategoryContext, int], list[str]]
 
 
 def _take(pool: np.ndarray, idx: np.ndarray) -> list[str]:
@@ -230,6 +235,139 @@ def sentence(c: CategoryContext, n: int) -> list[str]:
     return _pick(c, vocab.simple_pool(c.locale, "sentence"), n)
 
 
+# -- field semantics: curated pools, composed names, codes ----------------------------------
+
+
+@lru_cache(maxsize=64)
+def _curated(words: tuple[str, ...]) -> np.ndarray:
+    arr = np.empty(len(words), dtype=object)
+    arr[:] = list(words)
+    return arr
+
+
+def _listed(words: tuple[str, ...]) -> CategoryFn:
+    def gen(c: CategoryContext, n: int) -> list[str]:
+        return _pick(c, _curated(words), n)
+
+    return gen
+
+
+def _composed(*parts: tuple[str, ...]) -> CategoryFn:
+    """Space-joined draws, one word from each list ("Ergonomic Steel Chair")."""
+
+    def gen(c: CategoryContext, n: int) -> list[str]:
+        out = _curated(parts[0])[c.rng.integers(0, len(parts[0]), size=n)]
+        for words in parts[1:]:
+            out = out + " " + _curated(words)[c.rng.integers(0, len(words), size=n)]
+        texts: list[str] = out.tolist()
+        return texts
+
+    return gen
+
+
+def _symbols(rng: np.random.Generator, n: int, width: int, alphabet: np.ndarray) -> list[str]:
+    """n strings of `width` symbols of an ASCII alphabet (uint8 codes): one matrix, decoded and
+    split in C as in format_uuid."""
+    if not n:
+        return []
+    out = np.empty((n, width + 1), dtype=np.uint8)
+    out[:, :width] = alphabet[rng.integers(0, len(alphabet), size=(n, width))]
+    out[:, width] = ord("\n")
+    return out.ravel()[:-1].tobytes().decode("ascii").split("\n")
+
+
+_TOKEN_BYTES = np.frombuffer(
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", dtype=np.uint8
+)
+
+
+def _hex(width: int) -> CategoryFn:
+    def gen(c: CategoryContext, n: int) -> list[str]:
+        return _symbols(c.rng, n, width, _HEX_BYTES)
+
+    return gen
+
+
+def token(c: CategoryContext, n: int) -> list[str]:
+    return _symbols(c.rng, n, 32, _TOKEN_BYTES)
+
+
+def semver(c: CategoryContext, n: int) -> list[str]:
+    texts = small_int_texts()
+    major = texts[np.minimum(c.rng.geometric(0.45, size=n) - 1, 20)]
+    minor = texts[c.rng.integers(0, 20, size=n)]
+    patch = texts[c.rng.integers(0, 30, size=n)]
+    out: list[str] = (major + "." + minor + "." + patch).tolist()
+    return out
+
+
+def sku(c: CategoryContext, n: int) -> list[str]:
+    letters = _symbols(c.rng, n, 3, _TOKEN_BYTES[:26])
+    digits = _symbols(c.rng, n, 5, _HEX_BYTES[:10])
+    return [f"{a}-{b}" for a, b in zip(letters, digits, strict=True)]
+
+
+def cvv(c: CategoryContext, n: int) -> list[str]:
+    return _symbols(c.rng, n, 3, _HEX_BYTES[:10])
+
+
+def card_expiry(c: CategoryContext, n: int) -> list[str]:
+    texts = small_int_texts()
+    month = np.array([f"{m:02d}" for m in range(1, 13)], dtype=object)[c.rng.integers(0, 12, size=n)]
+    out: list[str] = (month + "/" + texts[c.rng.integers(26, 32, size=n)]).tolist()
+    return out
+
+
+_POINTER_PARTS = ("data", "items", "user", "address", "properties", "name", "id", "tags", "0", "1", "2")
+
+
+def json_pointer(c: CategoryContext, n: int) -> list[str]:
+    parts = _curated(_POINTER_PARTS)
+    out = "/" + parts[c.rng.integers(0, 8, size=n)] + "/" + parts[c.rng.integers(0, len(parts), size=n)]
+    texts: list[str] = out.tolist()
+    return texts
+
+
+def directory(c: CategoryContext, n: int) -> list[str]:
+    return _pick(c, _directories(), n)
+
+
+@lru_cache(maxsize=1)
+def _directories() -> np.ndarray:
+    return np.array(
+        sorted({p.rsplit("/", 1)[0] for p in vocab.simple_pool("en_US", "file_path")}), dtype=object
+    )
+
+
+@lru_cache(maxsize=1)
+def _alpha3() -> dict[str, str]:
+    """ISO 3166-1 alpha-2 -> alpha-3 (Faker's two code lists are in the same order)."""
+    a2, a3 = AddressProvider.alpha_2_country_codes, AddressProvider.alpha_3_country_codes
+    return dict(zip(a2, a3, strict=True))
+
+
+def name_prefix(c: CategoryContext, n: int) -> list[str]:
+    return _pick(c, _prefixes(c.locale), n)
+
+
+@lru_cache(maxsize=16)
+def _prefixes(locale: str) -> np.ndarray:
+    # en_US also lists "Ind.", which readers do not recognise as a title
+    pool = vocab.simple_pool(locale, "name_prefix")
+    kept = pool[pool != "Ind."]
+    return kept if len(kept) else pool
+
+
+def country_code3(c: CategoryContext, n: int) -> list[str]:
+    """The alpha-3 code of the record's address country (the alpha-2 field's country)."""
+    table = _alpha3()
+    return [table.get(code, code) for code in _address(c, n, "country_code")]
+
+
+_LANG_CODES = tuple(code for code, _ in wordlists.LANGUAGES)
+_LANG_NAMES = tuple(name for _, name in wordlists.LANGUAGES)
+
+
 def _simple(pool: str) -> Callable[[CategoryContext, int], list[str]]:
     def gen(c: CategoryContext, n: int) -> list[str]:
         return _pick(c, vocab.simple_pool(c.locale, pool), n)
@@ -246,7 +384,6 @@ def _address_col(column: str) -> Callable[[CategoryContext, int], list[str]]:
 
 _GENDERS = np.array(["female", "male", "non-binary"], dtype=object)
 
-CategoryFn = Callable[[CategoryContext, int], list[str]]
 STRING_GENERATORS: dict[str, CategoryFn] = {
     "first_name": first_name,
     "last_name": last_name,
@@ -291,8 +428,69 @@ STRING_GENERATORS: dict[str, CategoryFn] = {
     "file_name": file_name,
     "file_extension": _simple("file_extension"),
     "mime_type": _simple("mime_type"),
-    "language_code": _simple("language_code"),
+    "language_code": _listed(_LANG_CODES),
     "license_plate": _simple("license_plate"),
+    # field semantics
+    "skill": _listed(wordlists.SKILLS),
+    "hobby": _listed(wordlists.HOBBIES),
+    "product_name": _composed(
+        wordlists.PRODUCT_ADJECTIVES, wordlists.PRODUCT_MATERIALS, wordlists.PRODUCT_NOUNS
+    ),
+    "label": _composed(wordlists.LABEL_ADJECTIVES, wordlists.LABEL_NOUNS),
+    "department": _listed(wordlists.DEPARTMENTS),
+    "industry": _listed(wordlists.INDUSTRIES),
+    "category": _listed(wordlists.CATEGORIES),
+    "tag": _listed(wordlists.TAGS),
+    "title": _simple("catch_phrase"),
+    "name_prefix": name_prefix,
+    "status": _listed(wordlists.STATUSES),
+    "role": _listed(wordlists.ROLES),
+    "priority": _listed(wordlists.PRIORITIES),
+    "environment": _listed(wordlists.ENVIRONMENTS),
+    "http_method": _listed(wordlists.HTTP_METHODS),
+    "unit": _listed(wordlists.UNITS),
+    "license": _listed(wordlists.LICENSES),
+    "git_branch": _listed(wordlists.GIT_BRANCHES),
+    "shell_command": _listed(wordlists.COMMANDS),
+    "container_image": _listed(wordlists.CONTAINER_IMAGES),
+    "language_name": _listed(_LANG_NAMES),
+    "locale": _listed(wordlists.LOCALES),
+    "country_code3": country_code3,
+    "timezone": _simple("timezone"),
+    "file_path": _simple("file_path"),
+    "directory": directory,
+    "semver": semver,
+    "md5": _hex(32),
+    "sha1": _hex(40),
+    "sha256": _hex(64),
+    "sha512": _hex(128),
+    "token": token,
+    "json_pointer": json_pointer,
+    "sku": sku,
+    "cvv": cvv,
+    "card_expiry": card_expiry,
+    "expression": _listed(wordlists.EXPRESSIONS),
+    "identifier": _listed(wordlists.IDENTIFIERS),
+    "css_style": _listed(wordlists.CSS_STYLES),
+    "event_handler": _listed(wordlists.EVENT_HANDLERS),
+    "charset": _listed(wordlists.CHARSETS),
+    "content_encoding": _listed(wordlists.CONTENT_ENCODINGS),
+    "cron": _listed(wordlists.CRON_EXPRESSIONS),
+    "glob": _listed(wordlists.GLOBS),
+    "duration_text": _listed(wordlists.DURATIONS),
+    "github_action": _listed(wordlists.GITHUB_ACTIONS),
+    "runner": _listed(wordlists.RUNNERS),
+    "shell_name": _listed(wordlists.SHELLS),
+    "name_suffix": _listed(wordlists.NAME_SUFFIXES),
+    "vehicle_make": _listed(wordlists.VEHICLE_MAKES),
+    "vehicle_model": _listed(wordlists.VEHICLE_MODELS),
+    "package_name": _listed(wordlists.PACKAGES),
+    "cli_arguments": _listed(wordlists.CLI_ARGUMENTS),
+    "data_format": _listed(wordlists.DATA_FORMATS),
+    "xpath": _listed(wordlists.XPATHS),
+    "algorithm": _listed(wordlists.ALGORITHMS),
+    "platform": _listed(wordlists.PLATFORMS),
+    "connection_string": _listed(wordlists.CONNECTION_STRINGS),
 }
 
 # Plausible values for fields the schema and rules leave unbounded (or bounded at one end only).
