@@ -191,7 +191,11 @@ class XsdTreeBuilder:
         if element.fixed is not None:
             _set_fixed(node, element.fixed)
         if getattr(xsd_type, "abstract", False):
-            node.unsupported.append(f"abstract type {xsd_type.prefixed_name}: needs xsi:type, not generated")
+            # an instance needs xsi:type naming a concrete derived type, which is not generated:
+            # the element is left out where the content model allows (a choice, minOccurs 0)
+            node.unsupported.append(
+                f"abstract type {xsd_type.prefixed_name}: an instance needs xsi:type, so it cannot be generated"
+            )
         assertions = getattr(xsd_type, "assertions", None)
         if assertions:
             tests = [str(getattr(a, "path", "?")) for a in assertions]
@@ -242,7 +246,9 @@ class XsdTreeBuilder:
         else:
             node = self._element(element, child_path, depth + 1)
             if element.abstract:
-                node.unsupported.append("abstract element without substitution group members")
+                node.unsupported.append(
+                    "abstract element without substitution group members: it cannot be generated"
+                )
         return self._occurs(node, element, path if members else child_path)
 
     def _occurs(self, node: Node, particle: Any, path: str) -> Node:
