@@ -32,7 +32,7 @@ from app.core.jobs.dispatcher import Dispatcher
 from app.core.jobs.executors import CeleryExecutor, LocalPoolExecutor, make_executor
 from app.core.jobs.leader import Leadership, lock_path
 from app.core.jobs.retention import RetentionPurger
-from app.core.migrate import upgrade
+from app.core.migrate import upgrade_apart
 from app.core.security.passwords import configure_hashing
 from app.core.services import profile
 from app.core.services.bootstrap import ensure_bootstrap
@@ -163,7 +163,7 @@ def _lifespan(
         if (problem := await asyncio.to_thread(store_problem, settings)) is not None:
             log.error("the file store cannot be used (/readyz says so until it can): %s", problem)
         if run_migrations:
-            await asyncio.to_thread(upgrade, settings.database_url)
+            await asyncio.to_thread(upgrade_apart, settings.database_url)
         engine = make_async_engine(settings.database_url)
         app.state.engine = engine
         app.state.sessionmaker = make_sessionmaker(engine)
@@ -356,7 +356,7 @@ def serve_target(settings: Settings, workers: int) -> Iterator[tuple[FastAPI | s
         return
     configure_hashing(settings.password_hash_time_cost, settings.password_hash_memory_kib)
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    upgrade(settings.database_url)
+    upgrade_apart(settings.database_url)
     settings.signing_key()
     asyncio.run(_bootstrap(settings))
     if settings.public_url:

@@ -1,24 +1,30 @@
 """The core's door to the generation engine (app.generation): the entry points the services and the
 workers call, with the engine's own errors raised as domain errors. The one place that maps them:
-a schema above the size limit is 413, anything else the engine refuses is 422, same sentence."""
+a schema above the size limit is 413, anything else the engine refuses is 422, same sentence.
+
+The engine proper (plan, compiler, value generators, writers, rules, problems) is imported on
+the first call of a door that needs it, not with this module: the API process imports this module
+at start-up but generates datasets only in its worker processes, and a module once imported (the
+engine, faker's vocabularies, the writers) is memory the process holds for good. The schema
+loader, which every upload needs, is imported with the module."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import wraps
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from app.core.errors import Invalid, PayloadTooLarge
-from app.generation import plan as _plan
-from app.generation import problems as _problems
-from app.generation import rules as _rules
 from app.generation.errors import GenerationError, SchemaTooLarge
-from app.generation.model import FieldTree
-from app.generation.plan import Plan
 from app.generation.schema import loader as _loader
 from app.generation.schema import repr as _repr
-from app.generation.schema.loader import LoadedSchema
+
+if TYPE_CHECKING:
+    from app.generation.model import FieldTree
+    from app.generation.plan import GenerationParams, Plan
+    from app.generation.rules import Rule
+    from app.generation.schema.loader import LoadedSchema
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -46,11 +52,56 @@ def _mapped(fn: Callable[P, R]) -> Callable[P, R]:
 
 load_schema = _mapped(_loader.load_schema)
 schema_repr = _mapped(_repr.schema_repr)
-parse_rules = _mapped(_rules.parse_rules)
-parse_params = _mapped(_plan.parse_params)
-compile_plan = _mapped(_plan.compile_plan)
-root_problems = _mapped(_problems.root_problems)
-blocking_problems = _mapped(_problems.blocking_problems)
+
+
+@_mapped
+def parse_rules(tree: FieldTree, raw_rules: object) -> list[Rule]:
+    from app.generation.rules import parse_rules
+
+    return parse_rules(tree, raw_rules)
+
+
+@_mapped
+def parse_params(raw: Mapping[str, Any] | None) -> GenerationParams:
+    from app.generation.plan import parse_params
+
+    return parse_params(raw)
+
+
+@_mapped
+def compile_plan(
+    source: Any,
+    rules: Sequence[Any] = (),
+    params: Mapping[str, Any] | GenerationParams | None = None,
+    *,
+    record_count: int,
+    validator: Any = None,
+    use_schema_validator: bool = True,
+) -> Plan:
+    from app.generation.plan import compile_plan
+
+    return compile_plan(
+        source,
+        rules,
+        params,
+        record_count=record_count,
+        validator=validator,
+        use_schema_validator=use_schema_validator,
+    )
+
+
+@_mapped
+def root_problems(loaded: LoadedSchema, root: str | None = None) -> list[dict[str, Any]]:
+    from app.generation.problems import root_problems
+
+    return root_problems(loaded, root)
+
+
+@_mapped
+def blocking_problems(loaded: LoadedSchema, root: str | None = None) -> list[dict[str, Any]]:
+    from app.generation.problems import blocking_problems
+
+    return blocking_problems(loaded, root)
 
 
 @_mapped

@@ -1,10 +1,9 @@
 """How a dataset is cut into shards, and where a running shard is split: ranges of whole
 generation blocks, so that any number of workers writes exactly the bytes of one process
-(engine.BLOCK_SIZE, DESIGN §9)."""
+(engine.BLOCK_SIZE, DESIGN §9). The engine's plan module is imported when first needed: the API
+process cuts datasets into shards but generates none, so it does not load the engine at start-up."""
 
 from __future__ import annotations
-
-from app.generation.plan import BLOCK_SIZE, block_ranges
 
 
 def shard_ranges(
@@ -14,6 +13,8 @@ def shard_ranges(
     (rounded up to whole blocks) and, when `idle` workers would otherwise wait, at least that many
     shards of at least `split_records` each; at most `max_shards`; one empty range for an empty
     dataset."""
+    from app.generation.plan import BLOCK_SIZE, block_ranges
+
     blocks = -(-record_count // BLOCK_SIZE)
     if blocks == 0:
         return [(0, 0)]
@@ -28,6 +29,8 @@ def split_point(position: int, stop: int, split_records: int) -> int | None:
     """Where a shard that has written up to `position` hands the rest of [position, stop) away:
     the block edge nearest the middle of what is left, or None when either part would be smaller
     than `split_records` (or than a block)."""
+    from app.generation.plan import BLOCK_SIZE
+
     mid = position + (stop - position) // 2
     mid = -(-mid // BLOCK_SIZE) * BLOCK_SIZE
     if mid - position < max(split_records, 1) or stop - mid < max(split_records, 1) or mid >= stop:

@@ -21,7 +21,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
@@ -67,7 +67,9 @@ from app.core.schema_cache import load_cached
 from app.core.services import events
 from app.core.settings import Settings
 from app.core.storage import store_for
-from app.generation.plan import Plan
+
+if TYPE_CHECKING:  # the engine is imported when a plan is first compiled, not with this module
+    from app.generation.plan import Plan
 
 log = logging.getLogger("tdg.worker")
 _engines: dict[str, Engine] = {}

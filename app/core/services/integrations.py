@@ -24,7 +24,6 @@ from app.core.principal import Principal
 from app.core.repositories.integrations import IntegrationRepository
 from app.core.security.sealed import seal, unseal
 from app.core.services import audit
-from app.core.services.s3 import check_bucket
 from app.core.settings import Settings
 from app.core.validation import parse
 from app.core.webhooks import sender, signing, ssrf
@@ -255,6 +254,8 @@ async def check_connection(
     secret_values = secrets_of(settings, row)
     if row.provider == "s3":
         await vet_endpoint(settings, row.config.get("endpoint_url"))
+        from app.core.services.s3 import check_bucket  # boto3: ~10 MB the server holds only once used
+
         ok, detail = await asyncio.to_thread(check_bucket, row.config, secret_values)
         outcome = ConnectionCheck(ok, detail)
     else:

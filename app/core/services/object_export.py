@@ -11,9 +11,6 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from boto3.exceptions import S3UploadFailedError
-from boto3.s3.transfer import TransferConfig
-from botocore.exceptions import BotoCoreError, ClientError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.authz import Action, require_project
@@ -25,7 +22,6 @@ from app.core.principal import Principal
 from app.core.repositories import DatasetRepository, ProjectRepository
 from app.core.repositories.integrations import IntegrationRepository
 from app.core.services import audit, datasets, integrations
-from app.core.services.s3 import describe_failure, s3_client
 from app.core.settings import Settings
 from app.core.storage import Store, store_for
 
@@ -37,6 +33,10 @@ def _upload(
     part_bytes: int,
     files: list[dict[str, Any]],
 ) -> None:
+    from boto3.s3.transfer import TransferConfig
+
+    from app.core.services.s3 import s3_client
+
     client = s3_client(config, secrets)
     transfer = TransferConfig(
         multipart_threshold=part_bytes, multipart_chunksize=part_bytes, max_concurrency=2
@@ -60,6 +60,8 @@ def _copied_in_store(
     """A file copied inside the object store when the service keeps its files in the same store
     as the target (same endpoint) and the integration's credentials may read them; False (stream
     it instead) otherwise."""
+    from botocore.exceptions import ClientError
+
     where = store.location(f["path"])
     if where is None or (where[0] or "").rstrip("/") != (config.get("endpoint_url") or "").rstrip("/"):
         return False
@@ -137,6 +139,12 @@ async def _stored_files(
 
 async def _send(settings: Settings, integration: Integration, files: list[dict[str, Any]]) -> str | None:
     """Upload the files; the failure in one sentence, or None."""
+    # boto3 is imported on the first export (~10 MB a server that never exports need not hold)
+    from boto3.exceptions import S3UploadFailedError
+    from botocore.exceptions import BotoCoreError, ClientError
+
+    from app.core.services.s3 import describe_failure
+
     try:
         await integrations.vet_endpoint(settings, integration.config.get("endpoint_url"))
         await asyncio.to_thread(

@@ -11,7 +11,6 @@ import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
-from PIL import Image, ImageOps, UnidentifiedImageError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core import preferences
@@ -81,6 +80,8 @@ async def update(session: AsyncSession, principal: Principal, data: SettingsUpda
 def _reencode_avatar(raw: bytes) -> bytes:
     """Decode the upload for real and draw a fresh 256x256 PNG: nothing of the original file
     (metadata, trailing bytes, polyglot payloads) survives."""
+    from PIL import Image, ImageOps, UnidentifiedImageError  # only here: the server need not hold it
+
     try:
         with Image.open(io.BytesIO(raw)) as img:
             if img.format not in AVATAR_FORMATS:
