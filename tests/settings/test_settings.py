@@ -6,9 +6,11 @@ from __future__ import annotations
 import base64
 import io
 
+import pytest
 from PIL import Image
 
 from tests.api_client import BASE, USER_PASSWORD, Api
+from tests.support.s3_server import STORAGES
 
 
 def _image(fmt: str, size: tuple[int, int] = (300, 200), color: tuple[int, int, int] = (200, 30, 30)) -> bytes:
@@ -40,6 +42,7 @@ async def test_get_and_update_profile(api: Api) -> None:
     await api.call("GET", "/settings", None, 401)
 
 
+@pytest.mark.parametrize("storage", STORAGES)  # blobs in the local folder and on S3
 async def test_avatar_upload_is_reencoded_and_served(api: Api) -> None:
     _, admin = await api.create_tenant()
     tester = await api.create_user(admin, "Tester")
