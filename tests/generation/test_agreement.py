@@ -160,7 +160,6 @@ def test_every_record_agrees_with_itself(us: list[dict[str, Any]]) -> None:
         "Dr",
     }
     assert {min(r["age"] for r in us), max(r["age"] for r in us)} == {18, 90}
-    assert sum(r["phone"].startswith("+1") for r in us) > N // 4  # E.164 where Faker's formats miss
     assert len({r["end_date"] for r in us}) > 1000
 
 
@@ -185,7 +184,7 @@ def test_a_locale_changes_names_addresses_and_formats(locale: str) -> None:
     if locale == "de_DE":
         assert all(re.fullmatch(r"[0-9]{5}", r["address"]["postcode"]) for r in records)
         assert {r["currency"] for r in records} == {"EUR"} and {r["country"] for r in records} == {"DE"}
-        assert sum(r["phone"].startswith("+49") for r in records) > len(records) // 4
+        assert all(r["phone"].startswith(("0", "+49")) for r in records)  # German numbers only
 
 
 def test_mixed_locales_draw_each_record_s_country_from_the_list() -> None:
@@ -242,6 +241,10 @@ def test_after_rules_in_a_cycle_or_out_of_range_are_refused() -> None:
         )
     rules = [{**AFTER[0], "max": "2001-01-01"}, {"path": "kickoff", "min": "2002-01-01"}]
     with pytest.raises(Unsatisfiable, match="wrapup"):
+        _plan(EMPLOYEE, {"seed": 1}, rules, n=10)
+    # an enumerated date cannot be moved: the rule is refused, not silently ignored
+    rules = [{**AFTER[0], "enum": ["2020-01-01", "2021-06-30"]}]
+    with pytest.raises(Unsatisfiable, match="'after' rule cannot order 'wrapup'"):
         _plan(EMPLOYEE, {"seed": 1}, rules, n=10)
 
 

@@ -41,13 +41,14 @@ class Unit:
         raise NotImplementedError
 
 
-def settle(gen: LeafGen, u: UnitInput, values: Sequence[Any], ok: np.ndarray) -> Leaf:
+def settle(
+    gen: LeafGen, u: UnitInput, values: Sequence[Any], ok: np.ndarray, text: list[Any] | None = None
+) -> Leaf:
     """A derived column for `gen`: rows whose derived value is not `ok` are drawn by the field's
     own generator (as if there were no unit); the field's null rate applies as usual."""
     n = u.rows.n
     out = list(values)
-    text: list[Any] | None = None
-    if gen.choices is not None and gen.choice_text is not None:
+    if text is None and gen.choices is not None and gen.choice_text is not None:
         index = {c: i for i, c in enumerate(gen.choices)}
         text = [gen.choice_text[index[v]] if good else None for v, good in zip(out, ok.tolist(), strict=True)]
     bad = np.flatnonzero(~ok)
@@ -211,6 +212,7 @@ class PlaceUnit(Unit):
     currency: list[tuple[int, LeafGen]] = field(default_factory=list)
     phone: list[tuple[int, LeafGen]] = field(default_factory=list)
     slots: tuple[int, ...] = ()
+    _phones: dict[tuple[int, str], np.ndarray] = field(default_factory=dict, repr=False)
 
     def fill(self, u: UnitInput) -> None:
         n = u.rows.n
@@ -226,7 +228,7 @@ class PlaceUnit(Unit):
             for i, gen in self.state:
                 u.fields[i] = _first_fit(gen, u, [lambda rows: names[rows], lambda rows: abbrs[rows]])
         for i, gen in self.phone:
-            u.fields[i] = _phone(gen, u, land.calling_code, land.national_digits)
+            u.fields[i] = _phone(gen, u, self._phones)
 
 
 def _constant(gen: LeafGen, u: UnitInput, candidates: list[str]) -> Leaf:
@@ -234,7 +236,10 @@ def _constant(gen: LeafGen, u: UnitInput, candidates: list[str]) -> Leaf:
     fits = _fits(gen, candidates)
     chosen = next((c for c, ok in zip(candidates, fits, strict=True) if ok), None)
     values = [chosen] * n
-    return settle(gen, u, values, np.full(n, chosen is not None))
+    text = None
+    if chosen is not None and gen.choices is not None and gen.choice_text is not None:
+        text = [gen.choice_text[gen.choices.index(chosen)]] * n
+    return settle(gen, u, values, np.full(n, chosen is not None), text)
 
 
 def _first_fit(gen: LeafGen, u: UnitInput, columns: Sequence[Callable[[np.ndarray], np.ndarray]]) -> Leaf:
@@ -254,26 +259,36 @@ def _first_fit(gen: LeafGen, u: UnitInput, columns: Sequence[Callable[[np.ndarra
     return settle(gen, u, values.tolist(), done)
 
 
-def _phone(gen: LeafGen, u: UnitInput, calling_code: str, digits: int) -> Leaf:
-    """The locale's phone formats, else the country's number in E.164 (`+4930123456789`) or its
-    national digits: whichever the field's facets take; never another country's prefix."""
+_MIN_PHONE_FORMS = 100  # fewer accepted locale numbers than this: E.164 numbers instead
+
+
+def _accepted_phones(gen: LeafGen, locale: str, memo: dict[tuple[int, str], np.ndarray]) -> np.ndarray:
+    """The locale's phone numbers this field's facets accept (the whole pool checked once per
+    field and locale: the same answer whichever block asks first)."""
+    got = memo.get((gen.key, locale))
+    if got is None:
+        pool = vocab.phone_pool(locale)
+        got = pool[np.array(_fits(gen, pool.tolist()), dtype=bool)]
+        memo[(gen.key, locale)] = got
+    return got
+
+
+def _phone(gen: LeafGen, u: UnitInput, memo: dict[tuple[int, str], np.ndarray]) -> Leaf:
+    """The locale's phone formats the field accepts, else the country's number in E.164
+    (`+4930123456789`) or its national digits: never another country's prefix."""
     n = u.rows.n
     rng = u.bc.rng(gen.key ^ 0x9403)
-    pool = vocab.phone_pool(u.bc.locale)
-    local = pool[rng.integers(0, len(pool), size=n)]
-    codes = rng.integers(ord("0"), ord("9") + 1, size=(n, digits)).astype(np.uint32)
+    accepted = _accepted_phones(gen, u.bc.locale, memo)
+    if len(accepted) >= _MIN_PHONE_FORMS:
+        values: list[str] = accepted[rng.integers(0, len(accepted), size=n)].tolist()
+        return settle(gen, u, values, np.ones(n, dtype=bool))
+    land = locale_country(u.bc.locale)
+    codes = rng.integers(ord("0"), ord("9") + 1, size=(n, land.national_digits)).astype(np.uint32)
     codes[:, 0] = rng.integers(ord("1"), ord("9") + 1, size=n)
     national = np.empty(n, dtype=object)
     national[:] = codes_to_strings(codes)
-    return _first_fit(
-        gen,
-        u,
-        [
-            lambda rows: local[rows],
-            lambda rows: "+" + calling_code + national[rows],
-            lambda rows: national[rows],
-        ],
-    )
+    prefix = "+" + land.calling_code
+    return _first_fit(gen, u, [lambda rows: prefix + national[rows], lambda rows: national[rows]])
 
 
 def place_unit(leaves: Mapping[int, LeafGen], roles: Mapping[int, str | None]) -> PlaceUnit | None:
@@ -295,17 +310,3 @@ def place_unit(leaves: Mapping[int, LeafGen], roles: Mapping[int, str | None]) -
         unit.currency = []  # a currency agrees with a country only where both appear
     unit.slots = tuple(i for group in (unit.country, unit.state, unit.currency, unit.phone) for i, _ in group)
     return unit if unit.slots else None
-
-
-def plan_units(slots: Sequence[Any], after: Mapping[str, str]) -> list[Unit]:
-    """The units of one object's children (`slots` are its ChildSlots; `after` maps a child's
-    path to the path of the sibling it follows, from the rules)."""
-    from app.generation.engine.timeline import time_unit  # the time unit builds on this module
-
-    leaves = {i: s.gen for i, s in enumerate(slots) if isinstance(s.gen, LeafGen) and s.name}
-    roles = {i: role_of(g) for i, g in leaves.items()}
-    units: list[Unit] = []
-    for unit in (person_unit(leaves, roles), place_unit(leaves, roles), time_unit(leaves, after)):
-        if unit is not None:
-            units.append(unit)
-    return units

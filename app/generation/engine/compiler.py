@@ -10,7 +10,6 @@ from typing import Any, NoReturn
 
 import orjson
 
-from app.generation.engine.agreement import plan_units
 from app.generation.engine.arrays import ArrayGen
 from app.generation.engine.budget import fit_record_budget
 from app.generation.engine.choices import ChoiceGen
@@ -24,6 +23,7 @@ from app.generation.engine.generators import (
 from app.generation.engine.matcher import accepts
 from app.generation.engine.objects import ChildSlot, ObjectGen
 from app.generation.engine.uniqueness import default_uniqueness
+from app.generation.engine.units import plan_units
 from app.generation.engine.variants import (
     array_variants,
     condition_variants,

@@ -213,6 +213,7 @@ class ObjectGen(Gen):
             self.group,
             conditionals_off=True,
             not_all=self.not_all,
+            units=self.units,
         )
         for r in range(REDRAWS):
             if not bad.any():

@@ -222,6 +222,15 @@ def _build(temporal: Mapping[int, LeafGen], edges: list[tuple[int, int, int, boo
 
 def time_unit(leaves: Mapping[int, LeafGen], after: Mapping[str, str]) -> TimeUnit | None:
     temporal = {i: g for i, g in leaves.items() if _temporal(g) is not None}
+    drawn = {g.node.path for g in temporal.values()}
+    for path, target in after.items():
+        for p in (path, target):
+            if p not in drawn and any(g.node.path == p for g in leaves.values()):
+                raise Unsatisfiable(
+                    f"{path}: the 'after' rule cannot order '{p}', whose values come from an enum, a "
+                    f"pattern, a uniqueness permutation or a 'not' (only freely drawn dates, date-times "
+                    f"and times can be ordered)."
+                )
     edges = _edges(temporal, after)
     explicit = [e for e in edges if e[3]]
     nodes = _build(temporal, edges) if edges else None

@@ -194,7 +194,7 @@ def _national_prefix_ok(number: str, calling_code: str) -> bool:
     text = number.lstrip()
     if text.startswith("+"):
         return digits.startswith(calling_code)
-    if digits.startswith("00") and not text.startswith("("):
+    if digits.startswith("00"):
         return digits[2:].startswith(calling_code)
     return True
 
