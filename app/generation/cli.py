@@ -51,7 +51,9 @@ def build_plan(
         for k, v in {
             "seed": seed,
             "root": root,
-            "locale": locale,
+            # `--locale en_US,de_DE`: each record's locale drawn from the list (params.locales)
+            "locale": locale if locale is None or "," not in locale else None,
+            "locales": [x.strip() for x in locale.split(",")] if locale and "," in locale else None,
             "records_per_file": records_per_file,
             "sql_dialect": sql_dialect,
             "table_name": table_name,
@@ -140,7 +142,11 @@ def register(app: typer.Typer) -> None:
         ),
         seed: int | None = typer.Option(None, "--seed", help="Seed (drawn and reported when absent)"),
         root: str | None = typer.Option(None, "--root", help="Record root element / definition"),
-        locale: str | None = typer.Option(None, "--locale", help="e.g. en_US, de_DE, fr_FR, ja_JP"),
+        locale: str | None = typer.Option(
+            None,
+            "--locale",
+            help="e.g. en_US, de_DE, fr_FR, ja_JP; a comma-separated list draws each record's from it",
+        ),
         records_per_file: int | None = typer.Option(
             None, "--records-per-file", min=1, help="Split the output into files of K records"
         ),

@@ -8,6 +8,7 @@ import io
 import json
 import re
 from datetime import date, datetime
+from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
@@ -16,6 +17,7 @@ import orjson
 import pytest
 import xmlschema
 
+from app.generation.cli import generate
 from app.generation.engine.timeline import age_of
 from app.generation.errors import ParamsError, RuleError, Unsatisfiable
 from app.generation.plan import compile_plan
@@ -297,3 +299,14 @@ def test_xsd_siblings_agree_too() -> None:
         assert e.findtext("address/country") == "DE" and re.fullmatch(
             r"[0-9]{5}", e.findtext("address/postcode")
         )
+
+
+def test_the_command_takes_a_list_of_locales(tmp_path: Path) -> None:
+    schema_file = tmp_path / "employee.json"
+    schema_file.write_text(json.dumps(EMPLOYEE))
+    shell = io.BytesIO()
+    generate(schema_file, 300, "ndjson", "-", seed=6, locale="en_US, fr_FR", stdout=shell)
+    expected = io.BytesIO()
+    _plan(EMPLOYEE, {"seed": 6, "locales": ["en_US", "fr_FR"]}, [], n=300).write("ndjson", expected)
+    assert shell.getvalue() == expected.getvalue()
+    assert {orjson.loads(line)["country"] for line in shell.getvalue().splitlines()} == {"US", "FR"}
