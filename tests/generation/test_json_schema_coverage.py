@@ -377,3 +377,16 @@ def test_if_then_else_on_a_value_holds() -> None:
     records = _both(schema)
     assert {r["unit"] for r in records} == {"km", "ft"}
     assert all(r["count"] < 50 or r["count"] % 10 == 0 for r in records)
+
+
+def test_optional_property_and_anyof_option_with_impossible_facets_are_left_out() -> None:
+    schema = {
+        "type": "object",
+        "required": ["id"],
+        "properties": {
+            "id": {"anyOf": [{"type": "string", "pattern": "^(a)\\1$"}, {"type": "integer"}]},
+            "note": {"type": "string", "minLength": 10, "maxLength": 5},
+        },
+    }
+    records = _both(schema)
+    assert all(isinstance(r["id"], int) and "note" not in r for r in records)

@@ -208,7 +208,13 @@ class Compiler:
         elif k == Kind.CHOICE:
             gen = self.choice(node, pos, depth, key, slot_name)
         else:
-            gen = self.scalar(node, rule, key, slot_name)
+            try:
+                gen = self.scalar(node, rule, key, slot_name)
+            except Unsatisfiable as exc:
+                # facets no value meets: an optional field or a choice option is left out; a
+                # required one fails with this reason (the first dead reason is reported)
+                self.dead.append(str(exc).removesuffix("."))
+                return None
         if gen is not None and node.negations:
             gen.negations = list(node.negations)
         return gen
