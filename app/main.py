@@ -47,6 +47,7 @@ from app.rest.facade import build_router
 from app.rest.openapi import build_openapi
 from app.rest.reference import reference_html, swagger_static_dir
 from app.rest.routes import ROUTES
+from app.serving import fix_mmap_threshold
 from app.web import spa
 
 log = logging.getLogger("tdg")
@@ -328,6 +329,7 @@ def create_serve_worker() -> FastAPI:
     the parent applied the migrations and created the SuperUser; the background loops run in the
     process elected by the lock of this server (its supervising process is our parent)."""
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+    fix_mmap_threshold()  # the supervising process set it for itself only
     settings = get_settings()
     app = create_app(settings, run_migrations=False, leader_lock=lock_path(settings.data_dir, os.getppid()))
     if not settings.is_production:

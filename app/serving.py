@@ -83,7 +83,11 @@ _malloc_trim = _libc("malloc_trim", [ctypes.c_size_t])
 _collect_garbage = gc.collect
 _mallopt = _libc("mallopt", [ctypes.c_int, ctypes.c_int])
 _M_ARENA_MAX = -8
+_M_MMAP_THRESHOLD = -3
 MALLOC_ARENAS = 2
+# blocks this large are mapped on their own and unmapped when freed (glibc's default is 128 KiB,
+# raised on the fly up to 32 MiB by every larger block freed)
+MMAP_THRESHOLD_BYTES = 1024 * 1024
 
 
 def tune_allocator() -> None:
@@ -92,11 +96,22 @@ def tune_allocator() -> None:
     its peak took; the server's threads (the event loop, uvloop's executor, aiosqlite's) mostly
     wait for the GIL anyway. Set for this process and, through the environment, for the
     processes it starts (--workers, the generation pool)."""
+    fix_mmap_threshold()
     if "MALLOC_ARENA_MAX" in os.environ:
         return
     os.environ["MALLOC_ARENA_MAX"] = str(MALLOC_ARENAS)
     if _mallopt is not None:
         _mallopt(_M_ARENA_MAX, MALLOC_ARENAS)
+
+
+def fix_mmap_threshold() -> None:
+    """Blocks of MMAP_THRESHOLD_BYTES or more always mapped on their own, in this server process
+    (not the generation processes, whose large arrays come and go), unless MALLOC_MMAP_THRESHOLD_
+    is set. glibc's threshold otherwise rises to the size of every larger mapped block freed: after
+    one 1 MB upload, each password hash (argon2's 19 MiB) came from the heap and stayed resident,
+    19 MiB per malloc arena."""
+    if _mallopt is not None and "MALLOC_MMAP_THRESHOLD_" not in os.environ:
+        _mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES)
 
 
 @dataclass(frozen=True)

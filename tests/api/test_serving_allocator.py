@@ -92,3 +92,27 @@ assert os.environ["MALLOC_ARENA_MAX"] == "4"
 """
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_large_blocks_stay_mapped_after_a_larger_one_was_freed() -> None:
+    """After a large block is freed, glibc would serve the next ones below its size from the heap
+    and keep them resident once freed (a password hash after an upload: 19 MiB)."""
+    script = """
+import os
+from app.serving import tune_allocator
+os.environ.pop("MALLOC_MMAP_THRESHOLD_", None)
+tune_allocator()
+
+def resident():
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+upload = b"u" * (25 << 20)
+del upload
+before = resident()
+hashing = b"h" * (19 << 20)
+del hashing
+assert resident() - before < 4 << 20, (resident() - before) >> 20
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-3000:]
