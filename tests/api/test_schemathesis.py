@@ -24,7 +24,6 @@ import base64
 import io
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -46,6 +45,7 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 from tests.api.mutation_scenarios import PERSON_SCHEMA, make_world
 from tests.api_client import BASE, TENANT_ADMIN_PASSWORD, USER_PASSWORD, Api, unique
 from tests.integrations.receiver import Receiver
+from tests.support.ports import free_port
 
 TDG = Path(sys.executable).parent / "tdg"
 ADMIN_PASSWORD = "schemathesis-root-1"
@@ -60,9 +60,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
 
 def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A loopback port no other test process is handed (tests/support/ports.py)."""
+    return free_port()
 
 
 @dataclass

@@ -8,7 +8,6 @@ import hashlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import uuid
@@ -23,18 +22,13 @@ import redis
 from app.generation.plan import compile_plan
 from app.generation.schema.loader import load_schema
 from tests.conftest import CHEAP_PASSWORD_HASHING
+from tests.support.ports import free_port as free_port  # the dataset tests' servers take it from here
 from tests.support.waiting import eventually_sync
 
 # the `tdg` of the interpreter running the tests: the checkout under test, wherever it is
 TDG = Path(sys.executable).parent / "tdg"
 REDIS_HOST, REDIS_PORT = "127.0.0.1", 6379
 _CLAIM_KEY = "tdg-test-claim"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @contextmanager

@@ -3,10 +3,11 @@ scripted sequence of statuses (then a default), optionally redirecting."""
 
 from __future__ import annotations
 
-import socket
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from tests.support.ports import free_port
 
 
 @dataclass
@@ -65,7 +66,5 @@ class Receiver:
 
 
 def closed_port() -> int:
-    """A loopback port nobody listens on (bound, then released)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A loopback port nobody listens on (claimed for this process: no other test listens on it)."""
+    return free_port()

@@ -21,6 +21,7 @@ import boto3
 import pytest
 
 from app.core.settings import Settings
+from tests.support.ports import free_port
 
 KEY_ID, SECRET = "AKIDSTORETEST", "store-secret-access-key-42"
 AWS_ENV = {
@@ -32,10 +33,6 @@ STORAGES = ["local", "s3"]
 START_SECONDS = 120  # a deadline: moto's imports take seconds, many more on a loaded machine
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def start_moto(port: int) -> subprocess.Popen[bytes]:

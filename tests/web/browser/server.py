@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -15,6 +14,7 @@ from pathlib import Path
 import httpx
 
 from tests.conftest import scratch_pg_database
+from tests.support.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[3]
 ADMIN_USERNAME = "root"
@@ -39,10 +39,6 @@ class Server:
         return "\n".join(text.splitlines()[-lines:])
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @contextmanager
