@@ -310,3 +310,21 @@ def test_the_command_takes_a_list_of_locales(tmp_path: Path) -> None:
     _plan(EMPLOYEE, {"seed": 6, "locales": ["en_US", "fr_FR"]}, [], n=300).write("ndjson", expected)
     assert shell.getvalue() == expected.getvalue()
     assert {orjson.loads(line)["country"] for line in shell.getvalue().splitlines()} == {"US", "FR"}
+
+
+def test_a_field_gets_the_form_its_name_asks_for() -> None:
+    schema = {"$schema": DRAFT, "type": "object",
+              "required": ["first_name", "country_code", "country_iso3", "salutation", "city"],
+              "properties": {"first_name": {"type": "string"}, "country_code": {"type": "string"},
+                             "country_iso3": {"type": "string", "maxLength": 3}, "salutation": {"type": "string"},
+                             "city": {"type": "string"}}}  # fmt: skip
+    buf = io.BytesIO()
+    _plan(schema, {"seed": 2, "locale": "de_DE"}, [], n=2000).write("json", buf)
+    records = orjson.loads(buf.getvalue())
+    genders = _pools("de_DE")["people"]
+    assert {(r["country_code"], r["country_iso3"]) for r in records} == {("DE", "DEU")}
+    for r in records:
+        assert r["salutation"] in (
+            {"Frau", "Dr"} if genders[r["first_name"]] == {"female"} else {"Herr", "Dr"}
+        ) or (len(genders[r["first_name"]]) > 1)
+    assert {r["salutation"] for r in records} == {"Frau", "Herr", "Dr"}

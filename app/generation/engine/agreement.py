@@ -130,7 +130,7 @@ def _word(value: str) -> str:
 @dataclass(eq=False)
 class PersonUnit(Unit):
     gender: tuple[int, LeafGen] | None = None
-    title: tuple[int, LeafGen] | None = None
+    titles: list[tuple[int, LeafGen]] = field(default_factory=list)
     slots: tuple[int, ...] = ()
 
     def fill(self, u: UnitInput) -> None:
@@ -139,8 +139,7 @@ class PersonUnit(Unit):
         if self.gender is not None:
             i, gen = self.gender
             u.fields[i] = self._gender(gen, u, female)
-        if self.title is not None:
-            i, gen = self.title
+        for i, gen in self.titles:
             u.fields[i] = self._title(gen, u, female)
 
     @staticmethod
@@ -184,31 +183,34 @@ class PersonUnit(Unit):
 
 
 def person_unit(leaves: Mapping[int, LeafGen], roles: Mapping[int, str | None]) -> PersonUnit | None:
-    gender = title = None
+    gender: tuple[int, LeafGen] | None = None
+    titles: list[tuple[int, LeafGen]] = []
     for i, gen in leaves.items():
         name = normalise_name(gen.node.name)
         if roles[i] == "gender" or name in ("gender", "sex"):
             gender = gender or (i, gen)
-        elif name in _TITLE_NAMES and (
+        elif (name in _TITLE_NAMES or roles[i] == "name_prefix") and (
             (gen.choices is not None and any(_word(c) in _TITLE_FEMALE | _TITLE_MALE for c in gen.choices))
-            or (gen.choices is None and name != "title" and name != "prefix")
+            or (gen.choices is None and (roles[i] == "name_prefix" or name not in ("title", "prefix")))
         ):
-            title = title or (i, gen)
-    if gender is None and title is None:
+            titles.append((i, gen))
+    if gender is None and not titles:
         return None
-    slots = tuple(s for s, _ in (x for x in (gender, title) if x is not None))
-    return PersonUnit(gender, title, slots)
+    slots = tuple(i for i, _ in ([gender] if gender is not None else []) + titles)
+    return PersonUnit(gender, titles, slots)
 
 
 # -- a place: country, state, currency and phone follow the locale and the address -----------
 
+_COUNTRY_FORMS = {"country": 0, "country_code": 1, "country_code3": 2}
 _PLACE_ROLES = {"street_address", "street_name", "building_number", "city", "postcode", "address"}
 
 
 @dataclass(eq=False)
 class PlaceUnit(Unit):
-    country: list[tuple[int, LeafGen]] = field(default_factory=list)
-    state: list[tuple[int, LeafGen]] = field(default_factory=list)
+    # (slot, generator, the form the field's name asks for first: 0 name, 1 alpha-2, 2 alpha-3)
+    country: list[tuple[int, LeafGen, int]] = field(default_factory=list)
+    state: list[tuple[int, LeafGen, int]] = field(default_factory=list)  # 0 name, 1 abbreviation
     currency: list[tuple[int, LeafGen]] = field(default_factory=list)
     phone: list[tuple[int, LeafGen]] = field(default_factory=list)
     slots: tuple[int, ...] = ()
@@ -217,16 +219,18 @@ class PlaceUnit(Unit):
     def fill(self, u: UnitInput) -> None:
         n = u.rows.n
         land = locale_country(u.bc.locale)
-        for i, gen in self.country:
-            u.fields[i] = _constant(gen, u, [land.name, land.code, land.alpha3])
+        for i, gen, form in self.country:
+            forms = [land.name, land.code, land.alpha3]
+            u.fields[i] = _constant(gen, u, [forms[form], *(f for k, f in enumerate(forms) if k != form)])
         for i, gen in self.currency:
             u.fields[i] = _constant(gen, u, [land.currency])
         if self.state:
             pool = vocab.address_pool(u.bc.locale)
             idx = u.shared("address", len(pool["city"]))[:n]
             names, abbrs = pool["state"][idx], pool["state_abbr"][idx]
-            for i, gen in self.state:
-                u.fields[i] = _first_fit(gen, u, [lambda rows: names[rows], lambda rows: abbrs[rows]])
+            for i, gen, form in self.state:
+                columns = [lambda rows: names[rows], lambda rows: abbrs[rows]]
+                u.fields[i] = _first_fit(gen, u, columns if form == 0 else columns[::-1])
         for i, gen in self.phone:
             u.fields[i] = _phone(gen, u, self._phones)
 
@@ -297,10 +301,10 @@ def place_unit(leaves: Mapping[int, LeafGen], roles: Mapping[int, str | None]) -
     for i, gen in leaves.items():
         role = roles[i]
         name = normalise_name(gen.node.name)
-        if role in ("country", "country_code"):
-            unit.country.append((i, gen))
+        if role in _COUNTRY_FORMS:
+            unit.country.append((i, gen, _COUNTRY_FORMS[role]))
         elif role in ("state", "state_abbr"):
-            unit.state.append((i, gen))
+            unit.state.append((i, gen, 1 if role == "state_abbr" else 0))
         elif role in ("phone", "phone_number"):
             unit.phone.append((i, gen))
         elif role == "currency_code" or name in ("currency", "currency_code", "ccy"):
@@ -308,5 +312,10 @@ def place_unit(leaves: Mapping[int, LeafGen], roles: Mapping[int, str | None]) -
         placed = placed or role in _PLACE_ROLES
     if not (unit.country or placed):
         unit.currency = []  # a currency agrees with a country only where both appear
-    unit.slots = tuple(i for group in (unit.country, unit.state, unit.currency, unit.phone) for i, _ in group)
+    unit.slots = tuple(
+        [i for i, _, _ in unit.country]
+        + [i for i, _, _ in unit.state]
+        + [i for i, _ in unit.currency]
+        + [i for i, _ in unit.phone]
+    )
     return unit if unit.slots else None
