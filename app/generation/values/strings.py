@@ -307,6 +307,10 @@ class StringGenerator:
     def generate_unique(self, c: LeafContext) -> LeafValues:
         perm_key = c.seed ^ c.field_key
         if self.regexes:
+            if self.spec.unique_soft:
+                # enumerating a pattern (RegexGenerator.nth) costs ~0.4 ms a value in Python: too
+                # slow for a default, so a patterned field is unique only when a rule asks
+                raise Unsatisfiable(f"{self.spec.path}: a patterned field is not unique by default.")
             rx = self.regexes[0]
             space = rx.count()
             if space < c.key_space:
