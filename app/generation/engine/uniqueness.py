@@ -2,7 +2,8 @@
 
 Emails, usernames, UUIDs and fields named like ids, codes and keys are unique within a dataset
 unless a rule says `unique: false`. The default is soft: a field whose facets leave fewer values
-than the dataset needs draws freely instead of failing. Every unique value is a function of the
+than the dataset needs draws freely instead of failing, and a field with a pattern is unique only
+when a rule asks (a pattern's values are enumerated one at a time). Every unique value is a function of the
 row's global key (record index, or record x max items + position) through a keyed permutation, so
 values never repeat across blocks, processes or shards, whatever their number, with nothing held
 in memory.
