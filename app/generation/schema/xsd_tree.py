@@ -14,6 +14,11 @@ from app.generation.guard import XsdRecordValidator
 from app.generation.model import ChoiceMode, FieldTree, Kind, Node, XmlInfo
 
 XSD_NS = "http://www.w3.org/2001/XMLSchema"
+_XML_NS = "http://www.w3.org/XML/1998/namespace"
+_XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
+# what a required lax/skip xs:any gets: an element no schema declares
+WILDCARD_NS = "urn:tdg:wildcard"
+WILDCARD_NAME = "extension"
 MAX_TREE_DEPTH = 48
 NODE_BUDGET = 20_000
 _F = "{" + XSD_NS + "}"
@@ -333,10 +338,47 @@ class XsdTreeBuilder:
         elif isinstance(particle, XsdGroup):
             self._group_into(parent, particle, path, depth)
         elif isinstance(particle, XsdAnyElement):
-            if particle.min_occurs > 0:
+            if particle.min_occurs == 0:
+                parent.unsupported.append("optional xs:any wildcard: no extra elements are generated")
+                return
+            wildcard = self._wildcard(particle, path, depth)
+            if wildcard is None:
                 parent.unsupported.append("required xs:any wildcard content cannot be generated")
             else:
-                parent.unsupported.append("optional xs:any wildcard: no extra elements are generated")
+                parent.children.append(self._occurs(wildcard, particle, wildcard.path))
+
+    def _wildcard(self, particle: Any, path: str, depth: int) -> Node | None:
+        """An element a required xs:any accepts: under lax/skip, a text element in a namespace of
+        our own (or the target/no namespace when only those are allowed) that no declaration
+        names; under strict, the first concrete global element the wildcard matches."""
+        if particle.process_contents in ("lax", "skip"):
+            target = particle.target_namespace or ""
+            listed = [ns for ns in getattr(particle, "namespace", ()) if not ns.startswith("##")]
+            for ns in (WILDCARD_NS, target, "", *listed):
+                qname = f"{{{ns}}}{WILDCARD_NAME}" if ns else WILDCARD_NAME
+                if particle.is_matching(qname) and qname not in particle.maps.elements:
+                    node = Node(
+                        Kind.STRING, name=WILDCARD_NAME, path=_join(path, WILDCARD_NAME), min_length=1
+                    )
+                    node.xml = XmlInfo(namespace=ns)
+                    return node
+            return None
+        # an element outside the ancestors' types, simple ones first: the record stays finite
+        candidates = sorted(
+            particle.maps.elements.values(),
+            key=lambda e: (id(e.type) in self.expanding, e.type.is_complex(), e.name or ""),
+        )
+        for element in candidates:
+            ns = element.target_namespace or ""
+            if (
+                ns in (XSD_NS, _XML_NS, _XSI_NS)
+                or element.abstract
+                or getattr(element.type, "abstract", False)
+                or not particle.is_matching(element.name)
+            ):
+                continue
+            return self._element(element, _join(path, self._name(element)), depth + 1)
+        return None
 
     def _group_node(self, group: Any, path: str, depth: int) -> Node:
         """An anonymous model group (name ""): a CHOICE, or an OBJECT for a sequence/all."""
