@@ -27,7 +27,7 @@ def _free_port() -> int:
     return free_port()
 
 
-def _wait_healthy(base: str, proc: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
+def _wait_healthy(base: str, proc: subprocess.Popen[bytes], timeout: float = 300.0) -> None:
     def healthy() -> bool:
         assert proc.poll() is None, f"tdg serve exited with {proc.returncode}"
         try:

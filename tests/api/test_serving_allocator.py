@@ -51,7 +51,7 @@ def trims(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, list[object]]]
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    eventually_sync(lambda: server.started, timeout=20, what="uvicorn started")
+    eventually_sync(lambda: server.started, timeout=120, what="uvicorn started")
     try:
         yield f"http://127.0.0.1:{port}", calls
     finally:

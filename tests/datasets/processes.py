@@ -64,7 +64,7 @@ class Proc:
     def output(self) -> str:
         return self.log.read_text(errors="replace")
 
-    def wait_for_output(self, needle: str, timeout: float = 60) -> None:
+    def wait_for_output(self, needle: str, timeout: float = 300) -> None:
         def seen() -> bool:
             assert self.popen.poll() is None, f"{self.popen.args} exited early:\n{self.output()[-3000:]}"
             return needle in self.output()
@@ -107,7 +107,7 @@ def start_serve(env: dict[str, str], log: Path, port: int) -> Proc:
             return False
 
     try:
-        eventually_sync(answering, timeout=60, interval=0.2, what="tdg serve answering")
+        eventually_sync(answering, timeout=300, interval=0.2, what="tdg serve answering")
     except AssertionError as exc:
         raise AssertionError(f"{exc}\n{proc.output()[-3000:]}") from None
     return proc

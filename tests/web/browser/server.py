@@ -63,7 +63,7 @@ def _command(port: int) -> list[str]:
 
 @contextmanager
 def running_server(backend: str, database_url: str, workdir: Path, extra_env: dict[str, str] | None = None,
-                   ready_timeout: float = 60.0) -> Iterator[Server]:
+                   ready_timeout: float = 300.0) -> Iterator[Server]:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("TDG_")}
     env.update({
