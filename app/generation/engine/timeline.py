@@ -13,6 +13,7 @@ from datetime import date
 import numpy as np
 
 from app.generation.engine.agreement import Unit, UnitInput, settle
+from app.generation.engine.columns import Leaf
 from app.generation.engine.generators import LeafGen
 from app.generation.errors import Unsatisfiable
 from app.generation.model import Kind
@@ -66,6 +67,13 @@ class TimeUnit(Unit):
         vals: list[np.ndarray] = []
         has: list[np.ndarray] = []
         for k, node in enumerate(self.nodes):
+            if not node.preds and (self.age is None or self.age[2] != k):
+                # a first field keeps its own draw (its rules: distribution, edges, nulls); only
+                # values later successors leave no room after are drawn again
+                value, present = self._own(u, node)
+                vals.append(value)
+                has.append(present)
+                continue
             rng = u.bc.rng(node.gen.key ^ 0x71E)
             tg = node.tg
             lower = np.full(n, node.earliest, dtype=np.int64)
@@ -92,6 +100,27 @@ class TimeUnit(Unit):
             value, present = _epochs(leaf.values, tg.kind)
             vals.append(value)
             has.append(present)
+
+    @staticmethod
+    def _own(u: UnitInput, node: _Node) -> tuple[np.ndarray, np.ndarray]:
+        leaf = node.gen.generate(u.bc, u.rows, u.shared)
+        value, present = _epochs(leaf.values, node.tg.kind)
+        late = present & ((value < node.earliest) | (value > node.latest))
+        if late.any():
+            tg = node.tg
+            rows = np.flatnonzero(late)
+            lo, hi = max(node.earliest, tg.a), min(node.latest, tg.b)
+            if lo > hi:
+                lo, hi = node.earliest, node.latest
+            rng = u.bc.rng(node.gen.key ^ 0x71F)
+            redrawn = rng.integers(lo, hi + 1, size=rows.size)
+            values = list(leaf.values)
+            for j, text in zip(rows.tolist(), tg._render(redrawn).values, strict=True):
+                values[j] = text
+            value[rows] = redrawn
+            leaf = Leaf(values, leaf.kind, None)
+        u.fields[node.slot] = leaf
+        return value, present
 
     def _birth(
         self, u: UnitInput, k: int, lower: np.ndarray, upper: np.ndarray
