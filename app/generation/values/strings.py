@@ -7,7 +7,7 @@ import math
 from collections.abc import Callable
 from dataclasses import replace
 from itertools import repeat
-from operator import is_not
+from operator import is_not, methodcaller
 
 import numpy as np
 from jsonschema import Draft202012Validator
@@ -22,6 +22,7 @@ from app.generation.values.permutation import FeistelPermutation, base36
 from app.generation.values.regex import RegexGenerator, UnsupportedPattern, codes_to_strings
 
 Strategy = Callable[[LeafContext, int], list[str]]
+_AT = methodcaller("partition", "@")  # (local part, "@", domain); ("name", "", "") without one
 _ROUNDS = 4
 _CODE_NAMES = ("code", "sku", "ref", "key", "token", "id", "number", "no", "serial", "hash")
 # compile_check's outcome (kept strategy indexes) per field-independent spec: large schemas repeat
@@ -343,20 +344,15 @@ class StringGenerator:
             )
         perm = FeistelPermutation(36**width, perm_key)
         keys = perm(c.keys.astype(np.uint64))
-        codes = base36(keys, width)
         base = self._fill(c, len(keys))
-        out = []
         email = self.spec.format in ("email", "idn-email") or self.spec.category == "email"
-        lower = email or self.spec.category == "username"
-        for b, code in zip(base, codes, strict=True):
-            if email and "@" in b:
-                local, dom = b.split("@", 1)
-                cand = f"{local}.{code.lower()}@{dom}"
-            elif lower:  # a login name: jane.doe.k3f, not jane.doe-K3F
-                cand = f"{b}.{code.lower()}" if b else code.lower()
-            else:
-                cand = f"{b}-{code}" if b else code
-            out.append(cand)
+        if email or self.spec.category == "username":  # jane.doe.k3f@example.com, jane.doe.k3f
+            codes = base36(keys, width, lower=True)
+            parts = map(_AT, base)
+            out = [f"{a}.{k}{at}{d}" if a else k + at + d for (a, at, d), k in zip(parts, codes, strict=True)]
+        else:
+            codes = base36(keys, width)
+            out = [f"{b}-{k}" if b else k for b, k in zip(base, codes, strict=True)]
         good = self.ok(out)
         if email and not good.all():
             raise Unsatisfiable(f"{self.spec.path}: unique e-mail addresses do not fit this field's facets.")
