@@ -4,6 +4,13 @@ files cannot be written fails with a sentence; no traceback, no credential in an
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
 import httpx
 import pytest
 from botocore.exceptions import ClientError
@@ -13,9 +20,11 @@ from app.core.storage import store_problem
 from app.core.storage.s3 import describe
 from app.main import create_app
 from tests.api_client import Api
+from tests.conftest import ADMIN_PASSWORD
 from tests.datasets.flow import ORDER_JSON, create_dataset, upload_schema, wait_for
 from tests.integrations.receiver import closed_port
-from tests.support.s3_server import KEY_ID, SECRET, s3_client
+from tests.support.s3_server import KEY_ID, SECRET, free_port, s3_client
+from tests.support.waiting import eventually_sync
 
 
 @pytest.fixture
@@ -105,3 +114,59 @@ def test_refused_credentials_are_named_by_code_only() -> None:
         sentence = describe(exc, "bucket")
         assert sentence == f"The object store refused the service's credentials ({code}).", sentence
         _clean(sentence)
+
+
+@pytest.fixture
+def checking_server() -> Iterator[str]:
+    """A moto server that checks credentials (it knows no access key: every key is refused)."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [str(Path(sys.executable).with_name("moto_server")), "-H", "127.0.0.1", "-p", str(port)],
+        env={**os.environ, "INITIAL_NO_AUTH_ACTION_COUNT": "0"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+    def listening() -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return True
+        except OSError:
+            return False
+
+    try:
+        eventually_sync(listening, timeout=120, what="moto_server listening")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+async def test_refused_credentials(settings: Settings, checking_server: str) -> None:
+    refused = settings.model_copy(update={"s3_endpoint_url": checking_server})
+    app = create_app(refused, run_migrations=False)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            ready = await client.get("/readyz")
+            token = (
+                await client.post(
+                    "/api/v1/users/token", data={"username": "root", "password": ADMIN_PASSWORD}
+                )
+            ).json()["access_token"]
+            upload = await client.post(
+                "/api/v1/schemas",
+                headers={"Authorization": f"Bearer {token}"},
+                json={"name": "s", "content": '{"type": "object"}'},
+            )
+    assert ready.status_code == 503, ready.text
+    assert (
+        ready.json()["detail"]
+        == "The file store cannot be used: The object store refused the service's credentials (403)."
+    )
+    assert upload.status_code == 503, upload.text
+    assert (
+        upload.json()["detail"] == "The object store refused the service's credentials (InvalidAccessKeyId)."
+    )
+    for text in (ready.text, upload.text):
+        _clean(text)
