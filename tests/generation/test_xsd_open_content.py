@@ -81,3 +81,14 @@ def test_mixed_content_generates_valid_elements_and_is_listed() -> None:
     _valid_records(xsd, "p")
     reasons = [u["reason"] for u in schema_repr(load_schema(xsd.encode(), "s.xsd"), "p")["unsupported"]]
     assert any("mixed content" in r for r in reasons)
+
+
+def test_boolean_with_a_pattern_draws_the_forms_it_accepts() -> None:
+    """SOAP 1.1's mustUnderstand: xs:boolean restricted to the pattern 0|1 (was written true/false)."""
+    xsd = _schema(
+        '<xs:element name="h"><xs:complexType><xs:attribute name="must" use="required"><xs:simpleType>'
+        '<xs:restriction base="xs:boolean"><xs:pattern value="0|1"/></xs:restriction></xs:simpleType>'
+        "</xs:attribute></xs:complexType></xs:element>"
+    )
+    records = _valid_records(xsd, "h")
+    assert {r.get("must") for r in records} == {"0", "1"}

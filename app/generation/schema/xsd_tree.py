@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -437,6 +438,8 @@ class XsdTreeBuilder:
         if node.kind is Kind.ANY:
             return node
         self._facets(node, chain, builtin_name)
+        if node.kind is Kind.BOOLEAN and node.patterns:
+            _boolean_lexicals(node)
         return node
 
     @staticmethod
@@ -523,3 +526,21 @@ class XsdTreeBuilder:
                 node.minimum, node.exclusive_minimum = _py(lo[0]), lo[1]
             if hi is not None:
                 node.maximum, node.exclusive_maximum = _py(hi[0]), hi[1]
+
+
+def _boolean_lexicals(node: Node) -> None:
+    """A boolean with a pattern (SOAP's mustUnderstand: `0|1`) draws from the lexical forms the
+    pattern accepts, written as they are."""
+    try:
+        compiled = [re.compile(p) for p in node.patterns]
+    except re.error:
+        return
+    forms = [v for v in ("true", "false", "1", "0") if all(c.fullmatch(v) for c in compiled)]
+    if node.enum is not None:  # enumerated values come decoded: True/False
+        truths = {e if isinstance(e, bool) else str(e).lower() in ("true", "1") for e in node.enum}
+        forms = [v for v in forms if (v in ("true", "1")) in truths]
+    node.patterns = []
+    if forms:
+        node.kind, node.enum = Kind.STRING, forms
+    else:
+        node.unsupported.append("the boolean's pattern accepts none of true, false, 1, 0: no value is valid")
