@@ -13,7 +13,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from app.core.authz import Action, require, require_owner_or, require_project
 from app.core.clock import iso
 from app.core.errors import BadRequest, Conflict, Invalid, NotFound, PayloadTooLarge
-from app.core.generation import field_count, load_schema, schema_repr
+from app.core.generation import field_count, load_schema, root_problems, schema_repr
 from app.core.models import ProjectSchema, SchemaDoc, stored_id
 from app.core.payloads import SchemaLink, SchemaUpload
 from app.core.principal import Principal
@@ -73,6 +73,9 @@ async def upload(
     loaded: LoadedSchema = await asyncio.to_thread(load_schema, raw, data.filename)
     key = await asyncio.to_thread(store_for(settings).put_blob, raw)
     remember(key, loaded)
+    # found before the first write (the upload answer lists them): a probe of a large record takes
+    # seconds, which must not be spent holding SQLite's write lock
+    await asyncio.to_thread(root_problems, loaded, None)
     tenant_id = principal.tenant_id
     if data.project_id is not None:
         tenant_id = visible.project.tenant_id
