@@ -41,8 +41,9 @@ def accepts(
     if hit is not None:
         return hit
     # a schema the loader found unsatisfiable (an option or property never drawn) accepts nothing
-    dead = bool(node.unsupported) and any("no value is valid" in u for u in node.unsupported)
-    ok = not dead and _accepts(node, value, definitions, depth, memo)
+    ok = _accepts(node, value, definitions, depth, memo)
+    if ok and node.unsupported and any("no value is valid" in u for u in node.unsupported):
+        ok = False
     # `not`: a value matching a negated subschema is refused (past the depth cap nothing is refused)
     if ok and node.negations and depth <= 50:
         ok = not any(accepts(n, value, definitions, depth + 1, memo) for n in node.negations)

@@ -17,6 +17,7 @@ from app.generation.engine.matcher import accepts
 from app.generation.model import ChoiceMode, Kind, Node
 from app.generation.values.regex import RegexGenerator
 
+_APART_BUDGET = 400  # enum values x rival options tested by apart_by_enum, per option
 _KEY_PATTERN = "[a-z][a-zA-Z0-9_]{2,11}"  # keys for additionalProperties when nothing constrains them
 
 
@@ -206,10 +207,15 @@ def apart_by_enum(options: list[Node]) -> list[Node]:
     an enum keeps only the values no other option accepts; an object option whose property has
     an enum, where every other option constrains that property too, has it made required with
     only the values the others refuse. Values then miss the other options by construction."""
+    if not any(_enum_of(o) is not None or o.kind is Kind.OBJECT for o in options):
+        return options
     out: list[Node] = []
     for i, option in enumerate(options):
         rivals = [o for j, o in enumerate(options) if j != i and o is not option]
         own = _enum_of(option)
+        if own is not None and len(own) * len(rivals) > _APART_BUDGET:
+            out.append(option)  # a long enum against many options: left to the re-draw check
+            continue
         if own is not None and rivals:
             kept = _outside(own, rivals)
             if kept and len(kept) < len(own):
@@ -219,11 +225,12 @@ def apart_by_enum(options: list[Node]) -> list[Node]:
         if option.kind is not Kind.OBJECT or not rivals:
             out.append(option)
             continue
+        rival_children = [{c.name: c for c in r.children} if r.kind is Kind.OBJECT else {} for r in rivals]
         for child in option.children:
             values = _enum_of(child)
-            if not child.name or values is None:
+            if not child.name or values is None or len(values) * len(rivals) > _APART_BUDGET:
                 continue
-            theirs = [r.child(child.name) if r.kind is Kind.OBJECT else None for r in rivals]
+            theirs = [names.get(child.name) for names in rival_children]
             if any(t is None for t in theirs):
                 continue  # a rival that leaves this property open accepts any value of it
             kept = _outside(values, [t for t in theirs if t is not None])
