@@ -98,13 +98,6 @@ def root_problems(loaded: LoadedSchema, root: str | None = None) -> list[dict[st
 
 
 @_mapped
-def blocking_problems(loaded: LoadedSchema, root: str | None = None) -> list[dict[str, Any]]:
-    from app.generation.problems import blocking_problems
-
-    return blocking_problems(loaded, root)
-
-
-@_mapped
 def resolve_root(loaded: LoadedSchema, root: str | None) -> str:
     """The canonical name of `root` (None: the default root); 422 for an unknown root."""
     return loaded.resolve_root(root)

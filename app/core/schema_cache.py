@@ -22,8 +22,9 @@ import threading
 import types
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Any
 
-from app.core.generation import load_schema
+from app.core.generation import load_schema, root_problems
 from app.core.settings import get_settings
 from app.core.storage import Store
 from app.generation.schema.loader import LoadedSchema
@@ -173,8 +174,9 @@ def cache() -> SchemaCache:
 
 
 def _reset_after_fork() -> None:
-    global _cache_lock
+    global _cache_lock, _problems_lock
     _cache_lock = threading.Lock()
+    _problems_lock = threading.Lock()
     if _cache is not None:
         _cache._after_fork()
 
@@ -200,3 +202,27 @@ async def load_cached_async(store: Store, storage_key: str, filename: str | None
         return loaded
     # parsing is CPU-bound: keep it off the event loop
     return await asyncio.to_thread(load_cached, store, storage_key, filename)
+
+
+# problems per (storage key, root), kept apart from the parses: an entry is a few hundred bytes,
+# while the parse it came from may be too big for the byte budget and be dropped at once
+_PROBLEMS_KEPT = 1024
+_problems: OrderedDict[tuple[str, str | None], list[dict[str, Any]]] = OrderedDict()
+_problems_lock = threading.Lock()
+
+
+def problems_of(storage_key: str, loaded: LoadedSchema, root: str | None) -> list[dict[str, Any]]:
+    """The root's problems (app/generation/problems.py), found once per schema content and root.
+    Blocking: call it off the event loop."""
+    key = (storage_key, root)
+    with _problems_lock:
+        known = _problems.get(key)
+        if known is not None:
+            _problems.move_to_end(key)
+            return [dict(problem) for problem in known]
+    found = root_problems(loaded, root)
+    with _problems_lock:
+        _problems[key] = found
+        while len(_problems) > _PROBLEMS_KEPT:
+            _problems.popitem(last=False)
+    return [dict(problem) for problem in found]

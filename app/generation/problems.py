@@ -38,15 +38,8 @@ def root_problems(loaded: LoadedSchema, root: str | None = None) -> list[dict[st
     compiled, probed and guarded as a dataset would be; the fields the compiler leaves out are
     listed as not blocking. When the record cannot be generated, every scalar field is then tried
     on its own (within PER_FIELD_BUDGET_S), so each impossible path is named, not only the first;
-    a problem blocks when every record needs the field. Found once per root of a loaded schema."""
+    a problem blocks when every record needs the field."""
     name = loaded.resolve_root(root)
-    known = loaded.problems_by_root.get(name)
-    if known is None:
-        known = loaded.problems_by_root[name] = _find_problems(loaded, name)
-    return [dict(problem) for problem in known]
-
-
-def _find_problems(loaded: LoadedSchema, name: str) -> list[dict[str, Any]]:
     tree = loaded.field_tree(name)
     size = sum(1 for start in [tree.root, *tree.definitions.values()] for _ in start.walk())
     if size > MAX_CHECKED_NODES:

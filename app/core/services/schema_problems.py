@@ -1,5 +1,6 @@
 """Problems of a schema's record root known before any dataset exists (app/generation/problems.py):
-listed with the representation, and a dataset request whose root cannot be generated is refused."""
+listed with the representation and the upload answer, and a dataset request whose root cannot be
+generated is refused. Found once per schema content and root (app/core/schema_cache.py)."""
 
 from __future__ import annotations
 
@@ -9,34 +10,30 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.errors import Invalid
-from app.core.generation import blocking_problems, root_problems
 from app.core.principal import Principal
+from app.core.schema_cache import problems_of
 from app.core.services import schemas
 from app.core.settings import Settings
-from app.generation.schema.loader import LoadedSchema
 
 _LISTED = 10
 
 
-async def of_root(loaded: LoadedSchema, root: str | None) -> list[dict[str, Any]]:
-    """Every path of the root the engine cannot generate, with its reason and whether it blocks."""
-    return await asyncio.to_thread(root_problems, loaded, root)
-
-
 async def of_schema(
-    session: AsyncSession, principal: Principal, settings: Settings, schema_id: int
+    session: AsyncSession, principal: Principal, settings: Settings, schema_id: int, root: str | None = None
 ) -> list[dict[str, Any]]:
-    """`of_root` for the schema's default root."""
-    _doc, loaded = await schemas.loaded_schema(session, principal, settings, schema_id)
-    return await of_root(loaded, None)
+    """Every path of the root (None: the default) the engine cannot generate, with its reason and
+    whether it blocks."""
+    doc, loaded = await schemas.loaded_schema(session, principal, settings, schema_id)
+    return await asyncio.to_thread(problems_of, doc.storage_key, loaded, root)
 
 
 async def refuse_blocked(
     session: AsyncSession, principal: Principal, settings: Settings, schema_id: int, root: str | None
 ) -> None:
     """422 naming the paths when no record of `root` (None: the default) can be generated."""
-    _doc, loaded = await schemas.loaded_schema(session, principal, settings, schema_id)
-    blocked = await asyncio.to_thread(blocking_problems, loaded, root)
+    doc, loaded = await schemas.loaded_schema(session, principal, settings, schema_id)
+    found = await asyncio.to_thread(problems_of, doc.storage_key, loaded, root)
+    blocked = [p for p in found if p["blocking"]]
     if not blocked:
         return
     named = "; ".join(f"{p['path'] or '(root)'}: {p['reason']}" for p in blocked[:_LISTED])

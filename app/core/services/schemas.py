@@ -13,12 +13,12 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from app.core.authz import Action, require, require_owner_or, require_project
 from app.core.clock import iso
 from app.core.errors import BadRequest, Conflict, Invalid, NotFound, PayloadTooLarge
-from app.core.generation import field_count, load_schema, root_problems, schema_repr
+from app.core.generation import field_count, load_schema, schema_repr
 from app.core.models import ProjectSchema, SchemaDoc, stored_id
 from app.core.payloads import SchemaLink, SchemaUpload
 from app.core.principal import Principal
 from app.core.repositories import ConstraintSetRepository, ProjectRepository, SchemaRepository
-from app.core.schema_cache import load_cached_async, remember
+from app.core.schema_cache import load_cached_async, problems_of, remember
 from app.core.services import audit, events
 from app.core.settings import Settings
 from app.core.storage import store_for
@@ -75,7 +75,7 @@ async def upload(
     remember(key, loaded)
     # found before the first write (the upload answer lists them): a probe of a large record takes
     # seconds, which must not be spent holding SQLite's write lock
-    await asyncio.to_thread(root_problems, loaded, None)
+    await asyncio.to_thread(problems_of, key, loaded, None)
     tenant_id = principal.tenant_id
     if data.project_id is not None:
         tenant_id = visible.project.tenant_id
@@ -148,10 +148,8 @@ async def representation(
 ) -> dict[str, Any]:
     doc, loaded = await loaded_schema(session, principal, settings, schema_id)
     body = await asyncio.to_thread(schema_repr, loaded, root)
-    # imported here: schema_problems builds on this module
-    from app.core.services.schema_problems import of_root
-
-    return {"schema_id": doc.id, **body, "problems": await of_root(loaded, root)}
+    found = await asyncio.to_thread(problems_of, doc.storage_key, loaded, root)
+    return {"schema_id": doc.id, **body, "problems": found}
 
 
 async def link(session: AsyncSession, principal: Principal, project_id: int, data: SchemaLink) -> None:

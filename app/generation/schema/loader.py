@@ -12,7 +12,7 @@ import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 from app.generation.errors import SchemaError, SchemaTooLarge
 from app.generation.guard import RecordValidator
@@ -57,9 +57,6 @@ class LoadedSchema:
     document: SchemaDocument = field(repr=False)
     _trees: dict[str, FieldTree] = field(default_factory=dict, repr=False)
     _validators: dict[str, RecordValidator] = field(default_factory=dict, repr=False)
-    # each root's problems (app/generation/problems.py), found once: compiling and probing a large
-    # record takes seconds, and every upload answer, /repr and dataset request asks for them
-    problems_by_root: dict[str, list[dict[str, Any]]] = field(default_factory=dict, repr=False)
 
     def resolve_root(self, root: str | None) -> str:
         """The canonical root name for `root` (None -> default), or SchemaError."""
