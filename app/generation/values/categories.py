@@ -254,6 +254,7 @@ _TABLES = {
     Kind.DATE: _compiled(semantics.TEMPORAL_TABLE),
     Kind.DATETIME: _compiled(semantics.TEMPORAL_TABLE),
 }
+_SIBLING_PATTERNS = tuple({r.sibling for table in _TABLES.values() for r in table if r.sibling is not None})
 _FIT_SAMPLE = 32
 _FIT_SHARE = 0.9  # a category fills a field when this share of its values meets the facets
 
@@ -375,14 +376,34 @@ class FieldSemantics:
         root = tree.root_name if not tree.root_name.startswith("#") else ""
         self.root_owner = singular(normalise_name(root.rsplit("/", 1)[-1]))
         self.children: dict[str, set[str]] = {}
+        self._telling_cache: dict[str, tuple[str, ...]] = {}
+        self._memo: dict[tuple[Node, Kind | None], str | None] = {}
         for top in (tree.root, *tree.definitions.values()):
             for node in top.walk():
                 if node.kind is Kind.OBJECT:
                     names = self.children.setdefault(node.path, set())
                     names.update(normalise_name(c.name) for c in node.children if c.name)
 
+    def _telling(self, path: str) -> tuple[str, ...]:
+        """The child names of the object at `path` that some sibling rule reads (few, even in
+        an object of hundreds of fields: the inference's cache key stays short)."""
+        found = self._telling_cache.get(path)
+        if found is None:
+            names = self.children.get(path, ())
+            found = tuple(sorted(n for n in names if any(p.fullmatch(n) for p in _SIBLING_PATTERNS)))
+            self._telling_cache[path] = found
+        return found
+
     def category(self, node: Node, kind: Kind | None = None) -> str | None:
         """The inferred category of a scalar leaf (None for enum/const leaves: the schema lists its values)."""
+        memo_key = (node, kind)
+        if memo_key in self._memo:  # recursion points compile the same nodes many times
+            return self._memo[memo_key]
+        found = self._infer(node, kind)
+        self._memo[memo_key] = found
+        return found
+
+    def _infer(self, node: Node, kind: Kind | None) -> str | None:
         if node.enum is not None or node.has_const or (node.xml is not None and node.xml.fixed is not None):
             return None
         if kind is None:
@@ -398,7 +419,7 @@ class FieldSemantics:
         parent = parts[:-1]
         owner = singular(normalise_name(parent[-1])) if parent else self.root_owner
         own_key = normalise_name(name)
-        siblings = tuple(sorted(s for s in self.children.get(".".join(parts[:-1]), ()) if s != own_key))
+        siblings = tuple(s for s in self._telling(".".join(parts[:-1])) if s != own_key)
         anchored = node.pattern_anchored
         patterns = "\0".join(("^" if anchored else "~") + p for p in node.patterns)
         return infer_field_category(

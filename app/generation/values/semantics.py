@@ -107,7 +107,7 @@ NAME_TABLE: tuple[NameRule, ...] = (
     _rule(r"state", "state", "state_abbr", owner=ADDRESS),
     _rule(r"state", "state", "state_abbr", sibling=ADDRESS_FIELDS),
     _rule(r"state", "status"),
-    _rule(r"type", "http_method", owner=r"(.*_)?(request|http|endpoint|route|operation)"),
+    _rule(r"type", "http_method", owner=r"(http_)?(request|endpoint|route|operation)|http"),
     _rule(r"type", "mime_type", owner=r"(.*_)?(script|link|style|object|source|embed|attachment|media|file)"),
     _rule(r"recipient|to|cc|bcc", "email", owner=r"(.*_)?(email|mail|notification|recipient)"),
     # -- people ---------------------------------------------------------------------------
@@ -227,7 +227,7 @@ NAME_TABLE: tuple[NameRule, ...] = (
     _rule(r"language|spoken_language|mother_tongue|native_language", "language_name", "language_code"),
     _rule(r"license|licence|license_?id|licence_?id|spdx(_id)?|license_name", "license"),
     _rule(r"branch|branch_name|git_branch|target_branch|source_branch|base_branch|head_branch", "git_branch"),
-    _rule(r"command|cmd|script|scripts|run|entrypoint|entry_point|shell|exec|commands", "shell_command"),
+    _rule(r"command|cmd|script|scripts|run|entrypoint|entry_point|exec|commands", "shell_command"),
     _rule(r"image|docker_image|container_image|base_image", "container_image"),
     _rule(r"method|http_method|verb|request_method", "http_method"),
     _rule(r"environment|env|deployment_environment|stage|tier", "environment"),
