@@ -46,7 +46,7 @@ def leaf_edges(gen: LeafGen, bc: Any) -> Edges | None:
 
 
 def _string_edges(gen: LeafGen, sg: StringGenerator, bc: Any) -> list[str]:
-    from app.generation.engine.generators import Shared
+    from app.generation.engine.blocks import Shared
 
     rng = bc.rng(gen.key ^ EDGE_SALT ^ 1)
     ctx = LeafContext(
@@ -81,7 +81,7 @@ def apply_edges(
 ) -> tuple[list[Any], list[str] | None]:
     """Replace a share `edge_rate` of the rows with edge values (on a stream of their own)."""
     assert gen.spec is not None
-    from app.generation.engine.generators import BlockContext
+    from app.generation.engine.blocks import BlockContext
 
     cache_key = (bc.seed, bc.locale)
     if cache_key not in gen.edge_cache:
