@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 from app.core.errors import Invalid, PayloadTooLarge
 from app.generation.errors import GenerationError, SchemaTooLarge
 from app.generation.schema import loader as _loader
-from app.generation.schema import repr as _repr
 
 if TYPE_CHECKING:
     from app.generation.model import FieldTree
@@ -51,7 +50,15 @@ def _mapped(fn: Callable[P, R]) -> Callable[P, R]:
 
 
 load_schema = _mapped(_loader.load_schema)
-schema_repr = _mapped(_repr.schema_repr)
+
+
+@_mapped
+def schema_repr(loaded: LoadedSchema, root: str | None = None) -> dict[str, Any]:
+    # imported on first use: the field semantics behind it load Faker's locale data, which a
+    # server that never serves a representation should not hold
+    from app.generation.schema.repr import schema_repr
+
+    return schema_repr(loaded, root)
 
 
 @_mapped

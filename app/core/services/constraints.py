@@ -16,7 +16,6 @@ from app.core.repositories import ConstraintSetRepository, DatasetRepository, Sc
 from app.core.services import audit
 from app.core.services.schemas import loaded_schema
 from app.core.settings import Settings
-from app.generation.values.categories import CATEGORIES
 
 
 async def _validated_rules(
@@ -130,6 +129,9 @@ async def delete(session: AsyncSession, principal: Principal, constraint_id: int
 
 
 def categories() -> list[dict[str, Any]]:
+    # imported on first use: the category generators load Faker's locale data at import
+    from app.generation.values.categories import CATEGORIES
+
     return [
         {
             "name": c.name,
