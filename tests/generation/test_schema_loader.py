@@ -188,6 +188,7 @@ def test_repr_of_json_schema_is_json_ready() -> None:
         "path": "amount", "name": "amount", "type": "number", "required": True, "nullable": False,
         "min": 0, "max": 100000, "min_length": None, "max_length": None, "pattern": None, "enum": None,
         "format": None, "min_items": None, "max_items": None, "children": [], "multiple_of": 0.01,
+        "inferred_category": "price",
     }
     assert fields["notes"]["nullable"] and not fields["notes"]["required"]
     assert fields["birth_date"]["type"] == "date" and fields["birth_date"]["format"] == "date"
