@@ -211,7 +211,8 @@ async def test_constraint_sets_crud_and_conflicts(api: Api) -> None:
         ({"path": "amount", "category": "email"}, "amount"),
         ({"path": "email", "category": "no_such_category"}, "email"),
         ({"path": "phone", "pattern": "([a-z"}, "phone"),
-        ({"path": "phone", "pattern": "(?<=a)b"}, "phone"),
+        # lookbehind is generated since issue 18; a reference to a group that does not exist is not
+        ({"path": "phone", "pattern": "a\\1"}, "phone"),
         ({"path": "amount", "min": 600, "max": 500}, "amount"),
         ({"path": "amount", "min": 200000}, "amount"),
         ({"path": "status", "enum": ["paid", "lost"]}, "status"),
