@@ -11,7 +11,10 @@ from app.core.errors import Invalid, PayloadTooLarge
 from app.generation.errors import GenerationError
 from app.generation.schema.loader import MAX_SCHEMA_BYTES
 
-SCHEMA = orjson.dumps({"type": "object", "properties": {"n": {"type": "integer", "minimum": 5, "maximum": 1}}})
+# `n` required: an optional property no value meets is left out (issue 18), a required one is refused
+SCHEMA = orjson.dumps(
+    {"type": "object", "required": ["n"], "properties": {"n": {"type": "integer", "minimum": 5, "maximum": 1}}}
+)
 
 
 def test_a_schema_above_the_limit_is_payload_too_large_with_the_engine_sentence() -> None:

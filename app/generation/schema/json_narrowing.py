@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import regex
+
 from app.generation.model import Kind, Node
 from app.generation.schema.ecma_regex import translate_ecma_pattern
 
@@ -84,10 +86,16 @@ def negated_types(flat: list[Part]) -> set[str]:
     return out
 
 
+# a property name a pattern backtracks on for longer is taken as not matching here: the guard,
+# which checks every record with its own budget, then fails the run naming the name and pattern
+_NAME_MATCH_BUDGET_S = 0.25
+
+
 def _search(pattern: str, name: str) -> bool:
     try:
-        return re.search(translate_ecma_pattern(pattern), name) is not None
-    except (ValueError, re.error):
+        translated = translate_ecma_pattern(pattern)
+        return regex.search(translated, name, flags=regex.VERSION0, timeout=_NAME_MATCH_BUDGET_S) is not None
+    except (ValueError, re.error, regex.error, TimeoutError):
         return False
 
 
