@@ -14,7 +14,7 @@ ENTRIES = {e["id"]: e for e in manifest()}
 GENERATING = [
     "github-issue-config", "github-discussion", "codecov", "cloudbuild", "bamboo-spec", "taskfile",
     "compose-spec", "changie", "setuptools-pyproject", "nbformat-v4.5", "nbformat-v3", "openapi-3.0",
-    "swagger-2.0", "poetry", "poetry-project", "detached-ref-draft6", "tree", "test-suite-schema",
+    "swagger-2.0", "poetry", "poetry-project",
     "vehicles", "wsdl11", "github-issue-forms", "output-2020-12", "metaschema-draft-07", "soap11-envelope",
     # generating since `not`, patternProperties keys for minProperties and enum filtering
     "openapi-3.1", "openapi-3.2", "sam-template", "github-action", "buildkite",

@@ -4,6 +4,8 @@ xsd_tree.py builds the field tree. Design notes: docs/generation.md."""
 from __future__ import annotations
 
 import re
+import urllib.parse
+import urllib.request
 import warnings
 import xml.parsers.expat
 from dataclasses import dataclass, field
@@ -39,9 +41,9 @@ _SKIP_NAMESPACES = frozenset(
 MAX_XML_DEPTH = 256
 MAX_PARTICLES_PER_TYPE = 1_000
 # xmlschema checks a schema against the meta-schema at roughly 5-10k declarations per second here;
-# this cap keeps every parse within a few seconds. The corpus's largest (CycloneDX 1.6, ~6,300)
-# fits; a very large standard (thousands of types over many files) may not
-MAX_XSD_COMPONENTS = 10_000
+# this cap keeps every parse within a few seconds. The corpus's largest, UBL 2.1 Invoice (12,523
+# over 17 files, about 2 s), fits; a larger standard may not
+MAX_XSD_COMPONENTS = 20_000
 
 
 class _Stop(Exception):
@@ -146,6 +148,27 @@ def _schema_class(xsd11: bool) -> type[xmlschema.XMLSchemaBase]:
     return xmlschema.XMLSchema11 if xsd11 else xmlschema.XMLSchema10
 
 
+class _ConfinedFileHandler(urllib.request.FileHandler):
+    """Opens file URLs inside one directory only. xmlschema's own `allow="sandbox"` confines each
+    import to the importing file's folder, so UBL's maindoc/ could not import ../common/."""
+
+    def __init__(self, root: Path) -> None:
+        super().__init__()
+        self.root = root.resolve()
+
+    def file_open(self, req: urllib.request.Request) -> Any:
+        path = Path(urllib.request.url2pathname(urllib.parse.urlsplit(req.full_url).path)).resolve()
+        if not path.is_relative_to(self.root):
+            raise XMLResourceBlocked(f"block access to out of sandbox file {req.full_url}")
+        return super().file_open(req)
+
+
+def _confined_opener(root: Path) -> urllib.request.OpenerDirector:
+    opener = urllib.request.OpenerDirector()
+    opener.add_handler(_ConfinedFileHandler(root))
+    return opener
+
+
 def _build(
     source: str,
     *,
@@ -153,14 +176,21 @@ def _build(
     allow: str,
     base_url: str | None,
     locations: list[tuple[str, str]] | None = None,
+    confine: Path | None = None,
 ) -> xmlschema.XMLSchemaBase:
+    """`confine`: read local files inside that directory only (any depth), nothing remote."""
     with warnings.catch_warnings():
         # failures are read from each schema's own `warnings` list below (thread-safe); the
         # global warning machinery is only silenced here so nothing is printed
         warnings.simplefilter("ignore")
         try:
             schema = _schema_class(xsd11)(
-                source, allow=allow, defuse="always", base_url=base_url, locations=locations
+                source,
+                allow="local" if confine else allow,
+                defuse="always",
+                base_url=base_url,
+                locations=locations,
+                opener=_confined_opener(confine) if confine else None,
             )
         except XMLResourceBlocked as exc:
             raise SchemaError(
@@ -222,7 +252,12 @@ def load_xsd_directory(directory: Path, main: str, scans: dict[str, _Scan]) -> X
         if s.root == f"{XSD_NS} schema" and s.target_namespace and name != main
     ]
     schema = _build(
-        str(directory / main), xsd11=xsd11, allow="sandbox", base_url=str(directory), locations=locations
+        str(directory / main),
+        xsd11=xsd11,
+        allow="sandbox",
+        base_url=str(directory),
+        locations=locations,
+        confine=directory,
     )
     return XsdDocument(schema, "1.1" if xsd11 else "1.0")
 
