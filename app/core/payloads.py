@@ -25,6 +25,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError
 
 from app.core.models import ProjectRole, Role
+from app.generation.rule_keys import rule_json_schema
 
 # -- what the OpenAPI document says about a value, beyond what pydantic derives ------------------
 # (the checks themselves are the validators here and in the services; these only describe them)
@@ -297,10 +298,9 @@ class SchemaLink(Strict):
 
 # a rule: the field it applies to (`path`, see GET /schemas/{schema_id}/repr) and its settings; the
 # service checks the rest against the schema (the path must name a field, a setting fit its type)
-_RULE_PATH = {"type": "string", "description": "The field, e.g. customer.age"}
-Rule = Annotated[
-    dict[str, Any], Field(json_schema_extra={"required": ["path"], "properties": {"path": _RULE_PATH}})
-]
+# a rule's keys are checked by the rule model against the schema's fields (422 naming the path);
+# the document states each key's value from the same table (app/generation/rule_keys.py)
+Rule = Annotated[dict[str, Any], WithJsonSchema(rule_json_schema())]
 RuleList = Annotated[list[Rule], Field(max_length=1000)]
 
 
@@ -341,8 +341,9 @@ class DatasetCreate(Strict):
     )
     params: dict[str, Any] = Field(
         default_factory=dict,
-        description="seed, locale, root, records_per_file, "
-        "null_rate, sql_dialect, table_name, csv_delimiter, deferred",
+        description="seed, locale (e.g. de_DE: names, addresses, postcodes, phone formats), locales "
+        "(a list: each record's locale and country drawn from it), root, records_per_file, null_rate, "
+        "sql_dialect, table_name, csv_delimiter, csv_formula_guard, deferred",
     )
 
 

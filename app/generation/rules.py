@@ -13,29 +13,10 @@ from typing import Any
 from app.generation.errors import GenerationError, RuleError
 from app.generation.model import FieldTree, Kind, Node
 from app.generation.ordering import check_after, check_after_cycles
+from app.generation.rule_keys import DISTRIBUTIONS, RULE_KEYS, value_problem
 from app.generation.values.categories import CATEGORIES
 from app.generation.values.regex import unsupported_reason
 
-RULE_KEYS = frozenset(
-    {
-        "path",
-        "category",
-        "pattern",
-        "min",
-        "max",
-        "min_length",
-        "max_length",
-        "enum",
-        "null_rate",
-        "unique",
-        "distribution",
-        "mean",
-        "sd",
-        "edge_rate",
-        "after",
-    }
-)
-DISTRIBUTIONS = ("uniform", "normal", "lognormal", "skewed")
 _TEMPORAL = {
     Kind.DATE: dt.date.fromisoformat,
     Kind.DATETIME: dt.datetime.fromisoformat,
@@ -208,6 +189,10 @@ def _parse_one(tree: FieldTree, raw: Any, index: int) -> Rule:
     unknown = sorted(set(raw) - RULE_KEYS)
     if unknown:
         raise _fail(path, f"unknown key '{unknown[0]}' (allowed: {', '.join(sorted(RULE_KEYS))})")
+    for key in sorted(raw.keys() - {"path"}):  # each value's shape (rule_keys.py), then its field
+        problem = value_problem(key, raw[key])
+        if problem:
+            raise _fail(path, problem)
     field_node = tree.find(path)
     if field_node is None:
         raise _fail(path, "no field has this path in the schema")

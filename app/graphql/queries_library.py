@@ -11,7 +11,14 @@ from strawberry.types import Info
 from app.core.services import constraints, schemas
 from app.graphql.context import Context
 from app.graphql.paging import DEFAULT_LIMIT, check_page
-from app.graphql.types.library import Category, ConstraintSet, ConstraintSetPage, Schema, SchemaPage
+from app.graphql.types.library import (
+    Category,
+    ConstraintSet,
+    ConstraintSetPage,
+    RuleKey,
+    Schema,
+    SchemaPage,
+)
 
 
 @strawberry.type
@@ -73,3 +80,17 @@ class LibraryQuery:
     async def constraint_categories(self, info: Info[Context, None]) -> list[Category]:
         info.context.principal  # noqa: B018  (authenticated callers only)
         return [Category(**c) for c in constraints.categories()]
+
+    @strawberry.field(description="Every key a constraint rule takes: its value's JSON Schema, what it does.")
+    async def constraint_rule_keys(self, info: Info[Context, None]) -> list[RuleKey]:
+        info.context.principal  # noqa: B018  (authenticated callers only)
+        return [
+            RuleKey(
+                name=k["name"],
+                description=k["description"],
+                required=k["required"],
+                types=k["types"],
+                schema=JSON(k["schema"]),
+            )
+            for k in constraints.rule_keys()
+        ]

@@ -82,6 +82,8 @@ ROUTES: tuple[Route, ...] = (
     # Constraint sets
     Route("GET", "/constraints/categories", "Value categories usable in rules", "Constraint sets",
           op("Categories")),
+    Route("GET", "/constraints/rule-keys", "Every key a rule takes: its value's JSON Schema, what it does, "
+          "the field types it applies to", "Constraint sets", op("RuleKeys")),
     Route("POST", "/constraints", "Create a constraint set", "Constraint sets", op("CreateConstraintSet"),
           body=payloads.ConstraintSetCreate, status=201, action=Action.CONSTRAINT_CREATE, errors=(400, 403, 404, 422)),
     Route("GET", "/constraints", "List constraint sets", "Constraint sets", op("ConstraintSets"),

@@ -16,7 +16,6 @@ import pytest
 
 from tests.api_client import Api
 from tests.paths import BENCH
-from tests.support.s3_server import STORAGES
 
 ORDER_JSON = (BENCH / "customer_order.schema.json").read_bytes()
 ORDER_XSD = (BENCH / "customer_order.xsd").read_bytes()
@@ -50,7 +49,6 @@ async def _upload(api: Api, actor, content: bytes, filename: str = "s.json", **d
     return await api.request("POST", "/schemas", actor, files={"file": (filename, content)}, data=data)
 
 
-@pytest.mark.parametrize("storage", STORAGES)  # blobs in the local folder and on S3
 async def test_upload_list_detail_repr_and_link(api: Api) -> None:
     _, admin = await api.create_tenant()
     manager = await api.create_user(admin, "Manager")
@@ -165,7 +163,6 @@ async def test_upload_safety(api: Api, recorder: str, tmp_path: Path) -> None:
     assert r.headers["x-total-count"] == "1"
 
 
-@pytest.mark.parametrize("storage", STORAGES)  # blobs in the local folder and on S3
 async def test_zip_with_includes_and_json_body_variants(api: Api) -> None:
     _, admin = await api.create_tenant()
     types = ('<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">'

@@ -141,3 +141,10 @@ def categories() -> list[dict[str, Any]]:
         }
         for c in sorted(CATEGORIES.values(), key=lambda c: c.name)
     ]
+
+
+def rule_keys() -> list[dict[str, Any]]:
+    """Every key a rule takes, from the rule model's own table (app/generation/rule_keys.py)."""
+    from app.generation.rule_keys import describe_rule_keys
+
+    return describe_rule_keys()

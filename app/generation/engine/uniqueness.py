@@ -27,12 +27,11 @@ from app.generation.engine.choices import ChoiceGen
 from app.generation.engine.generators import Gen, LeafGen
 from app.generation.engine.objects import ObjectGen
 from app.generation.model import Kind, LeafContext, LeafValues
+from app.generation.rule_keys import UNIQUE_CATEGORIES, UNIQUE_NAMES
 from app.generation.values.categories import normalise_name
 from app.generation.values.permutation import FeistelPermutation, base36
 from app.generation.values.strings import StringGenerator
 
-UNIQUE_CATEGORIES = frozenset({"email", "username", "uuid"})
-_UNIQUE_NAMES = re.compile(r"^(id|uuid|guid|key|code|serial|serial_?number|.*_key|token|.*_token)$")
 _ID_FORMAT = "xsd:ID"
 _IDREF_FORMATS = ("xsd:IDREF", "xsd:IDREFS")
 _MAX_REFS = 3
@@ -48,7 +47,7 @@ def unique_by_default(name: str, kind: Kind, category: str | None, fmt: str | No
         # the name read in context says what repeats: `salary.code` is a currency code, and
         # random tokens or digests are distinct without a suffix (values/semantics.py)
         return False
-    return _UNIQUE_NAMES.match(normalise_name(name)) is not None
+    return UNIQUE_NAMES.match(normalise_name(name)) is not None
 
 
 def default_uniqueness(

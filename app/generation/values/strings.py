@@ -6,11 +6,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import replace
+from functools import cache
 from itertools import repeat
 from operator import is_not, methodcaller
+from typing import Any
 
 import numpy as np
-from jsonschema import Draft202012Validator
 
 from app.generation.caching import MAX_KEY_CHARS
 from app.generation.errors import GenerationError, Unsatisfiable
@@ -59,7 +60,14 @@ FORMAT_ALPHABETS: dict[str, Intervals] = {
     "idn-hostname": _HOST_CHARS,
     "regex": _REGEX_LITERALS,
 }
-_FORMAT_CHECKER = Draft202012Validator.FORMAT_CHECKER
+
+
+@cache
+def _format_checker() -> Any:
+    """jsonschema's format checks, imported only for a format a pattern may break (see above)."""
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator.FORMAT_CHECKER
 
 
 def _fit_words(c: LeafContext, n: int, lo: int, hi: int | None) -> list[str]:
@@ -109,8 +117,9 @@ class StringGenerator:
             raise Unsatisfiable(f"{spec.path}: minLength {self.lo} is greater than maxLength {self.hi}.")
         alphabet = FORMAT_ALPHABETS.get(fmt) if fmt and spec.patterns else None
         # the format is checked value by value only where a pattern may break it
-        self.format_check = fmt if alphabet is not None and fmt in _FORMAT_CHECKER.checkers else None
+        self.format_check = fmt if alphabet is not None and fmt in _format_checker().checkers else None
         self.regexes: list[RegexGenerator] = []
+        self._suffix_checked: dict[int, bool] = {}  # key space -> suffixed unique values fit
         for pattern, anchored in spec.patterns:
             try:
                 self.regexes.append(RegexGenerator(pattern, anchored=anchored, alphabet=alphabet))
@@ -217,7 +226,7 @@ class StringGenerator:
                 m = np.fromiter(map(is_not, map(match, subset), repeat(None)), dtype=bool, count=rows.size)
                 good[rows[~m]] = False
         if self.format_check is not None:
-            conforms = _FORMAT_CHECKER.conforms
+            conforms = _format_checker().conforms
             for i in np.flatnonzero(good).tolist():
                 if not conforms(values[i], self.format_check):
                     good[i] = False
@@ -310,8 +319,11 @@ class StringGenerator:
         if self.regexes:
             if self.spec.unique_soft:
                 # enumerating a pattern (RegexGenerator.nth) costs ~0.4 ms a value in Python: too
-                # slow for a default, so a patterned field is unique only when a rule asks
-                raise Unsatisfiable(f"{self.spec.path}: a patterned field is not unique by default.")
+                # slow for a default. A realistic value with a key suffix often still matches (an
+                # e-mail pattern); where it does not, the default yields and values are drawn freely
+                if not self._suffix_fits(c.key_space):
+                    raise Unsatisfiable(f"{self.spec.path}: a patterned field is not unique by default.")
+                return self._suffixed_unique(c, perm_key)
             rx = self.regexes[0]
             space = rx.count()
             if space < c.key_space:
@@ -336,6 +348,25 @@ class StringGenerator:
             raw[:, 9] = (ids.astype(">u8").view(np.uint8).reshape(-1, 8)[:, 6] >> 4) | (raw[:, 9] & 0xF0)
             raw[:, 8] = (raw[:, 8] & 0x3F) | 0x80
             return LeafValues(cv.format_uuid(raw))
+        return self._suffixed_unique(c, perm_key)
+
+    def _suffix_fits(self, key_space: int) -> bool:
+        """Whether suffixed unique values meet a patterned field's facets, judged once per key space
+        on seeded draws, so every block of a dataset takes the same path whatever ran before it."""
+        fits = self._suffix_checked.get(key_space)
+        if fits is None:
+            n = max(1, min(40, key_space))  # keys must lie inside the key space
+            rng = np.random.default_rng(0)
+            ctx = LeafContext(rng, "en_US", np.arange(n), key_space, lambda g, s: rng.integers(0, s, size=n))
+            try:
+                self._suffixed_unique(ctx, 0)
+                fits = True
+            except Unsatisfiable:
+                fits = False
+            self._suffix_checked[key_space] = fits
+        return fits
+
+    def _suffixed_unique(self, c: LeafContext, perm_key: int) -> LeafValues:
         # a base-36 code of the permuted key, after a realistic prefix when room allows
         width = max(1, math.ceil(math.log(max(c.key_space, 2), 36)))
         if self.hi is not None and width > self.hi:

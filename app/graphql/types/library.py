@@ -112,3 +112,17 @@ class Category:
     description: str
     types: list[str]
     example: str
+
+
+@strawberry.type(description="A key a constraint rule takes (GET /constraints/rule-keys).")
+class RuleKey:
+    name: str
+    description: str
+    required: bool = strawberry.field(description="Every rule has it (only `path`).")
+    types: list[str] = strawberry.field(
+        description="The field types it applies to, as /repr names them; empty: every field."
+    )
+    schema: JSON = strawberry.field(
+        description="The JSON Schema of its value (type, enum, minimum, maximum, exclusiveMinimum, "
+        "minLength, minItems); a value outside it is refused with 422."
+    )
