@@ -6,7 +6,8 @@ JSON Schemas of about SIZE bytes each (valid draft 2020-12 documents, every one 
 own property names, types, bounds, patterns, enums and descriptions) from CONCURRENCY clients at
 once as multipart files, then leaves the server idle for IDLE seconds. Prints the server's VmRSS
 (/proc/<pid>/status) before the first upload, the highest seen while uploading (sampled every
-50 ms), and after the idle wait, with VmHWM (the kernel's own peak) beside it.
+50 ms), and after the idle wait, with VmHWM (the kernel's own peak) beside it; and apart, the
+resident size of its child processes (the generation pool, the problems-at-upload probe).
 
 Target: under 300 MB after the idle wait.
 
@@ -139,6 +140,36 @@ def rss_parts_kib(pid: int) -> dict[str, int]:
     return parts
 
 
+def descendants(pid: int) -> list[int]:
+    """The processes below `pid` (the generation pool, the problems probe's processes)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    found, stack = [], [pid]
+    while stack:
+        for child in children.get(stack.pop(), []):
+            found.append(child)
+            stack.append(child)
+    return found
+
+
+def children_rss_kib(pid: int) -> tuple[int, int]:
+    """(how many, total VmRSS in KiB) of the processes below `pid`."""
+    total = count = 0
+    for child in descendants(pid):
+        try:
+            total += rss_kib(child)[0]
+            count += 1
+        except (OSError, KeyError):
+            pass
+    return count, total
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -208,13 +239,16 @@ def main() -> None:
         headers = {"Authorization": f"Bearer {token}"}
         time.sleep(2.0)  # the start-up's own allocations settle
         before, _ = rss_kib(proc.pid)
+        children_before = children_rss_kib(proc.pid)
         peak = before
+        children_peak = children_before[1]
         done = threading.Event()
 
         def sample() -> None:
-            nonlocal peak
+            nonlocal peak, children_peak
             while not done.is_set():
                 peak = max(peak, rss_kib(proc.pid)[0])
+                children_peak = max(children_peak, children_rss_kib(proc.pid)[1])
                 time.sleep(0.05)
 
         sampler = threading.Thread(target=sample, daemon=True)
@@ -243,6 +277,7 @@ def main() -> None:
         time.sleep(args.idle)
         after, hwm = rss_kib(proc.pid)
         parts = rss_parts_kib(proc.pid)
+        children_after = children_rss_kib(proc.pid)
 
     mb = 1024.0
     print(
@@ -258,6 +293,11 @@ def main() -> None:
         f"{'met' if after / mb < TARGET_MB else 'MISSED'})"
     )
     print("            " + ", ".join(f"{kind} {kib / mb:.1f} MB" for kind, kib in parts.items()))
+    print(
+        f"child processes (generation pool, problems probe; not in the figures above): "
+        f"before {children_before[0]} with {children_before[1] / mb:.1f} MB, peak {children_peak / mb:.1f} MB, "
+        f"after {children_after[0]} with {children_after[1] / mb:.1f} MB"
+    )
 
 
 if __name__ == "__main__":

@@ -10,21 +10,29 @@ entries are dropped while the total is over the budget; an entry bigger than the
 not kept. Measuring walks every object of a parse (about a third of the time the parse took), so
 it runs on a background thread of its own, never on the event loop: the budget can be exceeded
 for as long as that thread takes to catch up with what was just added.
+
+Also here: the problems of a schema's record root (`problems_of`), found in a probe process
+(app/core/jobs/probe.py) once per content and root and kept in a byte-bounded cache of their own.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import os
 import sys
 import threading
 import types
 from collections import OrderedDict
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-from app.core.generation import load_schema, root_problems
+from app.core.errors import Invalid
+from app.core.generation import load_schema
+from app.core.jobs.probe import find_problems, probe_pool
 from app.core.settings import get_settings
 from app.core.storage import Store
 from app.generation.schema.loader import LoadedSchema
@@ -161,6 +169,7 @@ class SchemaCache:
 
 _cache: SchemaCache | None = None
 _cache_lock = threading.Lock()
+_problems_lock = threading.Lock()
 
 
 def cache() -> SchemaCache:
@@ -177,6 +186,8 @@ def _reset_after_fork() -> None:
     global _cache_lock, _problems_lock
     _cache_lock = threading.Lock()
     _problems_lock = threading.Lock()
+    _probing.clear()
+    problems_cache._after_fork()
     if _cache is not None:
         _cache._after_fork()
 
@@ -204,25 +215,104 @@ async def load_cached_async(store: Store, storage_key: str, filename: str | None
     return await asyncio.to_thread(load_cached, store, storage_key, filename)
 
 
-# problems per (storage key, root), kept apart from the parses: an entry is a few hundred bytes,
-# while the parse it came from may be too big for the byte budget and be dropped at once
-_PROBLEMS_KEPT = 1024
-_problems: OrderedDict[tuple[str, str | None], list[dict[str, Any]]] = OrderedDict()
-_problems_lock = threading.Lock()
+# problems per (storage key, root), kept apart from the parses (a 1 MB schema's parse may be too big
+# for the parse budget and be dropped at once) and bounded by bytes of their own: a list is a few
+# hundred bytes, or hundreds of kB for a record with thousands of impossible fields
+PROBLEMS_CACHE_BYTES = 4 * 1024 * 1024
+_NOT_CHECKED = (
+    "not checked before generation: the check's process ended unexpectedly (out of memory?); "
+    "what cannot be generated shows when a dataset is"
+)
 
 
-def problems_of(storage_key: str, loaded: LoadedSchema, root: str | None) -> list[dict[str, Any]]:
-    """The root's problems (app/generation/problems.py), found once per schema content and root.
-    Blocking: call it off the event loop."""
+class ProblemsCache:
+    """An LRU map of (storage key, root) to a problems list, bounded by measured bytes."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.total_bytes = 0
+        self._entries: OrderedDict[tuple[str, str | None], tuple[list[dict[str, Any]], int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, str | None]) -> list[dict[str, Any]] | None:
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None:
+                return None
+            self._entries.move_to_end(key)
+            return [dict(problem) for problem in entry[0]]
+
+    def put(self, key: tuple[str, str | None], problems: list[dict[str, Any]]) -> None:
+        weight = deep_size(problems) + deep_size(key)
+        if weight > self.max_bytes:
+            return
+        with self._lock:
+            old = self._entries.pop(key, None)
+            if old is not None:
+                self.total_bytes -= old[1]
+            self._entries[key] = ([dict(problem) for problem in problems], weight)
+            self.total_bytes += weight
+            while self.total_bytes > self.max_bytes:
+                _, (_, dropped) = self._entries.popitem(last=False)
+                self.total_bytes -= dropped
+
+    def __contains__(self, key: tuple[str, str | None]) -> bool:
+        with self._lock:
+            return key in self._entries
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._entries)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self.total_bytes = 0
+
+    def _after_fork(self) -> None:
+        self._lock = threading.Lock()
+
+
+problems_cache = ProblemsCache(PROBLEMS_CACHE_BYTES)
+# probes under way, so concurrent requests for one (storage key, root) start one probe
+_probing: dict[tuple[str, str | None], Future[tuple[list[dict[str, Any]], str | None]]] = {}
+
+
+async def problems_of(
+    store: Store, storage_key: str, filename: str | None, root: str | None, *, raw: bytes | None = None
+) -> list[dict[str, Any]]:
+    """The root's problems (None: the default root; app/generation/problems.py), found once per
+    schema content and root, in a probe process (app/core/jobs/probe.py), never in this one. `raw`:
+    the schema file's bytes when at hand (else read from the store). 422 for a root the schema
+    does not have."""
     key = (storage_key, root)
+    known = problems_cache.get(key)
+    if known is not None:
+        return known
+    if raw is None:
+        raw = await asyncio.to_thread(store.get_blob, storage_key)
     with _problems_lock:
-        known = _problems.get(key)
-        if known is not None:
-            _problems.move_to_end(key)
-            return [dict(problem) for problem in known]
-    found = root_problems(loaded, root)
-    with _problems_lock:
-        _problems[key] = found
-        while len(_problems) > _PROBLEMS_KEPT:
-            _problems.popitem(last=False)
+        future = _probing.get(key)
+        if future is None:
+            future = probe_pool().submit(find_problems, raw, filename, root)
+            _probing[key] = future
+            future.add_done_callback(functools.partial(_probed, key))
+    try:
+        # shielded: a waiter that goes away (a client hung up) must not cancel others' probe
+        found, refusal = await asyncio.shield(asyncio.wrap_future(future))
+    except BrokenProcessPool:
+        return [{"path": "", "reason": _NOT_CHECKED, "blocking": False}]
+    if refusal is not None:
+        raise Invalid(refusal)
     return [dict(problem) for problem in found]
+
+
+def _probed(key: tuple[str, str | None], future: Future[tuple[list[dict[str, Any]], str | None]]) -> None:
+    with _problems_lock:
+        if _probing.get(key) is future:
+            del _probing[key]
+    if future.cancelled() or future.exception() is not None:
+        return
+    found, refusal = future.result()
+    if refusal is None:
+        problems_cache.put(key, found)

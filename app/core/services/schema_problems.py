@@ -4,7 +4,6 @@ generated is refused. Found once per schema content and root (app/core/schema_ca
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -14,6 +13,7 @@ from app.core.principal import Principal
 from app.core.schema_cache import problems_of
 from app.core.services import schemas
 from app.core.settings import Settings
+from app.core.storage import store_for
 
 _LISTED = 10
 
@@ -22,20 +22,20 @@ async def of_schema(
     session: AsyncSession, principal: Principal, settings: Settings, schema_id: int, root: str | None = None
 ) -> list[dict[str, Any]]:
     """Every path of the root (None: the default) the engine cannot generate, with its reason and
-    whether it blocks."""
-    doc, loaded = await schemas.loaded_schema(session, principal, settings, schema_id)
-    return await asyncio.to_thread(problems_of, doc.storage_key, loaded, root)
+    whether it blocks. The schema is not parsed here: the probe process does it when not cached."""
+    doc = await schemas.get(session, principal, schema_id)
+    return await problems_of(store_for(settings), doc.storage_key, doc.filename, root)
 
 
 async def refuse_blocked(
     session: AsyncSession, principal: Principal, settings: Settings, schema_id: int, root: str | None
 ) -> None:
     """422 naming the paths when no record of `root` (None: the default) can be generated."""
-    doc, loaded = await schemas.loaded_schema(session, principal, settings, schema_id)
-    found = await asyncio.to_thread(problems_of, doc.storage_key, loaded, root)
+    found = await of_schema(session, principal, settings, schema_id, root)
     blocked = [p for p in found if p["blocking"]]
     if not blocked:
         return
+    _, loaded = await schemas.loaded_schema(session, principal, settings, schema_id)  # for the root's name
     named = "; ".join(f"{p['path'] or '(root)'}: {p['reason']}" for p in blocked[:_LISTED])
     more = f" (and {len(blocked) - _LISTED} more)" if len(blocked) > _LISTED else ""
     raise Invalid(
