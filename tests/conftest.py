@@ -1,4 +1,6 @@
 """Test fixtures: every API test runs against SQLite AND the real PostgreSQL on 127.0.0.1:5432.
+The API and dataset tests that store or read files (schemas, avatars, dataset files) also run
+once with the files on an S3 server (moto's) and PostgreSQL: see pytest_generate_tests.
 
 PostgreSQL gets a fresh database per test session (dropped at the end); each test starts from
 empty tables. SQLite gets a migrated template file copied per test. The app is driven over
@@ -34,6 +36,16 @@ PG_PORT = int(os.environ.get("TDG_TEST_PG_PORT", "5432"))
 # argon2id at its cheapest (microseconds, not ~40 ms per hash): the suite logs in thousands of times
 CHEAP_PASSWORD_HASHING = {"password_hash_time_cost": 1, "password_hash_memory_kib": 8}
 BACKENDS = [b for b in os.environ.get("TDG_TEST_BACKENDS", "sqlite,postgresql").split(",") if b]
+# the database of the S3 runs: the one a deployment on several machines has
+S3_DATABASE = "postgresql" if "postgresql" in BACKENDS else BACKENDS[0]
+# the tests that store or read files: every dataset test, and the API modules that upload schemas
+# or avatars or make datasets. A test elsewhere in tests/api or tests/datasets that leaves files
+# in the local store fails (`app` below), so a new one cannot be missed
+STORING = ("tests/datasets/", *(f"tests/api/test_{name}.py" for name in (
+    "analytics", "download_links", "introspection", "locales_and_ordering", "openapi_constraints",
+    "openapi_statuses", "preview", "rest_graphql_parity", "rest_strictness", "rule_shapes", "schema_library",
+    "schema_problems", "subscriptions")))
+GUARDED = ("tests/api/", "tests/datasets/")
 
 
 def _pg_admin_dsn() -> tuple[str, str]:
@@ -119,11 +131,50 @@ def settings(database_url: str, tmp_path: Path, storage_settings: dict[str, obje
     )
 
 
+def _relative(path: Path) -> str:
+    return path.relative_to(REPO).as_posix()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """(database, storage) of a storing test: each database with the local folder, and the S3
+    server with S3_DATABASE (not the cross product: the store does not depend on the database).
+    TDG_TEST_STORAGE=s3 runs everything on S3 instead; a test or module that chooses its database
+    or storage itself keeps its choice."""
+    if not {"database_url", "storage"} <= set(metafunc.fixturenames) or os.environ.get("TDG_TEST_STORAGE"):
+        return
+    if not _relative(metafunc.definition.path).startswith(STORING):
+        return
+    if hasattr(metafunc.module, "storage") or hasattr(metafunc.module, "database_url"):
+        return
+    for mark in metafunc.definition.iter_markers("parametrize"):
+        names = mark.args[0] if mark.args else mark.kwargs.get("argnames", "")
+        if {"database_url", "storage"} & set(names.split(",") if isinstance(names, str) else names):
+            return
+    combos = [(b, "local") for b in BACKENDS] + [(S3_DATABASE, "s3")]
+    # a marker, not metafunc.parametrize: the database fixture's own params then stand aside
+    metafunc.definition.add_marker(pytest.mark.parametrize(
+        ("database_url", "storage"), combos, indirect=["database_url"], ids=[f"{b}-{s}" for b, s in combos]))
+
+
 @pytest.fixture
-async def app(settings: Settings) -> AsyncIterator[object]:
+async def app(settings: Settings, request: pytest.FixtureRequest) -> AsyncIterator[object]:
     application = create_app(settings, run_migrations=False)
     async with application.router.lifespan_context(application):
         yield application
+    _check_stores_only_if_storing(settings, request)
+
+
+def _check_stores_only_if_storing(settings: Settings, request: pytest.FixtureRequest) -> None:
+    """An API or dataset test outside STORING that left files in its local store would never
+    run on S3: fail it, naming the list to add it to."""
+    path = _relative(request.node.path)
+    if settings.storage_url or not path.startswith(GUARDED) or path.startswith(STORING):
+        return
+    kept = [name for name in ("blobs", "datasets") if (settings.data_dir / name).exists()]
+    if kept:
+        pytest.fail(f"{path} stores files ({', '.join(kept)}/) but is not in STORING (tests/conftest.py), "
+                    "so it never runs with the files on S3")
 
 
 @pytest.fixture

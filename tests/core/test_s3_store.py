@@ -71,7 +71,8 @@ def test_concatenate_from_parts_of_any_size(
         _write(store, f"datasets/3/work/p{i}", data)
     beats: list[int] = []
     copied: list[str] = []
-    store.client.meta.events.register("before-call.s3.UploadPartCopy", lambda **kw: copied.append("copy"))
+    for client in (store.client, store.copy_client):  # copies go through the long-read-timeout client
+        client.meta.events.register("before-call.s3.UploadPartCopy", lambda **kw: copied.append("copy"))
     written = store.concatenate(
         [f"datasets/3/work/p{i}" for i in range(len(parts))], "datasets/3/files/out", lambda: beats.append(1)
     )

@@ -27,6 +27,7 @@ from tests.datasets.flow import (
     wait_for,
 )
 from tests.datasets.processes import Proc, expected_sha256, redis_database, service_env, start_worker
+from tests.support.s3_server import storage_env
 from tests.support.waiting import eventually
 
 # long enough that a worker starved of CPU on a loaded machine never loses its shard by itself
@@ -49,7 +50,7 @@ def settings(settings: Settings, broker_url: str) -> Settings:
 def worker_env(settings: Settings) -> dict[str, str]:
     assert settings.broker_url
     return service_env(settings.database_url, settings.data_dir, TDG_BROKER_URL=settings.broker_url,
-                       TDG_JOB_LEASE_SECONDS=str(settings.job_lease_seconds))
+                       TDG_JOB_LEASE_SECONDS=str(settings.job_lease_seconds), **storage_env(settings))
 
 
 def lockers(database_url: str, ids: list[int]) -> set[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,7 @@ from tests.datasets.processes import (
 )
 from tests.datasets.test_celery import lockers, worker_env
 from tests.support.processes import alive, expire_leases
+from tests.support.s3_server import on_disk, stored_under
 from tests.support.waiting import eventually, eventually_sync
 
 RECORDS = 200_000
@@ -50,15 +51,16 @@ def _left_on_disk(data_dir: Path, dataset_id: int) -> tuple[list[str], list[str]
     return folders, partial
 
 
-def _assert_clean_completion(body: dict[str, Any], data_dir: Path) -> None:
+def _assert_clean_completion(body: dict[str, Any], stored: Callable[[], list[str]]) -> None:
+    """`stored`: what the store holds under the dataset's folder (files, empty folders, unfinished uploads)."""
     assert body["status"] == "completed", body
     assert body["attempt"] >= 2, body  # the first run really was interrupted
     assert [(f["format"], f["file_index"], f["records"]) for f in body["files"]] == [("csv", 0, RECORDS)]
     expected = expected_sha256(ORDER_JSON, "customer_order.schema.json", {"seed": SEED}, RECORDS, "csv")
     assert body["files"][0]["sha256"] == expected
     # the assembling worker removes the parts right after its completing commit
-    eventually_sync(lambda: _left_on_disk(data_dir, body["dataset_id"]), lambda left: left == (["files"], []),
-                    timeout=WAIT, what="only the files left on disk")
+    eventually_sync(stored, lambda left: bool(left) and all(k.startswith("files/") for k in left),
+                    timeout=WAIT, what="only the files left in the store")
 
 
 class _Client:
@@ -119,7 +121,8 @@ def test_serve_killed_mid_generation_and_restarted(database_url: str, tmp_path: 
         client = _Client(port)
         body = eventually_sync(lambda: client.call("GET", f"/datasets/{ds['dataset_id']}", 200),
                                lambda b: b["status"] not in ("queued", "running"), timeout=WAIT, interval=0.2)
-        _assert_clean_completion(body, data_dir)
+        _assert_clean_completion(body, lambda: on_disk(data_dir / "datasets" / str(ds["dataset_id"]),
+                                                       empty_folders=True))
         r = client.call("GET", f"/data/{ds['dataset_id']}", 200, params={"format": "csv"})
         assert r.content.count(b"\n") == RECORDS + 1
         assert r.headers["x-content-sha256"] == body["files"][0]["sha256"]
@@ -168,7 +171,7 @@ async def test_celery_worker_killed_mid_dataset(api: Api, settings: Settings, tm
         await asyncio.to_thread(expire_leases, settings.database_url, did, {pid})
 
         done = await wait_for(api, root, did, timeout=WAIT)
-        _assert_clean_completion(done, settings.data_dir)
+        _assert_clean_completion(done, lambda: stored_under(settings, f"datasets/{did}", empty_folders=True))
         survivor = next(w for w in workers if w is not victim)
         (locker,) = lockers(settings.database_url, [did])
         assert os.getpgid(int(locker.rsplit(":", 1)[1])) == survivor.pid

@@ -17,11 +17,10 @@ from app.generation.schema.loader import load_schema
 from tests.api_client import Api
 from tests.datasets.flow import ORDER_JSON, create_dataset, download, upload_schema, wait_for
 from tests.support.processes import pool_cpu_seconds
-from tests.support.s3_server import STORAGES, stored_under
+from tests.support.s3_server import stored_under
 from tests.support.waiting import eventually
 
-# every test here runs with the files in the local folder and in an S3 server (moto)
-pytestmark = pytest.mark.parametrize("storage", STORAGES)
+# every test here runs with the files in the local folder and in an S3 server (moto): tests/conftest.py
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ from tests.datasets.flow import ORDER_JSON, create_dataset, upload_schema, wait_
 from tests.datasets.processes import expected_sha256
 from tests.datasets.test_celery import lockers
 from tests.support.processes import alive, expire_leases
+from tests.support.s3_server import stored_under
 from tests.support.waiting import eventually
 
 RECORDS = 200_000
@@ -70,7 +71,7 @@ async def test_lost_pool_process_is_replaced_and_attempts_are_bounded(api: Api, 
     failed = await wait_for(api, root, doomed["dataset_id"], timeout=WAIT)
     assert failed["status"] == "failed" and "2 attempts" in failed["error"], failed
     assert failed["files"] == [] and failed["finished_at"] is not None
-    assert not (settings.data_dir / "datasets" / str(doomed["dataset_id"])).exists()
+    assert not stored_under(settings, f"datasets/{doomed['dataset_id']}", empty_folders=True)
     notes = await api.call("GET", "/notifications", root, 200)
     failure = [n for n in notes if n["data"].get("dataset_id") == doomed["dataset_id"]]
     assert [n["type"] for n in failure] == ["dataset.failed"], notes

@@ -6,6 +6,7 @@ from app.core.settings import Settings
 from tests.api_client import Api
 from tests.datasets.flow import create_dataset, upload_schema, wait_for
 from tests.paths import BENCH
+from tests.support.s3_server import stored_under
 
 
 async def test_deleting_a_project_removes_its_datasets_and_files(api: Api, settings: Settings) -> None:
@@ -17,13 +18,13 @@ async def test_deleting_a_project_removes_its_datasets_and_files(api: Api, setti
         ds = await create_dataset(api, admin, project["project_id"], schema["schema_id"], 50, types=["csv"])
         assert (await wait_for(api, admin, ds["dataset_id"]))["status"] == "completed"
         ids.append(ds["dataset_id"])
-    folders = [settings.data_dir / "datasets" / str(i) for i in ids]
-    assert all(f.exists() for f in folders)
+    folders = [f"datasets/{i}" for i in ids]
+    assert all(stored_under(settings, f) for f in folders)
 
     await api.call("DELETE", f"/projects/{project['project_id']}", admin, 200)
     for dataset_id in ids:
         await api.call("GET", f"/datasets/{dataset_id}", admin, 404)
-    assert not any(f.exists() for f in folders)
+    assert not any(stored_under(settings, f, empty_folders=True) for f in folders)
     # the schema survives, now linked to no project
     body = await api.call("GET", f"/schemas/{schema['schema_id']}", admin, 200)
     assert body["project_ids"] == []

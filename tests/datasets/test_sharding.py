@@ -25,6 +25,7 @@ from tests.datasets.flow import (
     wait_for,
 )
 from tests.datasets.processes import expected_file_sha256s
+from tests.support.s3_server import stored_under
 from tests.support.waiting import eventually
 
 SHARD_RECORDS = 2 * BLOCK_SIZE
@@ -96,8 +97,9 @@ async def test_two_processes_write_one_dataset_byte_identical_to_one_process(
     assert hashlib.sha256(r.content).hexdigest() == expected_file_sha256s(content, filename, params, n, types[0])[1]
     # no parts, no work folders: the worker removes them just after its completing commit (a
     # worker killed in between leaves them to the retention sweep), so allow it a moment
-    folder = settings.data_dir / "datasets" / str(ds["dataset_id"])
-    await eventually(lambda: asyncio.to_thread(lambda: sorted(p.name for p in folder.iterdir())),
+    folder = f"datasets/{ds['dataset_id']}"
+    await eventually(lambda: asyncio.to_thread(lambda: sorted({k.split("/")[0] for k in stored_under(
+                         settings, folder, empty_folders=True)})),
                      lambda left: left == ["files"], timeout=300, what="only files/ left")
 
 
@@ -114,9 +116,8 @@ async def test_cancelling_a_sharded_dataset_stops_every_shard(api: Api, settings
     watch = ShardWatch(settings.database_url, [did])
     try:
         # the reaper drops the work rows; the workers lose their fence and remove their parts
-        folder = settings.data_dir / "datasets" / str(did)
         def left() -> list[str]:
-            return ["work rows"] * watch.left() + sorted(str(p) for p in folder.rglob("*") if p.is_file())
+            return ["work rows"] * watch.left() + stored_under(settings, f"datasets/{did}")
 
         await eventually(lambda: asyncio.to_thread(left), lambda rest: not rest, timeout=300,
                          what="work rows and parts removed")

@@ -33,8 +33,6 @@ STORAGES = ["local", "s3"]
 START_SECONDS = 120  # a deadline: moto's imports take seconds, many more on a loaded machine
 
 
-
-
 def start_moto(port: int) -> subprocess.Popen[bytes]:
     server = Path(sys.executable).with_name("moto_server")
     proc = subprocess.Popen(
@@ -118,16 +116,36 @@ def unfinished_uploads(endpoint: str, bucket: str) -> list[str]:
     return sorted(item["Key"] for item in listed.get("Uploads", []))
 
 
-def stored_under(settings: Settings, prefix: str) -> list[str]:
-    """What the app's store holds under the folder `prefix` (objects and unfinished multipart
-    uploads on S3, files on disk), seen from outside the app."""
+def storage_env(settings: Settings) -> dict[str, str]:
+    """The environment that puts a `tdg` subprocess's files where `settings` puts the app's: nothing
+    for the local folder (TDG_DATA_DIR says it), the store's URL, endpoint and credentials for S3."""
     if not settings.storage_url:
-        folder = settings.data_dir / prefix
-        return (
-            sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
-            if folder.exists()
-            else []
-        )
+        return {}
+    env = {"TDG_STORAGE_URL": settings.storage_url, **AWS_ENV}
+    if settings.s3_endpoint_url:
+        env["TDG_S3_ENDPOINT_URL"] = settings.s3_endpoint_url
+    return env
+
+
+def on_disk(folder: Path, *, empty_folders: bool = False) -> list[str]:
+    """The files under `folder` (relative paths), and with `empty_folders` each folder holding no
+    file as `name/`: what a local store holds there."""
+    if not folder.exists():
+        return []
+    files = [p for p in folder.rglob("*") if p.is_file()]
+    found = [str(p.relative_to(folder)) for p in files]
+    if empty_folders:
+        holding = {parent for p in files for parent in p.parents}
+        found += [f"{p.relative_to(folder)}/" for p in folder.rglob("*") if p.is_dir() and p not in holding]
+    return sorted(found)
+
+
+def stored_under(settings: Settings, prefix: str, *, empty_folders: bool = False) -> list[str]:
+    """What the app's store holds under the folder `prefix` (objects and unfinished multipart
+    uploads on S3, files on disk and with `empty_folders` folders holding none), seen from outside
+    the app."""
+    if not settings.storage_url:
+        return on_disk(settings.data_dir / prefix, empty_folders=empty_folders)
     bucket, _, base = settings.storage_url.removeprefix("s3://").partition("/")
     assert settings.s3_endpoint_url is not None
     key = f"{base.strip('/')}/{prefix}/"

@@ -37,6 +37,7 @@ from app.core.storage.blobs import blob_path
 log = logging.getLogger("tdg.storage")
 MIN_PART = 5 * 1024 * 1024  # S3's smallest multipart part (all but the last)
 MAX_COPY = 5 * 1024**3  # the largest range one UploadPartCopy may copy
+COPY_READ_SECONDS = 900  # how long a server-side copy may take to answer
 _CREDENTIALS = {"InvalidAccessKeyId", "SignatureDoesNotMatch", "AccessDenied", "403", "InvalidToken",
                 "ExpiredToken", "InvalidClientTokenId", "AuthorizationHeaderMalformed"}  # fmt: skip
 
@@ -60,14 +61,14 @@ def describe(exc: Exception, bucket: str) -> str:
     return f"The object store request failed ({exc.__class__.__name__})."
 
 
-def make_client(endpoint_url: str | None, region: str | None) -> Any:
+def make_client(endpoint_url: str | None, region: str | None, *, read_timeout: int = 60) -> Any:
     return boto3.session.Session().client(
         "s3",
         endpoint_url=endpoint_url or None,
         region_name=region or None,
         config=Config(
             connect_timeout=5,
-            read_timeout=60,
+            read_timeout=read_timeout,
             retries={"max_attempts": 3, "mode": "standard"},
             max_pool_connections=16,
             signature_version="s3v4",  # presigned URLs too (MinIO and newer AWS regions refuse v2)
@@ -138,7 +139,7 @@ class _Upload:
         for a in range(start, stop, step):
             b = min(stop, a + step)
             number = len(self.parts) + 1
-            reply = s.client.upload_part_copy(
+            reply = s.copy_client.upload_part_copy(
                 Bucket=s.bucket,
                 Key=self.key,
                 UploadId=upload_id,
@@ -180,6 +181,9 @@ class S3Store:
         self.prefix = prefix.strip("/")
         self.part_bytes = max(part_bytes, MIN_PART)
         self.client = make_client(endpoint_url, region)
+        # server-side copies (a part of up to 5 GiB) answer only when done: a store without AWS's
+        # keep-alive during a copy (moto, a busy MinIO) can be silent for minutes
+        self.copy_client = make_client(endpoint_url, region, read_timeout=COPY_READ_SECONDS)
         self.pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="tdg-s3")
 
     @property
@@ -274,7 +278,7 @@ class S3Store:
 
     def place(self, source: str, relative: str) -> None:
         with self._errors():
-            self.client.copy_object(
+            self.copy_client.copy_object(
                 Bucket=self.bucket,
                 Key=self.key(relative),
                 CopySource={"Bucket": self.bucket, "Key": self.key(source)},
