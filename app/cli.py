@@ -1,33 +1,34 @@
-"""The `tdg` command: serve, migrate, user administration, and offline generation."""
+"""The `tdg` command: serve, migrate, user administration, and offline generation.
+
+Each command imports what it needs when it runs: `tdg generate` and `tdg --help` never load the
+settings, database or server machinery, and `tdg serve` never loads the generation engine (its
+worker processes generate). tests/generation/test_generate_imports.py holds both to that."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import socket
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
-from app.core.settings import Settings, get_settings
+from app.generation.cli import fast_path
+from app.generation.cli import register as register_generate
 
-# the commands defined here; any other command line (generate, --help, none) may need the engine's
-CORE_COMMANDS = frozenset({"serve", "migrate", "worker", "user"})
+if TYPE_CHECKING:
+    from app.core.settings import Settings
 
 
 class _Cli(typer.Typer):
-    """`tdg`. The engine's `generate` command is added only when the command line is not one of
-    CORE_COMMANDS: defining it imports the whole generation engine, which `tdg serve` would then
-    hold in memory for good although it generates only in worker processes."""
-
-    _optional_registered = False
+    """`tdg`. A plainly valid `tdg generate` command line is run without typer's option parsing
+    (app.generation.cli.fast_path: typer's pydantic-based parsing would take longer than a small
+    run); everything else, and any call with explicit arguments, is typer's."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        command = next((arg for arg in sys.argv[1:] if not arg.startswith("-")), None)
-        if command not in CORE_COMMANDS and not self._optional_registered:
-            self._optional_registered = True
-            _register_optional_commands()
+        if not args and not kwargs:
+            status = fast_path(sys.argv[1:])
+            if status is not None:
+                sys.exit(status)
         return super().__call__(*args, **kwargs)
 
 
@@ -57,6 +58,7 @@ def serve(
     ),
 ) -> None:
     """Run the service (migrations are applied at start-up)."""
+    from app.core.settings import get_settings
     from app.serving import ConnectionLimits, ServeConfig, run, tune_allocator
 
     tune_allocator()  # before the app's threads exist
@@ -75,6 +77,8 @@ def serve(
 
 def listen_url(host: str, port: int) -> str:
     """http://HOST:PORT of the address `tdg serve` binds; for every interface, this machine's name."""
+    import socket
+
     if host in ("", "0.0.0.0", "::"):
         host = socket.gethostname() or "127.0.0.1"
     if ":" in host:
@@ -93,6 +97,7 @@ def serve_settings(settings: Settings, host: str, port: int) -> Settings:
 def migrate() -> None:
     """Apply database migrations to TDG_DATABASE_URL."""
     from app.core.migrate import upgrade
+    from app.core.settings import get_settings
 
     upgrade(get_settings().database_url)
     typer.echo("Database is up to date.")
@@ -109,6 +114,7 @@ def worker(
     import os
 
     from app.core.jobs.celery_app import celery_for
+    from app.core.settings import get_settings
 
     settings = get_settings()
     if not settings.broker_url:
@@ -146,6 +152,9 @@ def user_create(
     tenant: str = typer.Option("default", help="Tenant name"),
 ) -> None:
     """Create an active user in a tenant."""
+    import asyncio
+
+    from app.core.settings import get_settings
     from app.core.shell_admin import create_user
 
     try:
@@ -165,9 +174,4 @@ def user_create(
     typer.echo(f"Created user {username} (id {user_id}, role {role}, tenant {tenant}).")
 
 
-def _register_optional_commands() -> None:
-    try:
-        from app.generation.cli import register
-    except ImportError:  # the engine's command lands with the generation package
-        return
-    register(app)
+register_generate(app)  # light: the engine is imported when `tdg generate` runs

@@ -15,6 +15,14 @@ checker) and with xmlschema (XSD). `--flat-memory` also writes 10,000,000 record
 reports the peak RSS. Rates exclude the one-time set-up (schema compilation and locale
 vocabularies, shown as "setup s"), as the Faker loop's own timing excludes `Faker()`; "cpu x"
 is the same paired ratio on process CPU time.
+
+    python benchmarks/generate.py --end-to-end [--records N] [--rounds R] [--formats csv,json]
+
+End to end (issue 20): the whole `tdg generate -n N` command in a fresh process, start-up
+included (interpreter, imports, schema compilation, vocabularies from their cache), against the
+Faker loop in the same format (csv against its csv, json against its json; the other formats
+against its csv) timed beside it, N = 200,000 by default. The Faker loop's rate is its own
+in-process timing, its start-up left out, which favours it. Targets: 60x in csv, 40x in json.
 """
 
 from __future__ import annotations
@@ -85,23 +93,23 @@ def measure(schema: Path, root: str | None, fmt: str, n: int, tmp: Path) -> dict
     return {**res, "rss_mib": rss / 1024, "rate": n / res["seconds"], "cpu_rate": n / res["cpu"]}
 
 
-def _faker_child(n: int, out: Path) -> tuple[float, float, int]:
+def _faker_child(n: int, out: Path, fmt: str = "csv") -> tuple[float, float, int]:
     """(in-process seconds, child CPU seconds, peak RSS KiB) of one Faker-loop run."""
     t0 = time.perf_counter()
     before = os.times()
-    _, err, rss = run_child([sys.executable, str(BENCH / "peers" / "gen_faker.py"), str(n), str(out), "csv"])
+    _, err, rss = run_child([sys.executable, str(BENCH / "peers" / "gen_faker.py"), str(n), str(out), fmt])
     after = os.times()
     cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
     m = re.search(r"in ([0-9.]+) s", err)
     return (float(m.group(1)) if m else time.perf_counter() - t0), cpu, rss
 
 
-def faker_loop(n: int, tmp: Path) -> dict:
-    out = tmp / "faker.csv"
-    seconds, cpu, rss = _faker_child(n, out)
+def faker_loop(n: int, tmp: Path, fmt: str = "csv") -> dict:
+    out = tmp / f"faker.{fmt}"
+    seconds, cpu, rss = _faker_child(n, out, fmt)
     size = out.stat().st_size
     # CPU rate: subtract the interpreter and Faker start-up, measured with a 1-record run
-    _, cpu_startup, _ = _faker_child(1, out)
+    _, cpu_startup, _ = _faker_child(1, out, fmt)
     out.unlink(missing_ok=True)
     return {"seconds": seconds, "bytes": size, "rss_mib": rss / 1024, "rate": n / seconds,
             "cpu_rate": n / max(cpu - cpu_startup, 1e-9)}
@@ -136,6 +144,60 @@ def validity(n: int = 2000) -> tuple[int, int]:
     return bad_json, bad_xml
 
 
+TDG = Path(sys.executable).with_name("tdg")
+
+
+def tdg_run(schema: Path, root: str | None, fmt: str, n: int, tmp: Path) -> dict:
+    """One whole `tdg generate` process: wall and CPU seconds from its start to its exit."""
+    out = tmp / f"tdg.{fmt}"
+    args = [str(TDG), "generate", str(schema), "-n", str(n), "-f", fmt, "-o", str(out), "--seed", "1"]
+    before, t0 = os.times(), time.perf_counter()
+    run_child(args + (["--root", root] if root else []))
+    seconds, after = time.perf_counter() - t0, os.times()
+    cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    out.unlink(missing_ok=True)
+    return {"seconds": seconds, "cpu": cpu, "rate": n / seconds, "cpu_rate": n / cpu}
+
+
+def end_to_end(n: int, rounds: int, formats: list[str], faker_records: int) -> None:
+    """`tdg generate -n N` whole processes against the Faker loop timed on either side of each."""
+    peer = {fmt: fmt if fmt in ("csv", "json") else "csv" for fmt in formats}
+    cells = [(label, schema, root, fmt) for label, schema, root in SCHEMAS for fmt in formats]
+    ratios: dict[tuple[str, str], list[tuple[float, float, dict]]] = {}
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        for _label, schema, root, fmt in cells:  # fills the vocabulary cache, as any earlier run would
+            tdg_run(schema, root, fmt, 1, tmp)
+        for round_no in range(1, rounds + 1):
+            for label, schema, root, fmt in cells:
+                before = faker_loop(faker_records, tmp, peer[fmt])
+                r = tdg_run(schema, root, fmt, n, tmp)
+                after = faker_loop(faker_records, tmp, peer[fmt])
+                faker = (before["rate"] + after["rate"]) / 2
+                faker_cpu = (before["cpu_rate"] + after["cpu_rate"]) / 2
+                ratios.setdefault((label, fmt), []).append((r["rate"] / faker, r["cpu_rate"] / faker_cpu, r))
+                print(f"  round {round_no}/{rounds}: {label} {fmt}: tdg generate -n {n:,} in "
+                      f"{r['seconds']:.2f} s ({r['rate']:,.0f} rec/s), Faker {peer[fmt]} loop beside it "
+                      f"{faker:,.0f} rec/s -> {r['rate'] / faker:.1f}x", flush=True)
+    header = f"{'schema':6} {'format':7} {'wall s':>7} {'cpu s':>6} {'x Faker':>8} {'range':>11} " \
+             f"{'target':>7} {'cpu x':>6}"
+    print(f"\nend to end: `tdg generate -n {n:,}` whole processes (start-up included), vocabulary cache warm\n")
+    print(header)
+    print("-" * len(header))
+    short = []
+    for (label, fmt), runs in ratios.items():
+        walls = [x for x, _, _ in runs]
+        ratio = statistics.median(walls)
+        target = TARGETS.get(fmt, 0)
+        if ratio < target:
+            short.append(f"{label} {fmt} ({ratio:.1f}x)")
+        print(f"{label:6} {fmt:7} {statistics.median(r['seconds'] for _, _, r in runs):>7.2f} "
+              f"{statistics.median(r['cpu'] for _, _, r in runs):>6.2f} {ratio:>8.1f} "
+              f"{min(walls):>5.0f}-{max(walls):<5.0f} {target:>6}x "
+              f"{statistics.median(c for _, c, _ in runs):>6.1f}")
+    print(f"\nmedian of {rounds} paired ratios per cell; cells short of their target: {', '.join(short) or 'none'}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="100,000 records only")
@@ -143,8 +205,15 @@ def main() -> None:
     ap.add_argument("--faker-records", type=int, default=5_000,
                     help="records of each Faker-loop timing (its rate is per record; it runs once per cell)")
     ap.add_argument("--rounds", type=int, default=3, help="times the whole sequence of cells runs (median of the paired ratios)")
+    ap.add_argument("--end-to-end", action="store_true",
+                    help="whole `tdg generate` processes (start-up included) against the Faker loop")
+    ap.add_argument("--records", type=int, default=200_000, help="records of each --end-to-end run")
+    ap.add_argument("--formats", default="csv,json", help="formats of the --end-to-end runs")
     ap.add_argument("--worker", nargs=5, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.end_to_end:
+        end_to_end(args.records, args.rounds, args.formats.split(","), args.faker_records)
+        return
     if args.worker:
         schema, root, fmt, n, out = args.worker
         worker(schema, root, fmt, int(n), out)

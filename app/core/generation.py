@@ -10,10 +10,15 @@ loader, which every upload needs, is imported with the module."""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import wraps
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+
+import orjson
 
 from app.core.errors import Invalid, PayloadTooLarge
 from app.generation.errors import GenerationError, SchemaTooLarge
@@ -132,3 +137,104 @@ def write(plan: Plan, *args: Any, **kwargs: Any) -> int:
 def write_many(plan: Plan, *args: Any, **kwargs: Any) -> list[int]:
     """`Plan.write_many`, as `write`."""
     return plan.write_many(*args, **kwargs)
+
+
+# -- compiled plans, cached ------------------------------------------------------------------
+#
+# A preview compiles its schema for every query, and a worker for every dataset, though most
+# compile what was compiled a moment before: the same schema, rules and params, another seed.
+# What compiling builds does not depend on the seed (nor on the locale: both only key the blocks'
+# randomness), so it is kept per process, keyed by everything else it is built from: the schema's
+# content (its storage key is the sha256 of its bytes) and file name, the rules, every param but
+# the seed, and the record count. Each call still runs the fail-fast probe with its own seed.
+# Bounded by count, and small: an entry holds the schema's field tree and generator tree (the
+# schema cache may have dropped the parse meanwhile).
+PLAN_CACHE_SIZE = 8
+
+
+@dataclass(frozen=True, slots=True)
+class PlanCacheInfo:
+    hits: int
+    misses: int
+    size: int
+    max_size: int
+
+
+class _PlanCache:
+    def __init__(self, max_size: int) -> None:
+        self.max_size = max_size
+        self.entries: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self.lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    def get(self, key: tuple[Any, ...]) -> Any:
+        with self.lock:
+            compiled = self.entries.get(key)
+            if compiled is None:
+                self.misses += 1
+            else:
+                self.hits += 1
+                self.entries.move_to_end(key)
+            return compiled
+
+    def put(self, key: tuple[Any, ...], compiled: Any) -> None:
+        with self.lock:
+            self.entries[key] = compiled
+            self.entries.move_to_end(key)
+            while len(self.entries) > self.max_size:
+                self.entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+            self.hits = self.misses = 0
+
+
+_plan_cache = _PlanCache(PLAN_CACHE_SIZE)
+
+
+def plan_cache_info() -> PlanCacheInfo:
+    """This process's compiled-plan cache: hits and misses so far, entries held."""
+    cache = _plan_cache
+    with cache.lock:
+        return PlanCacheInfo(cache.hits, cache.misses, len(cache.entries), cache.max_size)
+
+
+def clear_plan_cache() -> None:
+    _plan_cache.clear()
+
+
+@_mapped
+def cached_plan(
+    schema_key: tuple[str, str | None],
+    load: Callable[[], LoadedSchema],
+    raw_rules: Sequence[Mapping[str, Any]],
+    raw_params: Mapping[str, Any] | None,
+    *,
+    record_count: int,
+) -> Plan:
+    """`compile_plan` of a stored schema (`schema_key`: its storage key, the sha256 of its bytes,
+    and its file name; `load` parses it when needed), its raw rules and params, compiled once per
+    process for any seed. The bytes written are those of an uncached compile."""
+    from dataclasses import replace
+
+    from app.generation.plan import compile_generators, parse_params, plan_of
+    from app.generation.rules import parse_rules
+
+    params = parse_params(raw_params)
+    # every param but the seed (a frozen dataclass: hashable), the rules as canonical JSON
+    key = (
+        schema_key,
+        replace(params, seed=0),
+        orjson.dumps(list(raw_rules), option=orjson.OPT_SORT_KEYS),
+        record_count,
+    )
+    compiled = _plan_cache.get(key)
+    if compiled is None:
+        loaded = load()
+        rules = parse_rules(loaded.field_tree(params.root), list(raw_rules)) if raw_rules else []
+        compiled = compile_generators(loaded, rules, params, record_count=record_count)
+        plan = plan_of(compiled, params)  # a compile that fails its probe is not kept
+        _plan_cache.put(key, compiled)
+        return plan
+    return plan_of(compiled, params)

@@ -1,25 +1,32 @@
 """`tdg generate`: offline generation from a schema file, no server or database involved.
-Design notes: docs/generation.md."""
+Design notes: docs/generation.md.
+
+This module is imported by every `tdg` command line (`tdg serve` and `tdg --help` included) to
+define the command, so it imports only typer at the top: the engine, its schema dialects and
+their libraries are imported when a run needs them (tests/generation/test_generate_imports.py)."""
 
 from __future__ import annotations
 
-import json
+import os
+import re
+import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import typer
 
-from app.generation.errors import GenerationError, ParamsError, RuleError
-from app.generation.model import FieldTree
-from app.generation.plan import FORMATS, Plan, compile_plan
-from app.generation.rules import parse_rules
-from app.generation.schema.files import load_schema_path
+if TYPE_CHECKING:
+    from app.generation.model import FieldTree
+    from app.generation.plan import Plan
 
 
 def load_rules(tree: FieldTree, raw: Any) -> list[Any]:
     """Constraint rules from a constraints file (a list of rules, or an object with `rules`)."""
+    from app.generation.errors import RuleError
+    from app.generation.rules import parse_rules
+
     if isinstance(raw, dict) and "rules" in raw:
         raw = raw["rules"]
     if not isinstance(raw, list) or not all(
@@ -45,6 +52,12 @@ def build_plan(
     sql_dialect: str | None = None,
     table_name: str | None = None,
 ) -> Plan:
+    import json
+
+    from app.generation.errors import RuleError
+    from app.generation.plan import compile_plan
+    from app.generation.schema.files import load_schema_path
+
     loaded = load_schema_path(schema_file)
     params: dict[str, Any] = {
         k: v
@@ -87,6 +100,9 @@ def generate(
     stdout: IO[bytes] | None = None,
 ) -> tuple[Plan, list[Path]]:
     """Generate `count` records of `fmt` into `out` (a path, or "-" for stdout)."""
+    from app.generation.errors import ParamsError
+    from app.generation.plan import FORMATS
+
     if fmt not in FORMATS:
         raise ParamsError(f"Unknown format {fmt!r}; use one of {', '.join(FORMATS)}.")
     if count < 1:
@@ -154,46 +170,161 @@ def register(app: typer.Typer) -> None:
         table_name: str | None = typer.Option(None, "--table-name", help="SQL table name"),
     ) -> None:
         """Generate test data from a schema file, offline."""
-        show_bar = sys.stderr.isatty()
-        try:
-            if show_bar:
-                from rich.progress import Progress
-
-                with Progress(transient=True) as bar:
-                    task = bar.add_task("generating", total=count)
-                    plan, paths = generate(
-                        schema_file,
-                        count,
-                        fmt,
-                        out,
-                        constraints=constraints,
-                        seed=seed,
-                        root=root,
-                        locale=locale,
-                        records_per_file=records_per_file,
-                        sql_dialect=sql_dialect,
-                        table_name=table_name,
-                        progress=lambda k: bar.advance(task, k),
-                    )
-            else:
-                plan, paths = generate(
-                    schema_file,
-                    count,
-                    fmt,
-                    out,
-                    constraints=constraints,
-                    seed=seed,
-                    root=root,
-                    locale=locale,
-                    records_per_file=records_per_file,
-                    sql_dialect=sql_dialect,
-                    table_name=table_name,
-                )
-        except GenerationError as exc:
-            typer.echo(f"error: {exc.detail}", err=True)
-            raise typer.Exit(2) from None
-        typer.echo(
-            f"seed {plan.params.seed}: {count} records"
-            + (f" in {len(paths)} file(s): {', '.join(map(str, paths))}" if paths else ""),
-            err=True,
+        run_command(
+            schema_file,
+            count,
+            fmt,
+            out,
+            constraints=constraints,
+            seed=seed,
+            root=root,
+            locale=locale,
+            records_per_file=records_per_file,
+            sql_dialect=sql_dialect,
+            table_name=table_name,
         )
+
+
+def run_command(schema_file: Path, count: int, fmt: str, out: str, **options: Any) -> None:
+    """The `generate` command's work once its command line is read (by typer or by `fast_path`):
+    a progress bar on a terminal, the seed on stderr; a GenerationError exits with status 2."""
+    from app.generation.errors import GenerationError
+
+    try:
+        if sys.stderr.isatty():
+            from rich.progress import Progress
+
+            with Progress(transient=True) as bar:
+                task = bar.add_task("generating", total=count)
+                plan, paths = generate(
+                    schema_file, count, fmt, out, progress=lambda k: bar.advance(task, k), **options
+                )
+        else:
+            plan, paths = generate(schema_file, count, fmt, out, **options)
+    except GenerationError as exc:
+        typer.echo(f"error: {exc.detail}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(
+        f"seed {plan.params.seed}: {count} records"
+        + (f" in {len(paths)} file(s): {', '.join(map(str, paths))}" if paths else ""),
+        err=True,
+    )
+
+
+# -- the fast path ---------------------------------------------------------------------------
+#
+# typer reads every option through a pydantic TypeAdapter it builds on first use: pydantic's import
+# and eleven adapters cost 0.1-0.3 s, more than a one-record run takes otherwise. A command line
+# that is plainly valid is read here instead, with click's rules (an option's value is the next
+# word whatever it looks like, `--opt=value` and `-nVALUE` forms, the last of a repeated option
+# wins), into the same values typer would give; any other (help, a bad value, an unknown option,
+# a missing file) goes to typer, which words the error as before.
+# tests/generation/test_generate_imports.py holds this table to the typer command's options.
+
+FAST_OPTIONS: dict[str, str] = {
+    "-n": "count",
+    "--count": "count",
+    "-f": "fmt",
+    "--format": "fmt",
+    "-o": "out",
+    "--out": "out",
+    "--constraints": "constraints",
+    "--seed": "seed",
+    "--root": "root",
+    "--locale": "locale",
+    "--records-per-file": "records_per_file",
+    "--sql-dialect": "sql_dialect",
+    "--table-name": "table_name",
+}
+_INTS = {"count": 1, "seed": None, "records_per_file": 1}  # dest -> its minimum
+
+
+def _words(argv: list[str]) -> dict[str, str] | None:
+    """The command line's option values and argument by destination, or None to leave it to typer."""
+    words: dict[str, str] = {}
+    rest = list(argv)
+    while rest:
+        word = rest.pop(0)
+        if word.startswith("--") and word != "--":
+            name, eq, value = word.partition("=")
+            if name not in FAST_OPTIONS:
+                return None
+            if not eq:
+                if not rest:
+                    return None
+                value = rest.pop(0)
+            words[FAST_OPTIONS[name]] = value
+        elif word.startswith("-") and word not in ("-", "--"):
+            if word[:2] not in FAST_OPTIONS:
+                return None
+            if len(word) > 2:
+                value = word[2:]
+            elif rest:
+                value = rest.pop(0)
+            else:
+                return None
+            words[FAST_OPTIONS[word[:2]]] = value
+        elif word == "--" or "schema_file" in words:
+            return None
+        else:
+            words["schema_file"] = word
+    return words
+
+
+def _readable(text: str, dir_ok: bool) -> Path | None:
+    if not text:
+        return None
+    path = Path(text)
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    if (stat.S_ISDIR(mode) and not dir_ok) or not os.access(path, os.R_OK):
+        return None
+    return path
+
+
+def fast_arguments(argv: list[str]) -> dict[str, Any] | None:
+    """`tdg generate`'s arguments from `argv` (after `generate`) as typer would pass them to the
+    command, or None when typer should read the command line (and report its error, if any)."""
+    words = _words(argv)
+    if words is None or not {"schema_file", "count", "out"} <= words.keys():
+        return None
+    args: dict[str, Any] = dict(words)
+    args.setdefault("fmt", "json")
+    for dest, least in _INTS.items():
+        if dest in words:
+            text = words[dest]
+            if not re.fullmatch(r"-?(?:0|[1-9][0-9]{0,30})", text):
+                return None
+            args[dest] = int(text)
+            if least is not None and args[dest] < least:
+                return None
+    args["schema_file"] = _readable(words["schema_file"], dir_ok=True)
+    if "constraints" in words:
+        args["constraints"] = _readable(words["constraints"], dir_ok=False)
+        if args["constraints"] is None:
+            return None
+    return args if args["schema_file"] is not None else None
+
+
+def fast_path(argv: list[str]) -> int | None:
+    """Run `tdg generate` for `argv` (the words after the program name) without typer when they
+    are plainly valid: the exit status; None when typer should take the command line."""
+    if not argv or argv[0] != "generate":
+        return None
+    args = fast_arguments(argv[1:])
+    if args is None:
+        return None
+    try:
+        run_command(**args)
+    except typer.Exit as exc:
+        return int(exc.exit_code)
+    except KeyboardInterrupt:
+        typer.echo("\nAborted!", err=True)
+        return 1
+    except BrokenPipeError:  # `tdg generate -o - | head`: the reader left (click exits 1 too)
+        # Python's advice: point stdout at devnull, so the flush at exit does not fail again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return 0

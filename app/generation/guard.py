@@ -1,6 +1,10 @@
 """Check one generated record against the uploaded schema with the validator users actually run:
 jsonschema (the schema's own draft, FormatChecker, no remote retrieval) or xmlschema.
-Design notes: docs/generation.md."""
+Design notes: docs/generation.md.
+
+The validators' libraries (jsonschema, RE2, regex, xmlschema) are imported when a guard is built or
+runs, not with this module: the schema loaders import it, and `tdg generate` of an XSD needs no
+jsonschema, nor one of a JSON Schema xmlschema."""
 
 from __future__ import annotations
 
@@ -8,24 +12,27 @@ import contextlib
 import re
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
-from typing import Any, ClassVar, Protocol
-
-import attrs
-import jsonschema.exceptions
-import jsonschema.validators
-import re2
-import regex
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from app.generation.caching import short_key_cache
 from app.generation.errors import Unsatisfiable
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
 
 # one match of one pattern against one value; legitimate patterns take microseconds
 PATTERN_BUDGET_S = 0.25
 # Python `re` tokens whose meaning differs in RE2 (Unicode vs ASCII classes, inline flags)
 _RE2_UNSAFE_ESCAPES = frozenset("wWsSbBZ")
-_RE2_OPTIONS = re2.Options()
-_RE2_OPTIONS.log_errors = False  # a pattern RE2 refuses is normal: it goes to `regex`
+
+
+@lru_cache(maxsize=1)
+def _re2_options() -> Any:
+    import re2
+
+    options = re2.Options()
+    options.log_errors = False  # a pattern RE2 refuses is normal: it goes to `regex`
+    return options
 
 
 class PatternBudgetExceeded(Exception):
@@ -71,11 +78,14 @@ def _re2_form(pattern: str) -> str | None:
 def budgeted_search(pattern: str) -> Callable[[str], bool]:
     """A function telling whether `pattern` is found in a value (Python `re.search` semantics),
     in linear time or within PATTERN_BUDGET_S; raises PatternBudgetExceeded over budget."""
+    import re2
+    import regex
+
     form = _re2_form(pattern)
     compiled_re2 = None
     if form is not None:
         with contextlib.suppress(re2.error):
-            compiled_re2 = re2.compile(form, _RE2_OPTIONS)
+            compiled_re2 = re2.compile(form, _re2_options())
     compiled = None
     try:
         compiled = regex.compile(pattern, flags=regex.VERSION0)
@@ -107,6 +117,8 @@ def budgeted_search(pattern: str) -> Callable[[str], bool]:
 
 def _pattern(validator: Any, patrn: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
     if validator.is_type(instance, "string") and not budgeted_search(patrn)(instance):
+        from jsonschema.exceptions import ValidationError
+
         yield ValidationError(f"{instance!r} does not match {patrn!r}")
 
 
@@ -134,6 +146,8 @@ def _additional_properties(validator: Any, ap: Any, instance: Any, schema: Any) 
         for extra in extras:
             yield from validator.descend(instance[extra], ap, path=extra)
     elif not ap and extras:
+        from jsonschema.exceptions import ValidationError
+
         verb = "does" if len(extras) == 1 else "do"
         joined = ", ".join(repr(each) for each in sorted(extras))
         names = ", ".join(repr(each) for each in sorted(patterns))
@@ -159,6 +173,8 @@ def _budgeted_class(cls: type[_Validator]) -> type[_Validator]:
         return cls
     got = _BUDGETED.get(cls)
     if got is None:
+        import jsonschema.validators
+
         keywords = {
             k: f
             for k, f in (
@@ -178,6 +194,8 @@ def _budgeted_class(cls: type[_Validator]) -> type[_Validator]:
 def _evolve(self: Any, **changes: Any) -> Any:
     """jsonschema's `evolve` (a validator for a subschema, switching draft on `$schema`), kept on
     the budgeted classes: the stock one would switch to the draft's unbudgeted class."""
+    import jsonschema.validators
+
     schema = changes.setdefault("schema", self.schema)
     cls = jsonschema.validators.validator_for(schema, default=type(self))
     return _with_class(self, _budgeted_class(cls), changes)
@@ -185,6 +203,8 @@ def _evolve(self: Any, **changes: Any) -> Any:
 
 @lru_cache(maxsize=64)
 def _init_fields(cls: type) -> list[tuple[str, str]]:
+    import attrs
+
     return [(f.name, f.alias) for f in attrs.fields(cls) if f.init]
 
 
@@ -287,8 +307,10 @@ class JsonSchemaRecordValidator(RecordValidator):
         self._validator = _with_class(validator, _budgeted_class(type(validator)))
 
     def json_error(self, record: object) -> str | None:
+        from jsonschema.exceptions import best_match
+
         try:
-            error = jsonschema.exceptions.best_match(self._validator.iter_errors(record))
+            error = best_match(self._validator.iter_errors(record))
         except PatternBudgetExceeded as exc:
             where = next(_paths_of(record, exc.value), None)
             field = _dotted(where) if where is not None else "a value"

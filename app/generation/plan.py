@@ -26,7 +26,6 @@ from app.generation.writers.csv import CsvWriter
 from app.generation.writers.json import JsonArrayWriter, NdjsonWriter
 from app.generation.writers.sql import BATCH as SQL_BATCH
 from app.generation.writers.sql import DIALECTS, SqlWriter
-from app.generation.writers.xml import XmlWriter, xml_name
 
 BLOCK_SIZE = 4096
 FORMATS = ("csv", "json", "ndjson", "xml", "sql")
@@ -151,6 +150,8 @@ class Plan:
 
     @property
     def table_name(self) -> str:
+        from app.generation.writers.xml import xml_name
+
         name = self.element_name.strip("#/") or "records"
         return xml_name(name)
 
@@ -215,6 +216,8 @@ class Plan:
         if fmt == "ndjson":
             return NdjsonWriter(self.gen)
         if fmt == "xml":
+            from app.generation.writers.xml import XmlWriter
+
             return XmlWriter(self.gen, xsd=self.xsd, root_name=self.element_name)
         if fmt == "sql":
             table = self.params.table_name or self.table_name
@@ -342,6 +345,8 @@ class _Guard:
             plan = self.plan
             if plan.xsd:
                 if self.xml_writer is None:
+                    from app.generation.writers.xml import XmlWriter
+
                     self.xml_writer = XmlWriter(plan.gen, xsd=True, root_name=plan.element_name)
                 self.pending.extend(self.xml_writer.records(sub))
             else:
@@ -406,6 +411,42 @@ def compile_plan(
     reason when the schema or a rule cannot be satisfied.
     """
     p = params if isinstance(params, GenerationParams) else parse_params(params)
+    compiled = compile_generators(
+        source,
+        rules,
+        p,
+        record_count=record_count,
+        validator=validator,
+        use_schema_validator=use_schema_validator,
+    )
+    return plan_of(compiled, p)
+
+
+class Compiled:
+    """What compiling builds that no seed or locale changes: the generator tree for a schema, its
+    root, rules, null rate, records per file and record count. Plans with other seeds (`plan_of`)
+    share it: generators keep no state between blocks but idempotent memos."""
+
+    def __init__(self, gen: Gen, tree: FieldTree, record_count: int, *, xsd: bool, validator: Any) -> None:
+        self.gen = gen
+        self.tree = tree
+        self.record_count = record_count
+        self.xsd = xsd
+        self.validator = validator
+        self.capacity_checked = False  # _check_unique_capacity passed (it draws with a fixed seed)
+
+
+def compile_generators(
+    source: Any,
+    rules: Sequence[Any],
+    params: GenerationParams,
+    *,
+    record_count: int,
+    validator: Any = None,
+    use_schema_validator: bool = True,
+) -> Compiled:
+    """The seed-free half of `compile_plan`: what it compiles before its probe."""
+    p = params
     count: object = record_count  # checked as untrusted input: a caller may pass anything
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise ParamsError("record_count must be a non-negative integer.")
@@ -426,23 +467,37 @@ def compile_plan(
     )
     gen = compiler.compile()
     bind_identities(gen, p.records_per_file)
+    return Compiled(gen, tree, record_count, xsd=xsd, validator=validator)
+
+
+def plan_of(compiled: Compiled, p: GenerationParams) -> Plan:
+    """The Plan of `compiled` with these params (their seed and locale), after the fail-fast
+    probe `compile_plan` runs; the capacity check runs once per `compiled`."""
+    gen, tree, xsd, validator = compiled.gen, compiled.tree, compiled.xsd, compiled.validator
+    record_count = compiled.record_count
     plan = Plan(gen, tree, p, record_count, xsd=xsd, validator=validator)
     # fail fast: one small block exercises every generator (uniqueness capacity included)
     if record_count:
         probe = Plan(gen, tree, p, min(record_count, 64), xsd=xsd)
         first = probe.block(0)
+        if probe.record_count == record_count:  # the plan's own block 0 (a preview's): drawn once
+            plan._cache = (0, first)
         if validator is not None:
             # the guard checks the probe's first record now: a schema whose records it rejects
             # fails before any bytes are written, and the validator's lazy set-up (xmlschema
             # builds its checks on first use) is done with the compilation, not in the first chunk
             probe.validator = validator
             probe._check(take(first, np.arange(1)), 0, {0}, None)
-        _check_unique_capacity(gen, record_count)
+        if not compiled.capacity_checked:
+            _check_unique_capacity(gen, record_count)
+            compiled.capacity_checked = True
     return plan
 
 
 def _xml_records(gen: ObjectGen) -> Callable[[Column], list[str]]:
     """An xs:assert element's rows as XML, what its check reads (the engine does not import the writers)."""
+    from app.generation.writers.xml import XmlWriter
+
     return XmlWriter(gen, xsd=True, root_name=gen.name).records
 
 

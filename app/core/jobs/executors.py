@@ -12,7 +12,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
-from app.core.jobs.worker_run import render_format, run_shard, warm_up
+from app.core.jobs.worker_run import connect_ahead, render_format, run_shard, warm_up
 from app.core.settings import Settings
 
 log = logging.getLogger("tdg.jobs")
@@ -35,23 +35,33 @@ def settings_payload(settings: Settings) -> dict[str, Any]:
     return settings.model_dump(mode="json")
 
 
-def _init_worker() -> None:
+def _init_worker(settings: dict[str, Any] | None) -> None:
     os.nice(WORKER_NICENESS)
-    warm_up()
+    # a failing initializer breaks the whole pool: a warm-up that fails leaves the work to the shard
+    try:
+        warm_up()
+        if settings is not None:
+            connect_ahead(settings)
+    except Exception:
+        log.exception("a worker process could not warm up; its first shard will")
 
 
 class RespawningPool:
     """A spawn process pool that replaces itself once broken. A pool whose child died (kill -9,
     the OOM killer) refuses every later submit, so one lost process stopped all generation."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, settings: dict[str, Any] | None = None) -> None:
         self.size = size
+        self.settings = settings  # when given, each process opens its database connection at start
         self.pool = self._new()
 
     def _new(self) -> ProcessPoolExecutor:
         # spawn: a forked child would inherit the server's event loop and connection pools
         return ProcessPoolExecutor(
-            max_workers=self.size, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker
+            max_workers=self.size,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_init_worker,
+            initargs=(self.settings,),
         )
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
@@ -82,7 +92,7 @@ class LocalPoolExecutor:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.size = settings.workers
-        self.pool = RespawningPool(self.size)
+        self.pool = RespawningPool(self.size, settings_payload(settings))
         if settings.warm_pool:
             self.pool.start_all()
         # futures, not shard ids: a stale run of a shard finishing must not free a slot that a

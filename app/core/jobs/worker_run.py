@@ -18,11 +18,11 @@ import logging
 import os
 import socket
 import time
-from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
+import orjson
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
@@ -41,6 +41,7 @@ from app.core.jobs.files import (
     rendered_file_path,
     shard_work_dir,
 )
+from app.core.jobs.plans import plan_for, warm_up
 from app.core.jobs.sharding import split_point
 from app.core.models import (
     Dataset,
@@ -63,38 +64,18 @@ from app.core.repositories.jobs import (
     split_shard,
     split_wanted,
 )
-from app.core.schema_cache import load_cached
 from app.core.services import events
 from app.core.settings import Settings
 from app.core.storage import store_for
 
-if TYPE_CHECKING:  # the engine is imported when a plan is first compiled, not with this module
-    from app.generation.plan import Plan
-
 log = logging.getLogger("tdg.worker")
 _engines: dict[str, Engine] = {}
-# compiled plans of the datasets this process worked on lately: a process usually runs several
-# shards of one dataset in a row, and compiling (schema, vocabularies, probe block) takes a while
-_plans: OrderedDict[int, Plan] = OrderedDict()
-PLAN_CACHE_SIZE = 4
+_settings: dict[bytes, Settings] = {}
 PROGRESS_EVERY_SECONDS = 0.5
 
 
 class Fenced(Exception):
     """This worker no longer owns the shard (or its dataset stopped running)."""
-
-
-class DatasetInputs(Protocol):
-    """What compiling a plan reads of a dataset (a Dataset row, or a preview's inputs)."""
-
-    @property
-    def params(self) -> dict[str, Any]: ...
-
-    @property
-    def rules(self) -> list[dict[str, Any]]: ...
-
-    @property
-    def record_count(self) -> int: ...
 
 
 def worker_id() -> str:
@@ -108,9 +89,25 @@ def engine_for(url: str) -> Engine:
     return engine
 
 
+def settings_of(payload: dict[str, Any]) -> Settings:
+    """The Settings an executor sent (validated once per process: every shard sends the same)."""
+    key = orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)
+    settings = _settings.get(key)
+    if settings is None:
+        settings = _settings[key] = Settings.model_validate(payload)
+    return settings
+
+
+def connect_ahead(settings_payload: dict[str, Any]) -> None:
+    """A pool process's start: its database engine and one pooled connection, before any shard."""
+    settings = settings_of(settings_payload)
+    with engine_for(settings.database_url).connect() as conn:
+        conn.exec_driver_sql("SELECT 1")
+
+
 def run_shard(settings_payload: dict[str, Any], shard_id: int, attempt: int) -> str:
     """Entry point for executors: run a shard the dispatcher claimed; returns what happened."""
-    settings = Settings.model_validate(settings_payload)
+    settings = settings_of(settings_payload)
     return _run_claimed(settings, engine_for(settings.database_url), shard_id, attempt)
 
 
@@ -498,48 +495,9 @@ def record_outcome(
         )
 
 
-def compile_dataset(settings: Settings, dataset: DatasetInputs, schema: SchemaDoc) -> Plan:
-    """The generation plan of a dataset: its schema, its rule snapshot, its params and seed."""
-    from app.core.generation import compile_plan, field_tree
-
-    loaded = load_cached(store_for(settings), schema.storage_key, schema.filename)
-    params = dict(dataset.params)
-    rules: list[Any] = []
-    if dataset.rules:
-        from app.core.generation import parse_rules
-
-        rules = parse_rules(field_tree(loaded, params.get("root")), dataset.rules)
-    return compile_plan(loaded, rules, params, record_count=dataset.record_count)
-
-
-def plan_for(settings: Settings, dataset: Dataset, schema: SchemaDoc) -> Plan:
-    """compile_dataset, cached per process (a dataset's inputs never change once it is created)."""
-    if dataset.id is None:
-        raise ValueError("Only a stored dataset's plan is cached (the row needs its id).")
-    plan = _plans.get(dataset.id)
-    if plan is None:
-        plan = compile_dataset(settings, dataset, schema)
-        _plans[dataset.id] = plan
-        while len(_plans) > PLAN_CACHE_SIZE:
-            _plans.popitem(last=False)
-    _plans.move_to_end(dataset.id)
-    return plan
-
-
-def warm_up() -> None:
-    """What a fresh worker process would otherwise do in its first shard's time: import the
-    engine and the schema loaders, and sample the default locale's vocabularies."""
-    from app.generation import plan  # noqa: F401
-    from app.generation.schema import json_schema, xsd  # noqa: F401
-    from app.generation.values.vocab import address_pool, person_pool
-
-    person_pool("en_US")
-    address_pool("en_US")
-
-
 def render_format(settings_payload: dict[str, Any], dataset_id: int, fmt: str) -> list[dict[str, Any]]:
     """Write a format that was not pre-generated for a completed dataset; returns the file rows."""
-    settings = Settings.model_validate(settings_payload)
+    settings = settings_of(settings_payload)
     engine = engine_for(settings.database_url)
     with Session(engine) as session:
         repo = JobRepository(session)

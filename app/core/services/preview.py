@@ -126,7 +126,7 @@ async def preview(
 
 def _render(settings: Settings, inputs: _Inputs, schema: SchemaDoc, fmt: str) -> str:
     """The dataset's bytes for these inputs (what a worker writes for a one-file dataset)."""
-    from app.core.jobs.worker_run import compile_dataset
+    from app.core.jobs.plans import compile_dataset
 
     try:
         plan = compile_dataset(settings, inputs, schema)

@@ -9,7 +9,6 @@ from decimal import Decimal
 from functools import lru_cache
 
 import numpy as np
-from faker.providers.address import Provider as AddressProvider
 
 from app.generation.values import vocab, wordlists
 from app.generation.values.textcodes import small_int_texts
@@ -342,8 +341,8 @@ def _directories() -> np.ndarray:
 @lru_cache(maxsize=1)
 def _alpha3() -> dict[str, str]:
     """ISO 3166-1 alpha-2 -> alpha-3 (Faker's two code lists are in the same order)."""
-    a2, a3 = AddressProvider.alpha_2_country_codes, AddressProvider.alpha_3_country_codes
-    return dict(zip(a2, a3, strict=True))
+    codes = vocab.country_codes()
+    return dict(zip(codes["alpha2"].tolist(), codes["alpha3"].tolist(), strict=True))
 
 
 def name_prefix(c: CategoryContext, n: int) -> list[str]:

@@ -6,9 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from faker import Faker
-from faker.config import AVAILABLE_LOCALES
-
 from app.generation.errors import ParamsError
 
 
@@ -103,6 +100,9 @@ SUPPORTED_LOCALES: tuple[str, ...] = (
 
 def own_address_locales() -> tuple[str, ...]:
     """SUPPORTED_LOCALES as computed from Faker (slow: builds every locale's Faker)."""
+    from faker import Faker
+    from faker.config import AVAILABLE_LOCALES
+
     found = []
     for loc in AVAILABLE_LOCALES:
         if _country_code(loc) not in COUNTRIES:
@@ -133,6 +133,8 @@ def normalise_locale(locale: str | None) -> str:
         for loc in supported:
             if loc.split("_")[0] == cand:
                 return loc
+    from faker.config import AVAILABLE_LOCALES  # Faker only for the error's wording
+
     known = cand in AVAILABLE_LOCALES
     raise ParamsError(
         f"locale {locale[:40]!r} is not supported"

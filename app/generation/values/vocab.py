@@ -1,4 +1,6 @@
-"""Locale vocabularies: Faker's provider data turned into NumPy arrays once per locale.
+"""Locale vocabularies: Faker's provider data turned into NumPy arrays once per locale, and
+compiled once into the vocabulary cache (vocab_cache.py): a process reads them from there and
+imports Faker only to build a pool no process has built yet.
 Design notes: docs/generation.md."""
 
 from __future__ import annotations
@@ -8,11 +10,15 @@ import unicodedata
 import zlib
 from collections.abc import Callable
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
-from faker import Faker
 
 from app.generation.values.locales import locale_country, normalise_locale
+from app.generation.values.vocab_cache import cached_array, cached_columns
+
+if TYPE_CHECKING:
+    from faker import Faker
 
 POOL_SIZE = 2000
 _POOL_SEED = 20_240_601
@@ -22,6 +28,8 @@ __all__ = ["address_pool", "ascii_fold", "normalise_locale", "person_pool", "sim
 
 @lru_cache(maxsize=16)
 def _faker_instance(locale: str) -> Faker:
+    from faker import Faker
+
     return Faker(locale)
 
 
@@ -209,6 +217,10 @@ def phone_pool(locale: str) -> np.ndarray:
     """Telephone numbers in the locale's formats, any international prefix the locale's own
     country's; where Faker has no phone data of the locale's own (it would give US numbers for
     Ireland), E.164-style numbers with the country's calling code."""
+    return cached_array(locale, "phone_number", lambda: _phone(locale))
+
+
+def _phone(locale: str) -> np.ndarray:
     land = locale_country(locale)
     with _lock:
         fake = _faker(locale, "phone_number")
@@ -232,6 +244,12 @@ def phone_pool(locale: str) -> np.ndarray:
 
 @lru_cache(maxsize=512)
 def _pool(locale: str, name: str) -> np.ndarray:
+    if name not in _SIMPLE:
+        raise KeyError(name)
+    return cached_array(locale, name, lambda: _simple(locale, name))
+
+
+def _simple(locale: str, name: str) -> np.ndarray:
     with _lock:  # Faker instances are not thread-safe
         fake = _faker(locale, name)
         try:
@@ -244,11 +262,31 @@ def _pool(locale: str, name: str) -> np.ndarray:
 
 @lru_cache(maxsize=16)
 def person_pool(locale: str) -> dict[str, np.ndarray]:
-    with _lock:
-        return _person(_faker(locale, "person"))
+    def build() -> dict[str, np.ndarray]:
+        with _lock:
+            return _person(_faker(locale, "person"))
+
+    return cached_columns(locale, "person", build)
 
 
 @lru_cache(maxsize=16)
 def address_pool(locale: str) -> dict[str, np.ndarray]:
-    with _lock:
-        return _address(_faker(locale, "address"), locale)
+    def build() -> dict[str, np.ndarray]:
+        with _lock:
+            return _address(_faker(locale, "address"), locale)
+
+    return cached_columns(locale, "address", build)
+
+
+def country_codes() -> dict[str, np.ndarray]:
+    """ISO 3166-1 alpha-2 and alpha-3 codes in the same order (Faker's two address lists)."""
+
+    def build() -> dict[str, np.ndarray]:
+        from faker.providers.address import Provider
+
+        return {
+            "alpha2": np.array(list(Provider.alpha_2_country_codes), dtype=object),
+            "alpha3": np.array(list(Provider.alpha_3_country_codes), dtype=object),
+        }
+
+    return cached_columns("any", "country_codes", build)
