@@ -28,7 +28,7 @@ export function ConstraintRules({ rules, paths, loadingPaths, error, missing, re
   const categories = useMemo(() => data?.constraint_categories ?? [], [data]);
   const taken = useMemo(() => new Set(rules.map((r) => r.path).filter((p): p is string => !!p)), [rules]);
 
-  if (loadingPaths) return <Skeleton h={120} aria-label="Loading the schema's fields" />;
+  if (loadingPaths) return <Skeleton h={120} role="status" aria-label="Loading the schema's fields" />;
   if (!rules.length) {
     return (
       <Text size="sm" c="dimmed">

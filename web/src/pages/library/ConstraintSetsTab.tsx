@@ -42,7 +42,7 @@ export function ConstraintSetsTab({ canCreate }: { canCreate: boolean }) {
         </Group>
       )}
       {error && <Alert color="red" role="alert" title="Could not load constraint sets">{errorDetail(error)}</Alert>}
-      {!data && fetching && <Skeleton h={160} aria-label="Loading constraint sets" />}
+      {!data && fetching && <Skeleton h={160} role="status" aria-label="Loading constraint sets" />}
       {data && rows.length === 0 && (
         <Text c="dimmed" py="md">
           No constraint sets yet. A constraint set narrows the values generated for a schema’s fields

@@ -130,7 +130,7 @@ export default function SchemaPage() {
                   </List>
                 </Alert>
               )}
-              {!reprData && repr.fetching && <Skeleton h={240} aria-label="Loading the field tree" />}
+              {!reprData && repr.fetching && <Skeleton h={240} role="status" aria-label="Loading the field tree" />}
               {reprData && <SchemaFieldTree fields={reprData.fields} />}
             </Stack>
           </Paper>

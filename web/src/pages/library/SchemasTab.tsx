@@ -39,7 +39,7 @@ export function SchemasTab({ canUpload, onUpload }: { canUpload: boolean; onUplo
       <TextInput label="Search schemas" placeholder="Name" leftSection={<IconSearch size={16} aria-hidden />}
         value={search} onChange={(e) => { setSearch(e.currentTarget.value); setPage(1); }} maw={360} />
       {error && <Alert color="red" role="alert" title="Could not load schemas">{errorDetail(error)}</Alert>}
-      {!data && fetching && <Skeleton h={160} aria-label="Loading schemas" />}
+      {!data && fetching && <Skeleton h={160} role="status" aria-label="Loading schemas" />}
       {data && rows.length === 0 && (
         <Text c="dimmed" py="md">
           {q ? `No schema matches “${q}”.` : 'No schemas yet. '}
