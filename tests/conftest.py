@@ -137,8 +137,10 @@ def _relative(path: Path) -> str:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """(database, storage) of a storing test: each database with the local folder, and the S3
-    server with S3_DATABASE (not the cross product: the store does not depend on the database).
+    """(database, storage) of a storing test, pairwise rather than the cross product (the store does
+    not depend on the database, nor the database on the store): every other database with the local
+    folder and S3_DATABASE with the S3 server, so each database and each store runs every storing
+    test; with one database, that database with both stores.
     TDG_TEST_STORAGE=s3 runs everything on S3 instead; a test or module that chooses its database
     or storage itself keeps its choice."""
     if not {"database_url", "storage"} <= set(metafunc.fixturenames) or os.environ.get("TDG_TEST_STORAGE"):
@@ -151,7 +153,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         names = mark.args[0] if mark.args else mark.kwargs.get("argnames", "")
         if {"database_url", "storage"} & set(names.split(",") if isinstance(names, str) else names):
             return
-    combos = [(b, "local") for b in BACKENDS] + [(S3_DATABASE, "s3")]
+    combos = [(b, "local") for b in BACKENDS if b != S3_DATABASE or len(BACKENDS) == 1] + [(S3_DATABASE, "s3")]
     # a marker, not metafunc.parametrize: the database fixture's own params then stand aside
     metafunc.definition.add_marker(pytest.mark.parametrize(
         ("database_url", "storage"), combos, indirect=["database_url"], ids=[f"{b}-{s}" for b, s in combos]))

@@ -50,8 +50,8 @@ from tests.support.ports import free_port
 TDG = Path(sys.executable).parent / "tdg"
 ADMIN_PASSWORD = "schemathesis-root-1"
 SEED = 20_161_116
-MAX_EXAMPLES_REST = int(os.environ.get("TDG_SCHEMATHESIS_EXAMPLES", "25"))
-MAX_EXAMPLES_GRAPHQL = int(os.environ.get("TDG_SCHEMATHESIS_GRAPHQL_EXAMPLES", "25"))
+MAX_EXAMPLES_REST = int(os.environ.get("TDG_SCHEMATHESIS_EXAMPLES", "15"))
+MAX_EXAMPLES_GRAPHQL = int(os.environ.get("TDG_SCHEMATHESIS_GRAPHQL_EXAMPLES", "15"))
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 

@@ -47,7 +47,14 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
 
 # package scope, not session: sync Playwright keeps an event loop running in this thread while it
 # lives, which would stop every async test collected after this folder (pytest-asyncio's Runner)
-@pytest.fixture(scope="package", params=BACKENDS)
+# the browser drives the interface, not the database: one `tdg serve` on the embedded default
+# (SQLite) is enough, since every API test runs on both databases. TDG_BROWSER_BACKENDS=sqlite,postgresql
+# runs the pages on each
+BROWSER_BACKENDS = [b for b in os.environ.get("TDG_BROWSER_BACKENDS", "sqlite").split(",") if b in BACKENDS] \
+    or BACKENDS[:1]
+
+
+@pytest.fixture(scope="package", params=BROWSER_BACKENDS)
 def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     workdir = tmp_path_factory.mktemp(f"serve-{request.param}")
     with database(request.param, workdir) as url, running_server(request.param, url, workdir) as srv:
