@@ -101,6 +101,25 @@ def _starting_shard_worker(database_url: str, dataset_id: int) -> str | None:
         engine.dispose()
 
 
+def _shard_holders(database_url: str, dataset_id: int, workers: list[Proc]) -> set[int]:
+    """Which of `workers` (by index) hold a running shard of the dataset now."""
+    engine = make_sync_engine(database_url)
+    try:
+        with Session(engine) as session:
+            lockers = session.exec(select(DatasetShard.locked_by).where(
+                DatasetShard.dataset_id == dataset_id, DatasetShard.status == ShardStatus.running.value)).all()
+    finally:
+        engine.dispose()
+    held = set()
+    for locker in filter(None, lockers):
+        try:
+            group = os.getpgid(int(locker.rsplit(":", 1)[1]))
+        except (ProcessLookupError, ValueError):
+            continue
+        held |= {i for i, w in enumerate(workers) if w.pid == group}
+    return held
+
+
 def _alive(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -129,14 +148,24 @@ def test_serve_and_two_workers_sharing_no_disk(
             "record_count": RECORDS, "types": FORMATS, "params": {"seed": SEED}})
         did = ds["dataset_id"]
 
+        # which worker machines held a shard of it (shard rows go when the dataset finishes)
+        holders: set[int] = set()
+
+        def watched(found: Any) -> Any:
+            holders.update(_shard_holders(database_url, did, workers))
+            return found
+
         # kill -9 the worker of a shard that has just started writing its part
-        locker = eventually_sync(lambda: _starting_shard_worker(database_url, did), timeout=90, interval=0.02,
-                                 what="a shard seen starting")
+        locker = eventually_sync(lambda: watched(_starting_shard_worker(database_url, did)), timeout=90,
+                                 interval=0.02, what="a shard seen starting")
         pid = int(locker.rsplit(":", 1)[1])
         # ... once parts are being uploaded (an unfinished multipart upload in the bucket)
-        eventually_sync(lambda: unfinished_uploads(s3_server, s3_bucket), timeout=120, interval=0.02,
+        eventually_sync(lambda: watched(unfinished_uploads(s3_server, s3_bucket)), timeout=120, interval=0.02,
                         what="a multipart upload under way")
         victim = next(w for w in workers if os.getpgid(pid) == w.pid)
+        # the dataset is split across both machines, not run by whichever took it first: before the
+        # kill, each of them was seen writing a shard of it
+        assert watched(holders) == {0, 1}, holders
         victim.kill9()
         eventually_sync(lambda: not _alive(pid), timeout=30, what="the victim gone")
         assert expire_leases(database_url, did, {pid}) >= 1
