@@ -44,7 +44,7 @@ S3_DATABASE = "postgresql" if "postgresql" in BACKENDS else BACKENDS[0]
 STORING = ("tests/datasets/", *(f"tests/api/test_{name}.py" for name in (
     "analytics", "download_links", "introspection", "locales_and_ordering", "openapi_constraints",
     "openapi_statuses", "preview", "rest_graphql_parity", "rest_strictness", "rule_shapes", "schema_library",
-    "schema_problems", "subscriptions")))
+    "schema_problems", "subscriptions")), "tests/settings/test_retention.py")
 GUARDED = ("tests/api/", "tests/datasets/")
 
 

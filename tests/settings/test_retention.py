@@ -1,20 +1,25 @@
 """Tenant retention: once a completed dataset is older than the tenant's `retention_days`, the
-periodic purge removes its files and the dataset says so (status `expired`, a reason in `error`)."""
+periodic purge removes its files and the dataset says so (status `expired`, a reason in `error`).
+Files are looked for in the app's store from outside (tests/support/s3_server.stored_under): the
+local folder or the S3 server, as the storage parameter says (STORING in tests/conftest.py)."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from sqlalchemy import text
 
 from app.core.database import make_sync_engine
+from app.core.jobs.files import Sink
 from app.core.models import utcnow
 from app.core.settings import Settings
+from app.core.storage import store_for
 from tests.api_client import Api
 from tests.datasets.flow import create_dataset, download, wait_for
+from tests.support.s3_server import stored_under
 from tests.support.waiting import eventually
 
 SCHEMA = '{"type": "object", "required": ["n"], "properties": {"n": {"type": "integer"}}}'
@@ -59,9 +64,10 @@ async def test_expired_datasets_lose_their_files(api: Api, settings: Settings) -
     assert body["files"] == [] and "retention period of 2 days" in body["error"]
     # the purge commits the row before it removes the folder (a download never meets a row without
     # its file), so the folder may outlive the status by a moment
-    folder = Path(settings.data_dir) / "datasets" / str(old["dataset_id"])
-    await eventually(lambda: asyncio.to_thread(folder.exists), lambda there: not there, timeout=120,
-                     what=f"{folder} removed")
+    folder = f"datasets/{old['dataset_id']}"
+    assert stored_under(settings, f"datasets/{fresh['dataset_id']}")
+    await eventually(lambda: asyncio.to_thread(stored_under, settings, folder), lambda there: not there,
+                     timeout=120, what=f"{folder} removed from the store")
     r = await download(api, admin, old["dataset_id"], "json")
     assert r.status_code == 409 and "expired" in r.json()["detail"]
 
@@ -81,17 +87,25 @@ async def test_sweep_removes_what_interrupted_work_left_on_disk(api: Api, settin
                                                                     "project_id": project["project_id"]})
     done = await create_dataset(api, api.root, project["project_id"], schema["schema_id"], 5)
     assert (await wait_for(api, api.root, done["dataset_id"]))["status"] == "completed"
-    datasets = Path(settings.data_dir) / "datasets"
-    stale = datasets / str(done["dataset_id"]) / "work" / "s0000-a1"
-    stale.mkdir(parents=True)
-    (stale / "data-0000.json").write_bytes(b"[]")
-    orphan = datasets / "987654" / "work" / "s0001-a2"
-    orphan.mkdir(parents=True)
-    (orphan / ".data-0000.csv.1-abc.part").write_bytes(b"x")
+    work, orphan = f"datasets/{done['dataset_id']}/work", "datasets/987654"
+    _put(settings, f"{work}/s0000-a1/data-0000.json", b"[]")
+    _put(settings, f"{orphan}/work/s0001-a2/data-0000.csv", b"x")
 
-    work, orphan = datasets / str(done["dataset_id"]) / "work", datasets / "987654"
-    await eventually(lambda: asyncio.to_thread(lambda: work.exists() or orphan.exists()), lambda left: not left,
+    def left() -> list[str]:
+        return stored_under(settings, work) + stored_under(settings, orphan)
+
+    await eventually(lambda: asyncio.to_thread(left), lambda found: not found,
                      timeout=120, what="the sweep removing the stale parts and the orphan folder")
+    assert stored_under(settings, f"datasets/{done['dataset_id']}/files")
     body = await api.call("GET", f"/datasets/{done['dataset_id']}", api.root, 200)
     assert (await download(api, api.root, done["dataset_id"], "json")).status_code == 200
     assert len(body["files"]) == 1
+
+
+def _put(settings: Settings, relative: str, data: bytes) -> None:
+    """A file left in the store as a worker killed mid-shard leaves it, written through the store."""
+
+    def produce(streams: Sequence[Sink]) -> None:
+        streams[0].write(data)
+
+    store_for(settings).write_many([relative], produce)
