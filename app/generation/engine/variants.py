@@ -167,7 +167,7 @@ def distinguished(options: list[Node]) -> list[Node]:
     object option gets one of its properties made required when, without it, its values could
     also satisfy a closed sibling (`additionalProperties: false`) — the usual shape of
     `oneOf: [{properties: {step}}, {properties: {parallel}}]`, where `{}` would match every option."""
-    options = apart_by_enum(options)
+    options = apart_by_enum(any_apart(options))
     closed = [_closed_names(o) for o in options]
     if not any(c is not None for c in closed):
         return without_rival_keys(options)
@@ -183,15 +183,50 @@ def distinguished(options: list[Node]) -> list[Node]:
         if not rivals:
             out.append(option)
             continue
-        # the optional property outside the most rivals; ties keep schema order
-        candidates = [c for c in option.children if not c.required]
-        best = max(candidates, key=lambda c: sum(c.name not in names for names in rivals), default=None)
-        if best is None or all(best.name in names for names in rivals):
+        # the optional property outside the most rivals; ties keep schema order. One whose presence
+        # turns on an if/then (`dependencies: {format: {oneOf: ...}}`) comes last: made required, it
+        # would hold the condition on in every record
+        triggers = {c.name for cond in option.conditionals for c in cond.if_.children if c.required}
+        candidates = [
+            c for c in option.children if not c.required and any(c.name not in names for names in rivals)
+        ]
+        best = max(
+            candidates,
+            key=lambda c: (c.name not in triggers, sum(c.name not in names for names in rivals)),
+            default=None,
+        )
+        if best is None:
             out.append(option)
             continue
         children = [replace(c, required=True) if c is best else c for c in option.children]
         out.append(replace(option, children=children))
     return without_rival_keys(out)
+
+
+# kinds an unconstrained oneOf option may be narrowed to, each with a value to test the rivals with
+_ANY_KINDS = ((Kind.BOOLEAN, True), (Kind.INTEGER, 7), (Kind.NUMBER, 0.5))
+
+
+def any_apart(options: list[Node]) -> list[Node]:
+    """An unconstrained oneOf option (`{}`, or keywords the loader ignores such as `typeof`) whose
+    words another option accepts (`oneOf: [{type: string}, {type: object}, {typeof: function}]`)
+    becomes a boolean, integer or number, whichever no rival accepts: any value matches it, so
+    only a value outside every rival matches exactly one option."""
+    out: list[Node] = []
+    for i, option in enumerate(options):
+        rivals = [o for j, o in enumerate(options) if j != i]
+        if (
+            option.kind is not Kind.ANY
+            or option.negations
+            or option.unsupported
+            or _enum_of(option) is not None
+            or not any(accepts(r, "value", {}) for r in rivals)
+        ):
+            out.append(option)
+            continue
+        kind = next((k for k, v in _ANY_KINDS if not any(accepts(r, v, {}) for r in rivals)), None)
+        out.append(option if kind is None else replace(option, kind=kind))
+    return out
 
 
 def _enum_of(node: Node) -> list[Any] | None:
