@@ -20,13 +20,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from graphql import (
+    GraphQLBoolean,
     GraphQLEnumType,
+    GraphQLInt,
     GraphQLList,
     GraphQLNonNull,
     GraphQLObjectType,
     GraphQLOutputType,
     GraphQLResolveInfo,
     GraphQLScalarType,
+    GraphQLString,
     Undefined,
 )
 from graphql.execution.collect_fields import FieldDetailsList, GroupedFieldSet
@@ -36,6 +39,21 @@ from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 from strawberry.types.field import StrawberryField
 
 _SLOW = object()  # the general path must complete this field
+_MIN_INT, _MAX_INT = -(2**31), 2**31 - 1  # GraphQL's Int
+
+# The built-in scalars that return a value of exactly this Python type unchanged (serialize_string,
+# serialize_int within 32 bits, serialize_boolean): such a value needs no call to complete it.
+_UNCHANGED: dict[GraphQLScalarType, type] = {GraphQLString: str, GraphQLInt: int, GraphQLBoolean: bool}
+
+
+def _exact(leaf: GraphQLScalarType | GraphQLEnumType) -> type | None:
+    return _UNCHANGED.get(leaf) if isinstance(leaf, GraphQLScalarType) else None
+
+
+def _unchanged(exact: type | None, value: Any) -> bool:
+    if exact is int:
+        return type(value) is int and _MIN_INT <= value <= _MAX_INT
+    return exact is not None and type(value) is exact
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,11 +65,14 @@ class _Leaf:
     non_null: bool
     is_list: bool = False
     items_non_null: bool = False
+    exact: type | None = None  # the Python type the leaf passes through unchanged, if any
 
     def complete(self, value: Any) -> Any:
         if value is None or value is Undefined:
             return _SLOW if self.non_null else None
         if not self.is_list:
+            if _unchanged(self.exact, value):
+                return value
             coerced = self.leaf.coerce_output_value(value)
             return _SLOW if coerced is None or coerced is Undefined else coerced
         if type(value) is not list and type(value) is not tuple:
@@ -62,6 +83,9 @@ class _Leaf:
                 if self.items_non_null:
                     return _SLOW
                 out.append(None)
+                continue
+            if _unchanged(self.exact, item):
+                out.append(item)
                 continue
             coerced = self.leaf.coerce_output_value(item)
             if coerced is None or coerced is Undefined:
@@ -74,14 +98,16 @@ def _leaf_of(field_type: GraphQLOutputType, attribute: str) -> _Leaf | None:
     non_null = isinstance(field_type, GraphQLNonNull)
     inner = field_type.of_type if isinstance(field_type, GraphQLNonNull) else field_type
     if isinstance(inner, GraphQLScalarType | GraphQLEnumType):
-        return _Leaf(attribute, inner, non_null)
+        return _Leaf(attribute, inner, non_null, exact=_exact(inner))
     if not isinstance(inner, GraphQLList):
         return None
     item = inner.of_type
     items_non_null = isinstance(item, GraphQLNonNull)
     item = item.of_type if isinstance(item, GraphQLNonNull) else item
     if isinstance(item, GraphQLScalarType | GraphQLEnumType):
-        return _Leaf(attribute, item, non_null, is_list=True, items_non_null=items_non_null)
+        return _Leaf(
+            attribute, item, non_null, is_list=True, items_non_null=items_non_null, exact=_exact(item)
+        )
     return None
 
 

@@ -1,7 +1,9 @@
 """The shortcut for plain leaf fields and lists of such objects (app/graphql/execution.py) answers
 exactly what graphql-core's general execution answers: the same data and the same errors (message,
 path, located nulls), for plain values, nulls, lists, null items, empty lists, enums, aliases,
-fragments, directives, values a scalar refuses, attributes that raise, and awaitables."""
+fragments, directives, values a scalar refuses, attributes that raise, and awaitables, and values
+a scalar passes through unchanged (strings, booleans, integers within 32 bits) next to those it
+converts or refuses (a boolean as an Int, an integer as a Boolean, an Int beyond 32 bits)."""
 
 from __future__ import annotations
 
@@ -34,6 +36,10 @@ class Row:
         self.broken_int: Any = "not a number" if n == 3 else n
         self.null_in_non_null: Any = None if n == 4 else "ok"
         self.items_with_null: Any = ["x", None] if n == 5 else ["x"]
+        # values the scalars pass through unchanged only within their bounds and exact types
+        self.big: Any = n * 2**30 if n != 1 else True  # 2**31 and above are no GraphQL Int
+        self.flag: Any = n % 2 == 0 if n != 7 else 1
+        self.codes: Any = [n * 2**30, "x"] if n == 3 else [n, -(2**31)]
 
     @property
     def raises(self) -> str:
@@ -52,6 +58,9 @@ class Item:
     broken_int: int
     null_in_non_null: str
     items_with_null: list[str]
+    big: int
+    flag: bool
+    codes: list[str]
     raises: str
 
     @strawberry.field
@@ -84,6 +93,10 @@ QUERIES = [
     "{ items { id null_in_non_null } }",
     "{ items { id items_with_null } }",
     "{ items { id raises } }",
+    "{ items { id big } }",
+    "{ items { id flag } }",
+    "{ items { id codes } }",
+    "{ item(n: 1) { big flag } }",
     "{ item(n: 4) { id null_in_non_null } }",
     "{ item(n: 3) { broken_int name } }",
     "{ items { __typename id } }",

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from sqlalchemy import ColumnElement, func
 from sqlmodel import col
 
+from app.core.errors import NotFound
 from app.core.models import (
     Dataset,
     DatasetFile,
@@ -28,6 +29,20 @@ class DatasetRepository(ScopedRepository):
     async def get(self, dataset_id: int) -> Dataset:
         # one query: the row only if its project is visible (a CI pipeline polls this)
         return await self.get_owned(Dataset, dataset_id, self.visible())
+
+    async def get_with_files(self, dataset_id: int) -> tuple[Dataset, builtins.list[DatasetFile]]:
+        """The dataset (only if its project is visible) and its files in one round trip, not two:
+        GET /datasets/{id} answers both, and a CI pipeline polls it."""
+        stmt = (
+            self.select(Dataset, DatasetFile)
+            .outerjoin(DatasetFile, col(DatasetFile.dataset_id) == Dataset.id)
+            .where(col(Dataset.id) == dataset_id, self.visible())
+            .order_by(col(DatasetFile.format), col(DatasetFile.file_index))
+        )
+        rows = (await self.session.exec(stmt)).all()
+        if not rows:
+            raise NotFound(f"Dataset {dataset_id} was not found.")
+        return rows[0][0], [file for _, file in rows if file is not None]
 
     async def list(
         self, *, project_id: int | None, status: str | None, limit: int, offset: int

@@ -158,6 +158,12 @@ async def get(session: AsyncSession, principal: Principal, dataset_id: int) -> D
     return await DatasetRepository(session, principal).get(dataset_id)
 
 
+async def get_with_files(
+    session: AsyncSession, principal: Principal, dataset_id: int
+) -> tuple[Dataset, list[DatasetFile]]:
+    return await DatasetRepository(session, principal).get_with_files(dataset_id)
+
+
 async def list_visible(
     session: AsyncSession,
     principal: Principal,
