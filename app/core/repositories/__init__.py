@@ -10,7 +10,7 @@ bare statements out of the scoped repositories.
 from app.core.repositories.audit import AuditRepository
 from app.core.repositories.auth import AuthRepository
 from app.core.repositories.datasets import DatasetRepository, NotificationRepository
-from app.core.repositories.projects import ProjectRepository, VisibleProject
+from app.core.repositories.projects import ProjectListing, ProjectRepository, VisibleProject
 from app.core.repositories.schemas import ConstraintSetRepository, SchemaRepository
 from app.core.repositories.tenants import TenantRepository
 from app.core.repositories.users import UserRepository
@@ -21,6 +21,7 @@ __all__ = [
     "ConstraintSetRepository",
     "DatasetRepository",
     "NotificationRepository",
+    "ProjectListing",
     "ProjectRepository",
     "SchemaRepository",
     "TenantRepository",

@@ -5,6 +5,8 @@ from __future__ import annotations
 import builtins
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
 
 from sqlalchemy import ColumnElement, cast, exists, func, literal, literal_column
 from sqlalchemy.dialects.postgresql import JSONB
@@ -21,6 +23,41 @@ from app.core.repositories.visibility import visible_project
 class VisibleProject:
     project: Project
     role: ProjectRole  # the caller's effective project role
+
+
+class ProjectListing(Protocol):
+    """A project as a page of the list reads it: a `Project` row, or the row of its columns that
+    `ProjectRepository.list` selects (no ORM object per project: 50 of them were a tenth of a
+    GET /projects)."""
+
+    @property
+    def id(self) -> int | None: ...
+    @property
+    def tenant_id(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def tags(self) -> builtins.list[str]: ...
+    @property
+    def created_by(self) -> int | None: ...
+    @property
+    def created_at(self) -> datetime: ...
+    @property
+    def updated_at(self) -> datetime: ...
+
+
+_LISTED = (
+    col(Project.id),
+    col(Project.tenant_id),
+    col(Project.name),
+    col(Project.description),
+    col(Project.tags),
+    col(Project.created_by),
+    col(Project.created_at),
+    col(Project.updated_at),
+)
 
 
 class ProjectRepository(ScopedRepository):
@@ -50,8 +87,8 @@ class ProjectRepository(ScopedRepository):
 
     async def list(
         self, *, tenant_id: int | None, tag: str | None, q: str | None, limit: int, offset: int
-    ) -> tuple[builtins.list[Project], int]:
-        stmt = self.select(Project).where(visible_project(self.principal))
+    ) -> tuple[builtins.list[ProjectListing], int]:
+        stmt = self.select(*_LISTED, scope=Project).where(visible_project(self.principal))
         if tenant_id is not None:
             stmt = stmt.where(Project.tenant_id == tenant_id)
         if q:

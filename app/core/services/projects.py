@@ -10,7 +10,13 @@ from app.core.errors import Invalid, NotFound
 from app.core.models import Project, ProjectMember, utcnow
 from app.core.payloads import MemberAdd, MemberRemove, ProjectCreate, ProjectUpdate
 from app.core.principal import Principal
-from app.core.repositories import ProjectRepository, TenantRepository, UserRepository, VisibleProject
+from app.core.repositories import (
+    ProjectListing,
+    ProjectRepository,
+    TenantRepository,
+    UserRepository,
+    VisibleProject,
+)
 from app.core.services import audit, events
 from app.core.settings import Settings
 
@@ -72,7 +78,7 @@ async def list_visible(
     q: str | None,
     limit: int,
     offset: int,
-) -> tuple[list[Project], int]:
+) -> tuple[list[ProjectListing], int]:
     return await ProjectRepository(session, principal).list(
         tenant_id=tenant_id, tag=tag, q=q, limit=limit, offset=offset
     )

@@ -6,11 +6,10 @@ import strawberry
 from strawberry.types import Info
 
 from app.core.clock import iso
-from app.core.models import Project as ProjectRow
 from app.core.models import ProjectMember as MemberRow
 from app.core.models import ProjectRole, Role
 from app.core.models import User as UserRow
-from app.core.repositories import VisibleProject
+from app.core.repositories import ProjectListing, VisibleProject
 from app.graphql.context import Context
 from app.graphql.types.datasets import Dataset
 from app.graphql.types.library import Schema
@@ -65,7 +64,7 @@ class ProjectSummary:
     updated_at: str
 
     @classmethod
-    def from_row(cls, row: ProjectRow) -> ProjectSummary:
+    def from_row(cls, row: ProjectListing) -> ProjectSummary:
         assert row.id is not None
         return cls(
             project_id=row.id,
