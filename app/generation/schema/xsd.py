@@ -19,6 +19,7 @@ from xmlschema.validators import XsdElement, XsdGroup
 from app.generation.errors import SchemaError
 from app.generation.guard import RecordValidator, XsdRecordValidator
 from app.generation.model import FieldTree
+from app.generation.schema import xsd_cache
 from app.generation.schema.decode import decode_utf8
 from app.generation.schema.xml_dtd import DtdPolicy, without_dtd
 from app.generation.schema.xsd_tree import XSD_NS, XsdTreeBuilder
@@ -221,8 +222,22 @@ def load_xsd_text(text: str) -> XsdDocument:
     if scan.root != f"{XSD_NS} schema":
         raise SchemaError("The XML document is not an XSD: its root element is not xs:schema.")
     _check_size(scan.components)
-    schema = _build(scan.text or text, xsd11=scan.xsd11, allow="none", base_url=None)
+    schema = _single_file(scan.text or text, scan.xsd11)
     return XsdDocument(schema, "1.1" if scan.xsd11 else "1.0")
+
+
+def _single_file(source: str, xsd11: bool) -> xmlschema.XMLSchemaBase:
+    """`_build` of a single-file XSD, from the disk cache when the caller turned it on
+    (xsd_cache.enabled(): `tdg generate`). Only a schema `_build` accepted is ever stored."""
+    if not xsd_cache.is_enabled():
+        return _build(source, xsd11=xsd11, allow="none", base_url=None)
+    key = xsd_cache.cache_key(source, f"xsd11={xsd11} allow=none base_url=None defuse=always")
+    cached = xsd_cache.load(key)
+    if isinstance(cached, _schema_class(xsd11)):
+        return cached
+    schema = _build(source, xsd11=xsd11, allow="none", base_url=None)
+    xsd_cache.store(key, schema)
+    return schema
 
 
 def scan_members(members: dict[str, bytes]) -> dict[str, _Scan]:
