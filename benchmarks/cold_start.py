@@ -3,7 +3,13 @@
 Each figure is taken over `--runs` runs, every run in fresh processes where the figure is about a
 fresh process:
 
-    tdg generate -n 1 -f json -o /dev/null   the bench JSON Schema, and the bench XSD (whole process)
+    tdg generate -n 1 -f json -o /dev/null   the bench JSON Schema, and the bench XSD (whole process;
+                                              the XSD as built by an earlier run, which
+                                              `tdg generate` keeps in its cache folder:
+                                              app/generation/schema/xsd_cache.py)
+    the same, an XSD never seen before        the bench XSD with a comment naming the run
+                                              appended (new bytes: nothing cached, the
+                                              schema is built and stored)
     tdg --help                                (whole process)
     preview, cold                             the first preview query of a `tdg serve` just
                                               started (a new server per run, over a database
@@ -76,6 +82,17 @@ def generate_one(schema: Path) -> float:
     return timed_process(
         [str(TDG), "generate", str(schema), "-n", "1", "-f", "json", "-o", "/dev/null", "--seed", "1"]
     )
+
+
+def generate_new_xsd(run: int, folder: Path) -> float:
+    """`tdg generate -n 1` of the bench XSD as a file no run has read before: its bytes (and so
+    its cache key) differ by a trailing comment."""
+    fresh = folder / f"new-{run}-{time.time_ns()}.xsd"
+    fresh.write_bytes(XSD.read_bytes() + f"<!-- cold start run {run} -->\n".encode())
+    try:
+        return generate_one(fresh)
+    finally:
+        fresh.unlink()
 
 
 def wait_for_settled_pool(server_pid: int, workers: int, quiet: float = 1.0, timeout: float = 180.0) -> None:
@@ -197,6 +214,7 @@ def service_run(
 ROWS: list[tuple[str, str, str | None]] = [
     ("generate_json", f"tdg generate -n 1 ({JSON_SCHEMA.name})", "generate"),
     ("generate_xsd", f"tdg generate -n 1 ({XSD.name})", "generate"),
+    ("generate_xsd_new", f"tdg generate -n 1 ({XSD.name}, never seen)", None),
     ("help", "tdg --help", None),
     ("preview_cold", "preview, first after start (10 records)", None),
     ("preview_warm", "preview, warm (10 records)", "preview_warm"),
@@ -236,10 +254,12 @@ def main() -> None:
         ("help", lambda: timed_process([str(TDG), "--help"])),
     ]
     with ExitStack() as stack:
+        scratch = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="tdg-cold-xsd-")))
         stored = None if args.no_service else stack.enter_context(stored_service(args.pg))
         for run in range(args.runs):
             for key, step in steps:
                 figures[key].append(step())
+            figures["generate_xsd_new"].append(generate_new_xsd(run, scratch))
             if stored is not None:
                 service_run(run, stored, args.warm, figures)
             print(f"run {run + 1}/{args.runs} done (load average {os.getloadavg()[0]:.1f})", flush=True)
