@@ -6,6 +6,7 @@ connection_init payload (browsers cannot set headers on a WebSocket)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Protocol
@@ -156,19 +157,29 @@ def bearer_token(request: HTTPConnection) -> str | None:
 
 
 async def open_context(request: HTTPConnection) -> AsyncIterator[Context | LiveContext]:
-    """FastAPI dependency used by /graphql (HTTP and WebSocket) and by every REST route."""
+    """FastAPI dependency used by /graphql (HTTP and WebSocket) and the REST download door."""
     state = request.app.state
-    settings: Settings = state.settings
-    meta = RequestMeta(ip=client_ip(request))
     if request.scope["type"] == "websocket":
         yield LiveContext(
             sessionmaker=state.sessionmaker,
-            settings=settings,
-            meta=meta,
+            settings=state.settings,
+            meta=RequestMeta(ip=client_ip(request)),
             header_token=bearer_token(request),
             services=app_services(state),
         )
         return
+    async with request_context(request) as context:
+        yield context
+
+
+@asynccontextmanager
+async def request_context(request: HTTPConnection) -> AsyncIterator[Context]:
+    """The context of one HTTP request; its session closes when the block ends. The REST facade
+    enters it itself: as a FastAPI dependency it cost a REST request ~0.1 ms of CPU (dependency
+    solving and a shielded exit) for the same session and principal."""
+    state = request.app.state
+    settings: Settings = state.settings
+    meta = RequestMeta(ip=client_ip(request))
     async with state.sessionmaker() as session:
         principal: Principal | None = None
         error: DomainError | None = None

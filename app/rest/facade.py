@@ -12,12 +12,12 @@ from weakref import WeakKeyDictionary
 
 import orjson
 import strawberry
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from graphql import GraphQLError, parse, validate
 from starlette.responses import Response
 
 from app.core.errors import DomainError
-from app.graphql.context import Context, open_context
+from app.graphql.context import request_context
 from app.rest.downloads import Endpoint, make_download_endpoint
 from app.rest.errors import domain_error_response, error_response, method_not_allowed
 from app.rest.route import Route, allowed_methods
@@ -73,15 +73,18 @@ def make_endpoint(route: Route, shadowed: dict[str, str]) -> Endpoint:
     operation = route.operation
     assert operation is not None, route.path
 
-    async def endpoint(request: Request, context: Context = Depends(open_context)) -> Response:
+    async def endpoint(request: Request) -> Response:
         refused = _shadowing_literal(route, shadowed, request) if shadowed else None
         if refused is not None:
             return refused
-        if route.auth:
-            context.principal  # noqa: B018  (401 before any body parsing)
-        variables = await build_variables(route, request)
-        schema: strawberry.Schema = request.app.state.schema
-        result = await schema.execute(operation.document, variable_values=variables, context_value=context)
+        async with request_context(request) as context:
+            if route.auth:
+                context.principal  # noqa: B018  (401 before any body parsing)
+            variables = await build_variables(route, request)
+            schema: strawberry.Schema = request.app.state.schema
+            result = await schema.execute(
+                operation.document, variable_values=variables, context_value=context
+            )
         if result.errors:
             return _error_from_graphql(result.errors[0])
         payload = (result.data or {})[operation.field]
