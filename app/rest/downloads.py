@@ -31,7 +31,8 @@ from app.rest.route import Route
 from app.rest.variables import build_variables
 
 # a route's handler as FastAPI calls it: the request, and the context its dependency opened
-Endpoint = Callable[[Request, Context], Coroutine[Any, Any, Response]]
+# a route's endpoint: FastAPI reads its signature (the download door takes the context as a dependency)
+Endpoint = Callable[..., Coroutine[Any, Any, Response]]
 
 
 class FileDownload(FileResponse):
