@@ -106,8 +106,10 @@ def _dumps(schema: Any) -> bytes:
 
 
 def _private(st: os.stat_result) -> bool:
-    """Owned by this user and neither readable nor writable by anyone else."""
-    return st.st_uid == os.getuid() and not st.st_mode & 0o077
+    """Owned by this user and neither readable nor writable by anyone else (never, where the
+    system has no file owners to check: no cache there)."""
+    getuid = getattr(os, "getuid", None)
+    return getuid is not None and st.st_uid == getuid() and not st.st_mode & 0o077
 
 
 def _folder(create: bool) -> Path | None:
