@@ -10,7 +10,10 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from app.generation.engine.budget import MAX_DRAW_WORK, draw_work
 from app.generation.engine.compiler import Compiler
+from app.generation.engine.generators import Gen
+from app.generation.engine.objects import ObjectGen
 from app.generation.errors import GenerationError
 from app.generation.model import FieldTree, Kind, Node
 from app.generation.plan import Plan, parse_params
@@ -23,6 +26,15 @@ PROBE_RECORDS = 16
 MAX_CHECKED_NODES = 20_000
 # naming every impossible field (after the record failed) stops after this long
 PER_FIELD_BUDGET_S = 3.0
+
+
+class _TooSlow(Exception):
+    """The compiled record costs more than MAX_DRAW_WORK draws even at the shallowest recursion (the
+    probe would take minutes, and so would every dataset); carries the problem to list."""
+
+    def __init__(self, problem: dict[str, Any]) -> None:
+        super().__init__(problem["reason"])
+        self.problem = problem
 
 
 def _problem(detail: str, blocking: bool) -> dict[str, Any]:
@@ -52,7 +64,10 @@ def root_problems(loaded: LoadedSchema, root: str | None = None) -> list[dict[st
             }
         ]
     xsd = loaded.type == "xsd"
-    whole, dead = _first_failure(tree, xsd, loaded.record_validator(name))
+    try:
+        whole, dead = _first_failure(tree, xsd, loaded.record_validator(name))
+    except _TooSlow as slow:
+        return [slow.problem]
     problems = [_problem(entry, False) for entry in dict.fromkeys(dead)]
     if whole is None:
         return problems
@@ -61,7 +76,10 @@ def root_problems(loaded: LoadedSchema, root: str | None = None) -> list[dict[st
     for node, needed in _scalars(tree.root, True, set()):
         if time.monotonic() - started > PER_FIELD_BUDGET_S:
             break
-        detail, _ = _first_failure(FieldTree(node, node.name or name, tree.definitions), xsd, None)
+        try:
+            detail, _ = _first_failure(FieldTree(node, node.name or name, tree.definitions), xsd, None)
+        except _TooSlow:
+            continue  # a scalar is never this costly; its failure shows when a dataset runs
         if detail is not None:
             fields.append({**_problem(detail, needed), "path": node.path})
     if not any(p["blocking"] for p in fields):
@@ -83,11 +101,34 @@ def _first_failure(tree: FieldTree, xsd: bool, validator: Any) -> tuple[str | No
     )
     try:
         gen = compiler.compile()
+        work = draw_work(gen)
+        if work > MAX_DRAW_WORK:
+            raise _TooSlow(_slow_problem(gen, work))
         plan = Plan(gen, tree, parse_params({"seed": 0}), PROBE_RECORDS, xsd=xsd, validator=validator)
         plan.write("xml" if xsd else "json", io.BytesIO(), guard=validator is not None)
     except GenerationError as exc:
         return exc.detail, compiler.dead
     return None, compiler.dead
+
+
+def _slow_problem(gen: Gen, work: float) -> dict[str, Any]:
+    """Not blocking (records can be drawn, slowly): the path named is where most of the draws go,
+    followed down while one field holds most of its parent's cost."""
+    memo: dict[int, float] = {}
+    node = gen
+    while isinstance(node, ObjectGen):
+        costs = [(draw_work(s.gen, memo), s.gen) for s in node.slots if s.gen is not None]
+        top = max(costs, key=lambda c: c[0], default=None)
+        if top is None or top[0] < draw_work(node, memo) / 2:
+            break
+        node = top[1]
+    return {
+        "path": node.node.path,
+        "reason": f"not probed before generation and slow to generate: one record draws about "
+        f"{work:,.0f} values before optional fields are left out (recursion through optional "
+        f"properties, re-drawn if/then/else conditions), so a few records take minutes",
+        "blocking": False,
+    }
 
 
 def blocking_problems(loaded: LoadedSchema, root: str | None = None) -> list[dict[str, Any]]:

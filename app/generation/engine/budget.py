@@ -15,6 +15,11 @@ from app.generation.engine.objects import ObjectGen
 
 # expected scalar values in one record: above it, optional fields are present less often
 RECORD_VALUE_BUDGET = 1_000
+# the draws of an object with if/then/else conditions, counted this many times over (`draw_work`)
+CONDITIONAL_REDRAW_COST = 4.0
+# above this many draws per record (`draw_work`, about 10 s per 50 records) the compiler limits
+# recursion one level shallower, and the upload probe is skipped with a note
+MAX_DRAW_WORK = 200_000
 
 
 def expected_values(gen: Gen | None, scale: float = 1.0, memo: dict[int, float] | None = None) -> float:
@@ -68,3 +73,31 @@ def fit_record_budget(gen: Gen, budget: float = RECORD_VALUE_BUDGET) -> float:
                 if not slot.required and not slot.ruled:
                     slot.presence = slot.presence * scale
     return scale
+
+
+def draw_work(gen: Gen | None, memo: dict[int, float] | None = None) -> float:
+    """The generator draws one record costs before presence masks apply: an object draws every
+    optional field for each of its rows and drops the absent ones afterwards, so a wide recursive
+    schema (a JSON Schema meta-schema) draws far more than its records hold (`expected_values`).
+    Generation time follows this figure."""
+    if gen is None:
+        return 0.0
+    memo = {} if memo is None else memo
+    got = memo.get(id(gen))
+    if got is not None:
+        return got
+    if isinstance(gen, ObjectGen):
+        got = 1.0 + sum(draw_work(s.gen, memo) for s in gen.slots)
+        if gen.node.conditionals and not gen.conditionals_off:
+            got *= CONDITIONAL_REDRAW_COST  # rows missing an if/then are re-drawn, nested ones too
+    elif isinstance(gen, ArrayGen):
+        gens = [*gen.prefix, *([gen.item] if gen.item is not None else [])]
+        each = sum(draw_work(g, memo) for g in gens) / max(1, len(gens))
+        got = 1.0 + (gen.min_items + gen.max_items) / 2 * each
+    elif isinstance(gen, ChoiceGen):
+        live = [o for o in gen.options if o is not None]
+        got = 1.0 + sum(draw_work(o, memo) for o in live) / max(1, len(live))
+    else:
+        got = 1.0
+    memo[id(gen)] = got
+    return got

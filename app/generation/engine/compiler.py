@@ -11,7 +11,7 @@ from typing import Any, NoReturn
 import orjson
 
 from app.generation.engine.arrays import ArrayGen
-from app.generation.engine.budget import fit_record_budget
+from app.generation.engine.budget import MAX_DRAW_WORK, draw_work, fit_record_budget
 from app.generation.engine.choices import ChoiceGen
 from app.generation.engine.generators import (
     OPTIONAL_PRESENCE,
@@ -151,6 +151,8 @@ class Compiler:
                     if self.dead:
                         raise Unsatisfiable(f"{self.dead[0]}.")
                     raise Unsatisfiable(f"{self.tree.root_name}: the record's recursion cannot terminate.")
+                if cap > 1 and draw_work(gen) > MAX_DRAW_WORK:
+                    continue  # every level of a wide recursion multiplies the draws: go shallower
                 fit_record_budget(gen)
                 return gen
         raise Unsatisfiable(
