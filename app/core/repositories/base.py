@@ -10,6 +10,7 @@ the visible exception, for facts that must span what the caller may see (is a sc
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, TypeVar, overload
 
 from sqlalchemy import ColumnElement, Delete, Update, delete, func, true, update
@@ -24,6 +25,7 @@ from app.core.principal import Principal
 
 M = TypeVar("M", bound=SQLModel)
 T = TypeVar("T")
+S = TypeVar("S")
 # a statement of rows (several entities) or of scalars (one), as sqlmodel's `select` types them
 Statement = Select[*tuple[Any, ...]] | SelectOfScalar[Any]
 
@@ -31,6 +33,12 @@ Statement = Select[*tuple[Any, ...]] | SelectOfScalar[Any]
 USER_OWNED: tuple[type[SQLModel], ...] = (ApiToken, Notification)
 # how NotFound names a row (default: the class name)
 NAMES: dict[str, str] = {"SchemaDoc": "Schema", "ConstraintSet": "Constraint set", "ApiToken": "API token"}
+
+
+# Statements built once per caller (see ScopedRepository.per_caller), keyed by everything of the
+# caller a scoped statement reads; cleared when full rather than ordered (no lock on the hot path)
+_PER_CALLER: dict[tuple[str, Any, int, int], Any] = {}
+_PER_CALLER_MAX = 4096
 
 
 def _model_of(entity: Any) -> type[SQLModel] | None:
@@ -53,6 +61,19 @@ class ScopedRepository:
             return true()
         clause: ColumnElement[bool] = column == self.principal.tenant_id
         return clause
+
+    def per_caller(self, name: str, build: Callable[[], S]) -> S:
+        """The statement `build` makes for this caller, built once: its values of the request go in
+        bound parameters. Building a visibility-scoped statement and SQLAlchemy's cache key of it
+        cost a polled request 0.1-0.2 ms; the caller's role, tenant and id are the key, so a role
+        read fresh from the database takes its own statement at once."""
+        key = (name, self.principal.role, self.principal.tenant_id, self.principal.user_id)
+        statement = _PER_CALLER.get(key)
+        if statement is None:
+            if len(_PER_CALLER) >= _PER_CALLER_MAX:
+                _PER_CALLER.clear()
+            statement = _PER_CALLER[key] = build()
+        return statement
 
     def dialect_name(self) -> str:
         """The session's database dialect ("postgresql", "sqlite"), for the few functions they

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Sequence
+from typing import Any
 
-from sqlalchemy import ColumnElement, func
+from sqlalchemy import ColumnElement, bindparam, func
 from sqlmodel import col
+from sqlmodel.sql.expression import Select
 
 from app.core.errors import NotFound
 from app.core.models import (
@@ -33,16 +35,19 @@ class DatasetRepository(ScopedRepository):
     async def get_with_files(self, dataset_id: int) -> tuple[Dataset, builtins.list[DatasetFile]]:
         """The dataset (only if its project is visible) and its files in one round trip, not two:
         GET /datasets/{id} answers both, and a CI pipeline polls it."""
-        stmt = (
-            self.select(Dataset, DatasetFile)
-            .outerjoin(DatasetFile, col(DatasetFile.dataset_id) == Dataset.id)
-            .where(col(Dataset.id) == dataset_id, self.visible())
-            .order_by(col(DatasetFile.format), col(DatasetFile.file_index))
-        )
-        rows = (await self.session.exec(stmt)).all()
+        stmt = self.per_caller("dataset_with_files", self._with_files)
+        rows = (await self.session.exec(stmt, params={"dataset_id": dataset_id})).all()
         if not rows:
             raise NotFound(f"Dataset {dataset_id} was not found.")
         return rows[0][0], [file for _, file in rows if file is not None]
+
+    def _with_files(self) -> Select[*tuple[Any, ...]]:
+        return (
+            self.select(Dataset, DatasetFile)
+            .outerjoin(DatasetFile, col(DatasetFile.dataset_id) == Dataset.id)
+            .where(col(Dataset.id) == bindparam("dataset_id"), self.visible())
+            .order_by(col(DatasetFile.format), col(DatasetFile.file_index))
+        )
 
     async def list(
         self, *, project_id: int | None, status: str | None, limit: int, offset: int
