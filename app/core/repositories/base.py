@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar, overload
 
-from sqlalchemy import ColumnElement, Delete, Update, delete, func, true, update
+from sqlalchemy import ColumnElement, Delete, Update, bindparam, delete, func, true, update
 from sqlalchemy.orm import InstrumentedAttribute, Mapped
 from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -158,6 +158,21 @@ class ScopedRepository:
         total = (await self.session.exec(counted)).one()
         rows = (await self.session.exec(statement.limit(limit).offset(offset))).all()
         return list(rows), int(total)
+
+    async def paginate_per_caller(
+        self, name: str, build: Callable[[], Statement], limit: int, offset: int
+    ) -> tuple[list[Any], int]:
+        """`paginate` of the ordered statement `build` makes, with its count and page statements
+        built once per caller (`per_caller`): the limit and offset go in bound parameters."""
+        counted, page = self.per_caller(name, lambda: _count_and_page(build()))
+        total = (await self.session.exec(counted)).one()
+        rows = (await self.session.exec(page, params={"page_limit": limit, "page_offset": offset})).all()
+        return list(rows), int(total)
+
+
+def _count_and_page(statement: Statement) -> tuple[SelectOfScalar[int], Statement]:
+    counted = select(func.count()).select_from(statement.order_by(None).subquery())
+    return counted, statement.limit(bindparam("page_limit")).offset(bindparam("page_offset"))
 
 
 def _column(model: type[SQLModel], name: str) -> Mapped[Any]:

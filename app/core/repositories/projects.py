@@ -6,11 +6,12 @@ import builtins
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 from sqlalchemy import ColumnElement, cast, exists, func, literal, literal_column
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlmodel import col
+from sqlmodel.sql.expression import Select
 
 from app.core.authz import effective_project_role
 from app.core.errors import NotFound
@@ -85,10 +86,18 @@ class ProjectRepository(ScopedRepository):
             raise NotFound(f"Project {project_id} was not found.")
         return VisibleProject(project, role)
 
+    def _listed(self) -> Select[*tuple[Any, ...]]:
+        return self.select(*_LISTED, scope=Project).where(visible_project(self.principal))
+
     async def list(
         self, *, tenant_id: int | None, tag: str | None, q: str | None, limit: int, offset: int
     ) -> tuple[builtins.list[ProjectListing], int]:
-        stmt = self.select(*_LISTED, scope=Project).where(visible_project(self.principal))
+        if tenant_id is None and not q and not tag:
+            # the unfiltered list, which clients poll: its statements are built once per caller
+            return await self.paginate_per_caller(
+                "projects", lambda: self._listed().order_by(col(Project.id)), limit, offset
+            )
+        stmt = self._listed()
         if tenant_id is not None:
             stmt = stmt.where(Project.tenant_id == tenant_id)
         if q:
