@@ -138,6 +138,9 @@ class Compiler:
         # wide recursive schemas expand exponentially with depth: retry shallower before giving up;
         # then again with one generator per (recursion point, depth) shared by every position that
         # reaches it (a DAG instead of a tree: linear in the definitions, values still valid)
+        # a record drawing more than MAX_DRAW_WORK values is compiled one level shallower; the
+        # deeper one is kept for when the shallower record cannot terminate
+        deeper: tuple[Gen, int, dict[tuple[str, int, str, float], Gen | None] | None, list[str]] | None = None
         for shared in (False, True):
             for cap in range(MAX_REF_DEPTH, 0, -1):
                 self.max_depth = cap
@@ -147,12 +150,15 @@ class Compiler:
                     gen = self.node(self.tree.root, "", 0, self.tree.root_name)
                 except _TooLarge:
                     continue
-                if gen is None:
+                if gen is None and deeper is not None:
+                    gen, self.max_depth, self.shared, self.dead = deeper
+                elif gen is None:
                     if self.dead:
                         raise Unsatisfiable(f"{self.dead[0]}.")
                     raise Unsatisfiable(f"{self.tree.root_name}: the record's recursion cannot terminate.")
-                if cap > 1 and draw_work(gen) > MAX_DRAW_WORK:
-                    continue  # every level of a wide recursion multiplies the draws: go shallower
+                elif cap > 1 and draw_work(gen) > MAX_DRAW_WORK:
+                    deeper = (gen, cap, self.shared, list(self.dead))
+                    continue
                 fit_record_budget(gen)
                 return gen
         raise Unsatisfiable(
