@@ -6,8 +6,10 @@ Each entry of tests/corpus/manifest.json runs in its own subprocess with a wall-
 (`tests.generation.corpus.generate_entry`: load, compile, write csv/json/ndjson/xml/sql with the
 guard checking every record in json and xml). Per schema it prints the status, the wall and CPU
 seconds of the child and the reason, then the share ok / (ok + failed); `rejected` (the loader
-refused the upload) does not count, `timeout` counts as failed. Run it with `nice -n 10` on a
-shared machine: CPU seconds are the steadier figure.
+refused the upload) does not count, `timeout` counts as failed. Each schema that does not generate
+is then checked at upload (`app.generation.problems.root_problems`, what `/repr` and the upload
+answer list, in a child with the same limit) and its problems printed: "reported at upload" or
+"NOT reported". Run it with `nice -n 10` on a shared machine: CPU seconds are the steadier figure.
 """
 
 from __future__ import annotations
@@ -33,6 +35,31 @@ def child(entry_id: str, records: int) -> None:
     c0 = time.process_time()
     status, reason = generate_entry(entry, records=records)
     print(json.dumps({"status": status, "reason": reason, "cpu": time.process_time() - c0}))
+
+
+def child_problems(entry_id: str) -> None:
+    """Runs in the subprocess: the problems listed at upload for one entry, one JSON line."""
+    sys.path.insert(0, str(ROOT))
+    from app.generation.problems import root_problems
+    from app.generation.schema.loader import load_schema
+    from tests.generation.corpus import manifest, schema_bytes
+
+    content, name = schema_bytes(next(e for e in manifest() if e["id"] == entry_id))
+    print(json.dumps(root_problems(load_schema(content, name))))
+
+
+def upload_problems(entry_id: str, timeout: float) -> str:
+    try:
+        proc = subprocess.run([sys.executable, __file__, "--child-problems", entry_id],
+                              capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+        found = json.loads(proc.stdout.strip().splitlines()[-1])
+    except (subprocess.TimeoutExpired, IndexError, ValueError):
+        return "NOT reported (the upload check did not answer)"
+    if not found:
+        return "NOT reported (no problem listed)"
+    listed = "; ".join(f"{p['path'] or '(root)'}: {p['reason']}" + (" [blocking]" if p["blocking"] else "")
+                       for p in found)
+    return f"reported at upload: {listed}"
 
 
 def run_one(entry_id: str, records: int, timeout: float) -> dict:
@@ -65,9 +92,13 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1, help="schemas run at once (the machine is shared)")
     ap.add_argument("--json", help="also write the results to this file")
     ap.add_argument("--child", help=argparse.SUPPRESS)
+    ap.add_argument("--child-problems", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
         child(args.child, args.records)
+        return
+    if args.child_problems:
+        child_problems(args.child_problems)
         return
     sys.path.insert(0, str(ROOT))
     from tests.generation.corpus import manifest
@@ -95,6 +126,7 @@ def main() -> None:
     for r in results:
         if r["status"] not in ("ok", "rejected"):
             print(f"  not generating: {r['id']} ({r['status']}): {(r.get('reason') or '')[:300]}")
+            print(f"    {upload_problems(r['id'], args.timeout)[:400]}", flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1), encoding="utf-8")
 
