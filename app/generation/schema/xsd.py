@@ -235,7 +235,8 @@ def _single_file(source: str, xsd11: bool) -> xmlschema.XMLSchemaBase:
     cached = xsd_cache.load(key)
     if isinstance(cached, _schema_class(xsd11)):
         return cached
-    schema = _build(source, xsd11=xsd11, allow="none", base_url=None)
+    with xsd_cache.gc_paused():
+        schema = _build(source, xsd11=xsd11, allow="none", base_url=None)
     xsd_cache.store(key, schema)
     return schema
 
