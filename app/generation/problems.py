@@ -126,7 +126,7 @@ def _slow_problem(gen: Gen, work: float) -> dict[str, Any]:
         "path": node.node.path,
         "reason": f"not probed before generation and slow to generate: one record draws about "
         f"{work:,.0f} values before optional fields are left out (recursion through optional "
-        f"properties, re-drawn if/then/else conditions), so a few records take minutes",
+        f"properties, re-drawn if/then/else conditions), so each record takes about a second",
         "blocking": False,
     }
 
