@@ -86,9 +86,10 @@ def generate_one(schema: Path) -> float:
 
 def generate_new_xsd(run: int, folder: Path) -> float:
     """`tdg generate -n 1` of the bench XSD as a file no run has read before: its bytes (and so
-    its cache key) differ by a trailing comment."""
-    fresh = folder / f"new-{run}-{time.time_ns()}.xsd"
-    fresh.write_bytes(XSD.read_bytes() + f"<!-- cold start run {run} -->\n".encode())
+    its cache key) differ by a trailing comment naming the run and the time."""
+    stamp = f"{run}-{time.time_ns()}"  # unique to this run of this benchmark, not only its index
+    fresh = folder / f"new-{stamp}.xsd"
+    fresh.write_bytes(XSD.read_bytes() + f"<!-- cold start run {stamp} -->\n".encode())
     try:
         return generate_one(fresh)
     finally:
