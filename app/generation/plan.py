@@ -3,11 +3,9 @@ Design notes: docs/generation.md."""
 
 from __future__ import annotations
 
-import gc
 import secrets
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -20,6 +18,7 @@ from app.generation.engine.generators import BlockContext, Gen, LeafGen, Rows
 from app.generation.engine.objects import ObjectGen
 from app.generation.engine.uniqueness import bind_identities
 from app.generation.errors import ParamsError, Unsatisfiable
+from app.generation.gc_pause import gc_paused
 from app.generation.model import FieldTree
 from app.generation.values.locales import normalise_locale, normalise_locales
 from app.generation.writers.csv import CsvWriter
@@ -362,7 +361,7 @@ class _Guard:
         numbers, pending = self.numbers, self.pending
         self.numbers, self.pending = [], []
         validator = self.plan.validator
-        with _gc_paused():
+        with gc_paused():
             if self.plan.xsd:
                 batch = getattr(validator, "xml_errors", None)
                 if batch is not None:  # one parse for the batch
@@ -378,21 +377,6 @@ class _Guard:
                 err = validator.json_error(orjson.loads(orjson.dumps(rec)))
                 if err:
                     raise Unsatisfiable(f"Generated record {number} is invalid at {err}")
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection while the guard validates: the validators allocate many
-    short-lived objects, and the collections they trigger traverse every live object (the
-    schema's whole component graph) at about the cost of the validation itself. Reference
-    counting still frees those objects; collection resumes afterwards (unless it was off)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def compile_plan(

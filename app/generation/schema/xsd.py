@@ -17,6 +17,7 @@ from xmlschema.exceptions import XMLResourceBlocked
 from xmlschema.validators import XsdElement, XsdGroup
 
 from app.generation.errors import SchemaError
+from app.generation.gc_pause import gc_paused
 from app.generation.guard import RecordValidator, XsdRecordValidator
 from app.generation.model import FieldTree
 from app.generation.schema import xsd_cache
@@ -235,7 +236,7 @@ def _single_file(source: str, xsd11: bool) -> xmlschema.XMLSchemaBase:
     cached = xsd_cache.load(key)
     if isinstance(cached, _schema_class(xsd11)):
         return cached
-    with xsd_cache.gc_paused():
+    with gc_paused():
         schema = _build(source, xsd11=xsd11, allow="none", base_url=None)
     xsd_cache.store(key, schema)
     return schema

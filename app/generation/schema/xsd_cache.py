@@ -16,7 +16,6 @@ The folder is vocab_cache's (TDG_CACHE_DIR, else the XDG cache); it holds at mos
 from __future__ import annotations
 
 import contextlib
-import gc
 import hashlib
 import io
 import os
@@ -30,6 +29,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
+from app.generation.gc_pause import gc_paused
 from app.generation.values.vocab_cache import cache_root
 
 FORMAT = 1  # of the files below; bump when what is pickled changes
@@ -51,20 +51,6 @@ def enabled() -> Iterator[None]:
 
 def is_enabled() -> bool:
     return _ENABLED.get()
-
-
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection inside: unpickling (or building) a schema creates tens of
-    thousands of objects, and the full collections that triggers traverse every live object
-    (30 ms of a 60 ms load of the bench XSD). Nothing is garbage yet; collection resumes after."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def cache_key(source: str, options: str) -> str:
