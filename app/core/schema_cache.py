@@ -293,10 +293,14 @@ async def problems_of(
         raw = await asyncio.to_thread(store.get_blob, storage_key)
     with _problems_lock:
         future = _probing.get(key)
+        started = future is None
         if future is None:
             future = probe_pool().submit(find_problems, raw, filename, root)
             _probing[key] = future
-            future.add_done_callback(functools.partial(_probed, key))
+    if started:
+        # outside the lock: a probe already done runs its callback here and now, and the callback
+        # takes the lock (the upload hung for good when a probe finished this fast)
+        future.add_done_callback(functools.partial(_probed, key))
     try:
         # shielded: a waiter that goes away (a client hung up) must not cancel others' probe
         found, refusal = await asyncio.shield(asyncio.wrap_future(future))

@@ -11,11 +11,14 @@ import json
 import os
 import subprocess
 import sys
+from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
+from app.core import schema_cache
 from app.core.jobs.probe import ProbePool, find_problems
 from app.core.schema_cache import ProblemsCache, deep_size
 from tests.api_client import Api
@@ -116,6 +119,31 @@ def test_problems_cache_is_bounded_by_bytes() -> None:
     tiny = ProblemsCache(max_bytes=100)
     tiny.put(("k", None), large)  # bigger than the whole budget: not kept
     assert len(tiny) == 0 and tiny.total_bytes == 0
+
+
+class _DoneOnReturn(ProbePool):
+    """A probe pool whose probes have finished by the time `submit` returns: what a fast probe
+    on a busy server does, deterministically."""
+
+    def submit(self, fn: Any, *args: Any) -> Future[Any]:
+        future = super().submit(fn, *args)
+        future.result()
+        return future
+
+
+@pytest.mark.timeout(120)  # the bug this guards against hung the upload for good
+async def test_a_probe_done_before_its_callback_is_added_does_not_hang(monkeypatch: pytest.MonkeyPatch) -> None:
+    pool = _DoneOnReturn(size=1)
+    monkeypatch.setattr(schema_cache, "probe_pool", lambda: pool)
+    raw = b'{"type": "object", "required": ["n"], "properties": {"n": {"type": "integer", "minimum": 10, "maximum": 5}}}'
+    key = f"done-on-return-{os.getpid()}"
+    try:
+        found = await schema_cache.problems_of(cast(Any, None), key, "s.json", None, raw=raw)
+    finally:
+        pool.shutdown()
+    assert [p["path"] for p in found] == ["n"] and found[0]["blocking"]
+    assert (key, None) not in schema_cache._probing  # the callback ran and let go of the probe
+    assert schema_cache.problems_cache.get((key, None)) == found
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
