@@ -54,6 +54,7 @@ from uvicorn.server import ServerState
 from uvicorn.supervisors import Multiprocess
 
 from app.core.settings import Settings
+from app.listening import worker_sockets
 
 logger = logging.getLogger("uvicorn.error")
 
@@ -350,7 +351,9 @@ def run(config: ServeConfig) -> None:
     then an import string each worker imports; the limits reach the workers on the pickled config)."""
     fit_descriptor_limit(config)
     if config.workers > 1:
-        Multiprocess(config, sockets=[config.bind_socket()]).run()
+        sockets, claim = worker_sockets(config)
+        with claim:
+            Multiprocess(config, sockets=sockets).run()
         return
     server = uvicorn.Server(config)
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn handles SIGINT itself

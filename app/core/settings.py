@@ -16,6 +16,10 @@ class Settings(BaseSettings):
 
     env: Literal["development", "production", "test"] = "development"
     database_url: str = "sqlite:///./var/tdg.db"
+    # connections each server process keeps open (requests beyond them wait for one, in turn):
+    # all kept, none opened for a burst and closed after it, as a pool with overflow did under
+    # steady load (an SQLite connection is a thread of its own, a PostgreSQL one a server process)
+    database_pool_size: int = Field(default=15, ge=1, le=200)
     data_dir: Path = Path("./var/data")
     secret_key: str | None = Field(
         default=None, description="JWT signing key; generated under data_dir when unset"
