@@ -6,7 +6,8 @@ Starts the real `tdg serve` (a subprocess on a free loopback port; `--server-wor
 postgresql`: 127.0.0.1:5432, trust auth), and beside it the baseline: a FastAPI app of two routes
 (`GET /datasets/{id}`: the dataset row; `GET /projects`: the first 50 projects and their count),
 on the same database through the app's own engine and session setup, run by uvicorn with the same
-options as `tdg serve` (import string and factory, as `tdg serve --workers` runs; same worker count).
+options as `tdg serve` (import string and factory, as `tdg serve --workers` runs; same worker count,
+each worker listening on a socket of its own as tdg's do, app/listening.py).
 
 Each of CLIENTS clients (one keep-alive connection each, a minimal asyncio HTTP/1.1 client: httpx
 spends several times the server's CPU per request, and the clients share the machine's cores with
@@ -111,11 +112,28 @@ def baseline_app() -> Any:
 @contextmanager
 def baseline_server(env: dict[str, str], workdir: Path, workers: int) -> Iterator[tuple[str, int]]:
     port = free_port()
-    command = [sys.executable, "-m", "uvicorn", "--app-dir", str(Path(__file__).parent), "--factory",
-               "api_throughput:baseline_app", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
-               "--no-proxy-headers", "--workers", str(workers)]
+    command = [sys.executable, __file__, "--serve-baseline", str(port), str(workers)]
     with server(command, env, workdir / "baseline.log", f"http://127.0.0.1:{port}/projects") as pid:
         yield f"http://127.0.0.1:{port}", pid
+
+
+def serve_baseline(port: int, workers: int) -> None:
+    """The baseline's server: uvicorn as `tdg serve` runs it (import string and factory; with
+    several workers, one listening socket each, app/listening.py), without tdg's guards."""
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    from app.listening import worker_sockets
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    config = uvicorn.Config("api_throughput:baseline_app", factory=True, host="127.0.0.1", port=port,
+                            log_level="warning", proxy_headers=False, workers=workers)
+    if workers > 1:
+        sockets, claim = worker_sockets(config)
+        with claim:
+            Multiprocess(config, sockets=sockets).run()
+    else:
+        uvicorn.Server(config).run()
 
 
 def server_cpu_seconds(pid: int, workers: int) -> float:
@@ -402,6 +420,9 @@ def run(args: argparse.Namespace) -> bool:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--serve-baseline"]:
+        serve_baseline(int(sys.argv[2]), int(sys.argv[3]))
+        return
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--clients", type=int, default=50)

@@ -10,8 +10,6 @@ loader, which every upload needs, is imported with the module."""
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -21,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 import orjson
 
 from app.core.errors import Invalid, PayloadTooLarge
+from app.core.lru import BoundedLRU
 from app.generation.errors import GenerationError, SchemaTooLarge
 from app.generation.schema import loader as _loader
 
@@ -160,44 +159,13 @@ class PlanCacheInfo:
     max_size: int
 
 
-class _PlanCache:
-    def __init__(self, max_size: int) -> None:
-        self.max_size = max_size
-        self.entries: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
-        self.lock = threading.Lock()
-        self.hits = self.misses = 0
-
-    def get(self, key: tuple[Any, ...]) -> Any:
-        with self.lock:
-            compiled = self.entries.get(key)
-            if compiled is None:
-                self.misses += 1
-            else:
-                self.hits += 1
-                self.entries.move_to_end(key)
-            return compiled
-
-    def put(self, key: tuple[Any, ...], compiled: Any) -> None:
-        with self.lock:
-            self.entries[key] = compiled
-            self.entries.move_to_end(key)
-            while len(self.entries) > self.max_size:
-                self.entries.popitem(last=False)
-
-    def clear(self) -> None:
-        with self.lock:
-            self.entries.clear()
-            self.hits = self.misses = 0
-
-
-_plan_cache = _PlanCache(PLAN_CACHE_SIZE)
+_plan_cache: BoundedLRU[tuple[Any, ...], Any] = BoundedLRU(PLAN_CACHE_SIZE)
 
 
 def plan_cache_info() -> PlanCacheInfo:
     """This process's compiled-plan cache: hits and misses so far, entries held."""
     cache = _plan_cache
-    with cache.lock:
-        return PlanCacheInfo(cache.hits, cache.misses, len(cache.entries), cache.max_size)
+    return PlanCacheInfo(cache.hits, cache.misses, len(cache), cache.max_size)
 
 
 def clear_plan_cache() -> None:

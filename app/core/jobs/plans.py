@@ -8,9 +8,9 @@ latest datasets by id: the shards of one dataset reuse the block a previous shar
 from __future__ import annotations
 
 import io
-from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Protocol
 
+from app.core.lru import BoundedLRU
 from app.core.models import Dataset, SchemaDoc
 from app.core.schema_cache import load_cached
 from app.core.settings import Settings
@@ -19,8 +19,8 @@ from app.core.storage import store_for
 if TYPE_CHECKING:  # the engine is imported when a plan is first compiled, not with this module
     from app.generation.plan import Plan
 
-_plans: OrderedDict[int, Plan] = OrderedDict()
 PLAN_CACHE_SIZE = 4
+_plans: BoundedLRU[int, Plan] = BoundedLRU(PLAN_CACHE_SIZE)
 
 # What warm_up compiles and writes: a record with the kinds of field most schemas have (formats,
 # a pattern, enums, decimals, a nested object, an array of objects, an optional field), as JSON
@@ -137,10 +137,7 @@ def plan_for(settings: Settings, dataset: Dataset, schema: SchemaDoc) -> Plan:
     plan = _plans.get(dataset.id)
     if plan is None:
         plan = compile_dataset(settings, dataset, schema)
-        _plans[dataset.id] = plan
-        while len(_plans) > PLAN_CACHE_SIZE:
-            _plans.popitem(last=False)
-    _plans.move_to_end(dataset.id)
+        _plans.put(dataset.id, plan)
     return plan
 
 

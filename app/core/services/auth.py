@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -10,6 +9,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.clock import as_utc
 from app.core.errors import Invalid, NotFound, TooManyRequests, Unauthenticated
+from app.core.lru import BoundedLRU
 from app.core.models import ApiToken, Invitation, LoginThrottle, RevokedToken, Role, User, utcnow
 from app.core.payloads import ApiTokenCreate, SetupPassword
 from app.core.principal import Principal, RequestMeta
@@ -24,8 +24,7 @@ _BAD_CREDENTIALS = "Incorrect username or password."
 # (python-jose) cost more than the rest of authentication's Python. A token's claims never change,
 # so only its expiry is checked again on each use (as jose checks it: whole seconds); revocation,
 # the user and the tenant are read from the database every time, as before.
-_VERIFIED: OrderedDict[tuple[str, str], jwt_tokens.AccessClaims] = OrderedDict()
-_VERIFIED_MAX = 1024
+_VERIFIED: BoundedLRU[tuple[str, str], jwt_tokens.AccessClaims] = BoundedLRU(1024)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,12 +158,9 @@ def _verified_claims(token: str, secret: str) -> jwt_tokens.AccessClaims:
     key = (secret, token)
     claims = _VERIFIED.get(key)
     if claims is not None and int(claims.expires_at.timestamp()) >= int(utcnow().timestamp()):
-        _VERIFIED.move_to_end(key)
         return claims
     claims = jwt_tokens.decode(token, secret=secret)  # an expired one raises here, as before
-    _VERIFIED[key] = claims
-    if len(_VERIFIED) > _VERIFIED_MAX:
-        _VERIFIED.popitem(last=False)
+    _VERIFIED.put(key, claims)
     return claims
 
 
