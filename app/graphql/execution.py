@@ -16,10 +16,13 @@ reads the attribute again and reports the error exactly as before."""
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from graphql import (
+    Executor,
     GraphQLBoolean,
     GraphQLEnumType,
     GraphQLInt,
@@ -28,6 +31,7 @@ from graphql import (
     GraphQLObjectType,
     GraphQLOutputType,
     GraphQLResolveInfo,
+    GraphQLResolveInfoHelpers,
     GraphQLScalarType,
     GraphQLString,
     Undefined,
@@ -138,9 +142,36 @@ def _plan(parent_type: GraphQLObjectType, name: str) -> _Leaf | None:
     return plan
 
 
+def _weak_helpers(context: Executor[Any]) -> GraphQLResolveInfoHelpers:
+    """The resolvers' helpers (gather, track) calling the context through a weak reference.
+    graphql-core binds them to the context itself, which holds them: a reference cycle that made
+    each request's context, with the session, principal and collected fields hanging off it,
+    garbage for the cycle collector (about 130 objects a request; a young-generation collection
+    every ~150 requests at 50 clients, each a 10 ms pause of every request in flight). The
+    running operation holds the context strongly, so the weak reference is alive whenever a
+    resolver can call through it."""
+    ref = weakref.ref(context)
+
+    def gather(values: Sequence[Awaitable[Any]]) -> Awaitable[list[Any]]:
+        return _alive(ref).gather_async_work(values)
+
+    def track(values: Sequence[Any]) -> None:
+        _alive(ref).track_async_work(values)
+
+    return GraphQLResolveInfoHelpers(gather=gather, track=track)
+
+
+def _alive(ref: weakref.ReferenceType[Executor[Any]]) -> Executor[Any]:
+    context = ref()
+    if context is None:
+        raise RuntimeError("The operation's execution context is gone.")
+    return context
+
+
 class FastLeafExecutionContext(StrawberryGraphQLCoreExecutionContext):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.async_helpers = _weak_helpers(self)
         manager = self.middleware_manager
         self._shortcut = manager is None or not getattr(manager, "middlewares", ())
         # id of a grouped field set -> (the set, kept alive so its id stays its own; the plan of an
