@@ -427,7 +427,8 @@ def main() -> None:
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=8.0, help="measured seconds per target, phase and round")
-    parser.add_argument("--warmup", type=float, default=1.0, help="seconds of load before each measurement")
+    parser.add_argument("--warmup", type=float, default=3.0,
+                        help="seconds of load before each measurement (pools fill, per-process caches warm)")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--server-workers", type=int, default=1, help="`tdg serve --workers` (and the baseline's)")
     parser.add_argument("--generation-workers", type=int, default=2, help="TDG_WORKERS of the service")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import itertools
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,8 @@ from sqlalchemy.util import EMPTY_DICT
 from sqlalchemy.util.concurrency import await_
 from sqlmodel import create_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.core.lru import BoundedLRU
 
 
 def _normalise(url: str, *, async_: bool) -> str:
@@ -81,6 +84,43 @@ def _run_statement(
         cursor.close()
 
 
+# A SELECT runs on the event loop's own thread when it is quick: a statement of the request path
+# (a row by key, a page of 50) takes ~0.1 ms in SQLite, less than the hand-off to aiosqlite's
+# thread and back (a queue, a thread wake-up, the GIL passed twice, the loop woken). Under 50
+# clients the 15 connection threads also kept taking the GIL from the loop. "Quick" is enforced,
+# not guessed: SQLite's progress handler stops an inline statement after about
+# INLINE_MAX_STEPS virtual-machine steps (~1 ms), and the statement then runs on the thread as
+# before, that time and, remembered, every time after. A stopped SELECT has written nothing.
+# Writes always go to the thread: one may wait for another process's write lock (busy_timeout).
+INLINE_MAX_STEPS = 100_000
+_PROGRESS_EVERY = 1_000  # steps between the handler's calls (each a Python call)
+_too_long: BoundedLRU[str, bool] = BoundedLRU(1024)
+
+
+def _run_inline(
+    connection: sqlite3.Connection, operation: str, parameters: Any
+) -> tuple[_Description, list[Any], int, int | None] | None:
+    """`_run_statement` on the calling thread, or None if it was stopped for running long.
+    SQLite counts a prepared statement's steps over all its runs (the statement cache reuses
+    it), so the handler counts its own calls, from this run's first one."""
+    calls = itertools.count()
+    limit = INLINE_MAX_STEPS // _PROGRESS_EVERY
+    connection.set_progress_handler(lambda: next(calls) >= limit, _PROGRESS_EVERY)
+    try:
+        return _run_statement(connection, operation, parameters, False)
+    except sqlite3.OperationalError as exc:
+        if str(exc) != "interrupted":
+            raise
+        _too_long.put(operation, True)
+        return None
+    finally:
+        connection.set_progress_handler(None, 0)
+
+
+async def _nothing() -> None:
+    return None
+
+
 class _OneHopCursor(AsyncAdapt_aiosqlite_cursor):
     """SQLAlchemy's aiosqlite cursor makes four trips to aiosqlite's thread per statement
     (create the cursor, execute, fetch the rows, close), each a queue hand-off and a wake-up of
@@ -119,6 +159,17 @@ class _OneHopCursor(AsyncAdapt_aiosqlite_cursor):
 
     def execute(self, operation: Any, parameters: Any = None) -> Any:
         try:
+            if (
+                operation.startswith("SELECT")
+                and not self._adapt_connection._execute_mutex.locked()
+                and _too_long.get(operation) is None
+            ):
+                result = _run_inline(self._connection._conn, operation, parameters)
+                if result is not None:
+                    self._take(*result)
+                    # AsyncConnection.execute insists that the call awaited something: a
+                    # coroutine that returns at once (a greenlet switch, the loop is not entered)
+                    return await_(_nothing())
             return await_(self._run(operation, parameters, many=False))
         except Exception as error:
             self._adapt_connection._handle_exception(error)
@@ -132,9 +183,10 @@ class _OneHopCursor(AsyncAdapt_aiosqlite_cursor):
     async def _run(self, operation: Any, parameters: Any, *, many: bool) -> None:
         connection: Any = self._connection  # an aiosqlite.Connection
         async with self._adapt_connection._execute_mutex:
-            description, rows, rowcount, lastrowid = await connection._execute(
-                _run_statement, connection._conn, operation, parameters, many
-            )
+            result = await connection._execute(_run_statement, connection._conn, operation, parameters, many)
+        self._take(*result)
+
+    def _take(self, description: _Description, rows: list[Any], rowcount: int, lastrowid: int | None) -> None:
         self._description, self._rowcount, self._lastrowid = description, rowcount, lastrowid
         self._rows = collections.deque(rows)
 
@@ -184,7 +236,9 @@ def make_async_engine(url: str, pool_size: int = POOL_SIZE) -> AsyncEngine:
     started and joined, on PostgreSQL a server process forked)."""
     kwargs: dict[str, object] = {"pool_size": pool_size, "max_overflow": 0}
     if is_sqlite(url):
-        kwargs.update(module=_OneHopDBAPI(aiosqlite, sqlite3))
+        # the loop's thread runs quick SELECTs itself (see INLINE_MAX_STEPS), never at the same
+        # time as the connection's own thread: its statements are awaited one at a time
+        kwargs.update(module=_OneHopDBAPI(aiosqlite, sqlite3), connect_args={"check_same_thread": False})
     else:
         kwargs.update(pool_pre_ping=True)
     engine = create_async_engine(_normalise(url, async_=True), **kwargs)

@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.datasets.processes import Proc, free_port, service_env
+from tests.datasets.processes import free_port, service_env, start_serve
 from tests.support.waiting import eventually_sync
 
 pytestmark = pytest.mark.skipif(not hasattr(socket, "SO_REUSEPORT"), reason="SO_REUSEPORT is Linux's and the BSDs'")
@@ -80,17 +80,8 @@ def _workers(port: int, count: int) -> set[int]:
 def test_each_worker_listens_on_its_own_socket_and_gets_its_share(tmp_path: Path) -> None:
     env = service_env(f"sqlite:///{tmp_path / 'tdg.db'}", tmp_path / "data", TDG_WARM_POOL="false")
     port = free_port()
-    proc = Proc(["serve", "--port", str(port), "--log-level", "warning", "--workers", "2"], env,
-                tmp_path / "serve.log")
+    proc = start_serve(env, tmp_path / "serve.log", port, "--workers", "2", timeout=WAIT)
     try:
-        def answering() -> bool:
-            assert proc.popen.poll() is None, f"tdg serve exited:\n{proc.output()[-3000:]}"
-            try:
-                return httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200
-            except httpx.HTTPError:
-                return False
-
-        eventually_sync(answering, timeout=WAIT, interval=0.2, what="tdg serve --workers 2 answering")
         workers = _workers(port, 2)
 
         # two listening sockets on the port, one in each worker; the supervisor listens on none

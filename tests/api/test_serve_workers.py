@@ -18,7 +18,7 @@ from sqlmodel import Session, select
 from app.core.database import make_sync_engine
 from app.core.models import DomainEvent
 from tests.datasets.flow import ORDER_JSON
-from tests.datasets.processes import Proc, expected_sha256, free_port, service_env
+from tests.datasets.processes import Proc, expected_sha256, free_port, service_env, start_serve
 from tests.support.waiting import eventually_sync
 
 RECORDS = 20_000
@@ -108,17 +108,8 @@ def test_serve_workers_share_requests_and_run_the_loops_once(database_url: str, 
     env = service_env(database_url, tmp_path / "data", TDG_WORKERS="1", TDG_DISPATCH_INTERVAL_SECONDS=TICK_SECONDS,
                       TDG_JOB_LEASE_SECONDS=LEASE_SECONDS)
     port = free_port()
-    proc = Proc(["serve", "--port", str(port), "--log-level", "warning", "--workers", "2"], env,
-                tmp_path / "serve.log")
+    proc = start_serve(env, tmp_path / "serve.log", port, "--workers", "2", timeout=WAIT)
     try:
-        def answering() -> bool:
-            assert proc.popen.poll() is None, f"tdg serve exited:\n{proc.output()[-3000:]}"
-            try:
-                return httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200
-            except httpx.HTTPError:
-                return False
-
-        eventually_sync(answering, timeout=WAIT, interval=0.2, what="tdg serve --workers 2 answering")
         server = _Server(proc, port)
 
         # both processes answer requests

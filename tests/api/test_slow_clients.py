@@ -18,8 +18,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tests.datasets.processes import Proc, free_port, service_env
-from tests.support.waiting import eventually_sync
+from tests.datasets.processes import free_port, service_env, start_serve
 
 HEADER_TIMEOUT = 2.0
 KEEP_ALIVE = 1
@@ -39,21 +38,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]
         TDG_HTTP_HEADER_TIMEOUT_SECONDS=str(HEADER_TIMEOUT),
         TDG_HTTP_KEEP_ALIVE_SECONDS=str(KEEP_ALIVE),
     )
-    proc = Proc(
-        ["serve", "--port", str(port), "--log-level", "warning", "--max-connections", str(MAX_CONNECTIONS)],
-        env,
-        tmp / "serve.log",
-    )
-
-    def answering() -> bool:
-        assert proc.popen.poll() is None, f"tdg serve exited:\n{proc.output()[-3000:]}"
-        try:
-            return httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200
-        except httpx.HTTPError:
-            return False
-
+    proc = start_serve(env, tmp / "serve.log", port, "--max-connections", str(MAX_CONNECTIONS), timeout=60)
     try:
-        eventually_sync(answering, timeout=60, interval=0.2, what="tdg serve answering")
         yield "127.0.0.1", port
     finally:
         proc.stop()

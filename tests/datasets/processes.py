@@ -96,8 +96,9 @@ def service_env(database_url: str, data_dir: Path, **extra: str) -> dict[str, st
             **{f"TDG_{k.upper()}": str(v) for k, v in CHEAP_PASSWORD_HASHING.items()}, **extra}
 
 
-def start_serve(env: dict[str, str], log: Path, port: int) -> Proc:
-    proc = Proc(["serve", "--port", str(port), "--log-level", "warning"], env, log)
+def start_serve(env: dict[str, str], log: Path, port: int, *args: str, timeout: float = 300) -> Proc:
+    """`tdg serve --port PORT [args]`, once it answers (its process stopped if it never does)."""
+    proc = Proc(["serve", "--port", str(port), "--log-level", "warning", *args], env, log)
 
     def answering() -> bool:
         assert proc.popen.poll() is None, f"tdg serve exited:\n{proc.output()[-3000:]}"
@@ -107,8 +108,9 @@ def start_serve(env: dict[str, str], log: Path, port: int) -> Proc:
             return False
 
     try:
-        eventually_sync(answering, timeout=300, interval=0.2, what="tdg serve answering")
+        eventually_sync(answering, timeout=timeout, interval=0.2, what="tdg serve answering")
     except AssertionError as exc:
+        proc.stop()
         raise AssertionError(f"{exc}\n{proc.output()[-3000:]}") from None
     return proc
 
