@@ -16,6 +16,11 @@ is taken, but never listens on it: a socket that does not listen is given no con
 A worker's socket is made in the worker: `ReusePortAddress` travels to it in place of a socket
 (uvicorn pickles the sockets it passes to its spawned workers) and unpickles as a new socket
 bound to the address. Where SO_REUSEPORT is missing, the one shared socket is used as before.
+
+When a worker dies, the connections waiting in its socket's queue (accepted by the kernel, not
+yet by the worker) are reset, as its requests in progress are; with one shared socket another
+worker would have taken them. Linux 5.14+ moves them to another socket of the group instead
+when `net.ipv4.tcp_migrate_req` is 1 (a setting of the host, off by default).
 """
 
 from __future__ import annotations
