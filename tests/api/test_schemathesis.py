@@ -707,6 +707,8 @@ def test_rest(case: Case, world: World) -> None:
 
 
 def test_rest_known_failures_still_happen() -> None:
+    if not KNOWN_REST:
+        pytest.skip("KNOWN_REST lists no failures: every check passes on every operation")
     ran = {label for label in KNOWN_REST if label in OBSERVED_REST}
     if IGNORE_KNOWN or not ran:
         pytest.skip("test_rest did not run the listed operations")
