@@ -165,7 +165,9 @@ def _lifespan(
             log.error("the file store cannot be used (/readyz says so until it can): %s", problem)
         if run_migrations:
             await asyncio.to_thread(upgrade_apart, settings.database_url)
-        engine = make_async_engine(settings.database_url, settings.database_pool_size)
+        engine = make_async_engine(
+            settings.database_url, settings.database_pool_size, settings.database_pool_timeout_seconds
+        )
         app.state.engine = engine
         app.state.sessionmaker = make_sessionmaker(engine)
         async with app.state.sessionmaker() as session:

@@ -227,14 +227,16 @@ class _OneHopDBAPI(AsyncAdapt_aiosqlite_dbapi):
 
 
 POOL_SIZE = 15  # Settings.database_pool_size's default
+POOL_TIMEOUT = 30.0  # Settings.database_pool_timeout_seconds's default
 
 
-def make_async_engine(url: str, pool_size: int = POOL_SIZE) -> AsyncEngine:
+def make_async_engine(url: str, pool_size: int = POOL_SIZE, pool_timeout: float = POOL_TIMEOUT) -> AsyncEngine:
     """The request-serving engine: `pool_size` connections, no overflow. With overflow, the
     connections past the pool's size were closed as soon as they were given back and opened anew
     at the next peak: under 50 clients, one new connection every 17 requests (on SQLite a thread
-    started and joined, on PostgreSQL a server process forked)."""
-    kwargs: dict[str, object] = {"pool_size": pool_size, "max_overflow": 0}
+    started and joined, on PostgreSQL a server process forked). A request that waits `pool_timeout`
+    seconds for a connection gets sqlalchemy's TimeoutError: the API answers it 503 (errors.Busy)."""
+    kwargs: dict[str, object] = {"pool_size": pool_size, "max_overflow": 0, "pool_timeout": pool_timeout}
     if is_sqlite(url):
         # the loop's thread runs quick SELECTs itself (see INLINE_MAX_STEPS), never at the same
         # time as the connection's own thread: its statements are awaited one at a time

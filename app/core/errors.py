@@ -78,6 +78,17 @@ class TooManyRequests(DomainError):
         self.retry_after = retry_after
 
 
+class Busy(DomainError):
+    """Every database connection of the process stayed in use for the pool's whole timeout."""
+
+    code = "busy"
+    status = 503
+    retry_after = 1
+
+    def __init__(self) -> None:
+        super().__init__("The service is busy: every database connection stayed in use; retry in a moment.")
+
+
 class StorageUnavailable(DomainError):
     code = "storage_unavailable"
     status = 503

@@ -20,6 +20,8 @@ class Settings(BaseSettings):
     # all kept, none opened for a burst and closed after it, as a pool with overflow did under
     # steady load (an SQLite connection is a thread of its own, a PostgreSQL one a server process)
     database_pool_size: int = Field(default=15, ge=1, le=200)
+    # how long a request waits for one of them before it is answered 503 (Retry-After: 1)
+    database_pool_timeout_seconds: float = Field(default=30.0, gt=0)
     data_dir: Path = Path("./var/data")
     secret_key: str | None = Field(
         default=None, description="JWT signing key; generated under data_dir when unset"

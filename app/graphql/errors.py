@@ -15,11 +15,12 @@ from graphql import GraphQLError
 from graphql.execution import SubsequentIncrementalExecutionResult
 from pydantic import ValidationError
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from strawberry.extensions import SchemaExtension
 from strawberry.types import StreamExecutionResult
 from strawberry.types.execution import PreExecutionError
 
-from app.core.errors import Conflict, DomainError
+from app.core.errors import Busy, Conflict, DomainError
 from app.core.validation import from_pydantic
 
 log = logging.getLogger("tdg.graphql")
@@ -33,6 +34,8 @@ def domain_error_of(error: GraphQLError) -> DomainError | None:
         return from_pydantic(original)
     if isinstance(original, IntegrityError):
         return Conflict("The change conflicts with existing data.")
+    if isinstance(original, PoolTimeout):
+        return Busy()
     return None
 
 

@@ -9,10 +9,11 @@ from typing import Any
 import orjson
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
-from app.core.errors import DomainError, TooManyRequests, Unauthenticated
+from app.core.errors import Busy, DomainError, TooManyRequests, Unauthenticated
 from app.core.validation import from_pydantic
 from app.rest.route import allowed_methods
 from app.rest.routes import ROUTES
@@ -55,7 +56,7 @@ def _allow_by_route_name() -> dict[str, str]:
 
 def domain_error_response(exc: DomainError) -> Response:
     headers: dict[str, str] = {}
-    if isinstance(exc, TooManyRequests):
+    if isinstance(exc, TooManyRequests | Busy):
         headers["Retry-After"] = str(exc.retry_after)
     if isinstance(exc, Unauthenticated):
         headers["WWW-Authenticate"] = "Bearer"
@@ -66,6 +67,11 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(DomainError)
     async def _domain(_: Request, exc: DomainError) -> Response:
         return domain_error_response(exc)
+
+    @app.exception_handler(PoolTimeout)
+    async def _busy(_: Request, exc: PoolTimeout) -> Response:
+        # no connection for the request's session (its authentication, before any operation ran)
+        return domain_error_response(Busy())
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> Response:

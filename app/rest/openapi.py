@@ -52,11 +52,17 @@ _ERRORS: dict[int, tuple[str, str]] = {
         "repeated or outside its schema, a body field outside its constraints",
     ),
     429: ("TooManyRequests", "Too many attempts; see Retry-After"),
+    503: (
+        "Unavailable",
+        "Not now: every database connection stayed in use (busy; see Retry-After), or the file store "
+        "cannot be reached",
+    ),
 }
 _ERROR_HEADERS: dict[int, dict[str, Any]] = {
     401: {"WWW-Authenticate": {"schema": {"type": "string"}, "description": "Bearer"}},
     416: {"Content-Range": {"schema": {"type": "string"}, "description": "bytes */size"}},
     429: {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait"}},
+    503: {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait (when busy)"}},
 }
 
 
@@ -88,6 +94,8 @@ def error_statuses(route: Route) -> list[int]:
         statuses |= {400, 413, 415, 422}  # no or malformed body; too large; wrong type; invalid field
     if route.download:
         statuses |= {400, 416}  # a malformed or unsatisfiable Range header
+    if route.auth or route.operation is not None:
+        statuses.add(503)  # no database connection free within the pool's timeout
     return sorted(statuses)
 
 
