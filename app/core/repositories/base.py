@@ -20,6 +20,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from sqlmodel.sql.expression import Select, SelectOfScalar
 
 from app.core.errors import NotFound
+from app.core.lru import BoundedLRU
 from app.core.models import ApiToken, Notification, Tenant
 from app.core.principal import Principal
 
@@ -36,9 +37,8 @@ NAMES: dict[str, str] = {"SchemaDoc": "Schema", "ConstraintSet": "Constraint set
 
 
 # Statements built once per caller (see ScopedRepository.per_caller), keyed by everything of the
-# caller a scoped statement reads; cleared when full rather than ordered (no lock on the hot path)
-_PER_CALLER: dict[tuple[str, Any, int, int], Any] = {}
-_PER_CALLER_MAX = 4096
+# caller a scoped statement reads
+_PER_CALLER: BoundedLRU[tuple[str, Any, int, int], Any] = BoundedLRU(4096)
 
 
 def _model_of(entity: Any) -> type[SQLModel] | None:
@@ -70,9 +70,8 @@ class ScopedRepository:
         key = (name, self.principal.role, self.principal.tenant_id, self.principal.user_id)
         statement = _PER_CALLER.get(key)
         if statement is None:
-            if len(_PER_CALLER) >= _PER_CALLER_MAX:
-                _PER_CALLER.clear()
-            statement = _PER_CALLER[key] = build()
+            statement = build()
+            _PER_CALLER.put(key, statement)
         return statement
 
     def dialect_name(self) -> str:

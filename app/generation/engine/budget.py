@@ -22,6 +22,18 @@ CONDITIONAL_REDRAW_COST = 4.0
 MAX_DRAW_WORK = 200_000
 
 
+def _item_gens(gen: ArrayGen) -> list[Gen]:
+    return [*gen.prefix, *([gen.item] if gen.item is not None else [])]
+
+
+def _mean_length(gen: ArrayGen) -> float:
+    return (gen.min_items + gen.max_items) / 2
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / max(1, len(values))
+
+
 def expected_values(gen: Gen | None, scale: float = 1.0, memo: dict[int, float] | None = None) -> float:
     """The expected number of scalar values in one value of `gen` (optional fields counted at
     their presence times `scale`, arrays at their mean length, choices at their options' mean);
@@ -39,12 +51,9 @@ def expected_values(gen: Gen | None, scale: float = 1.0, memo: dict[int, float] 
             for s in gen.slots
         )
     elif isinstance(gen, ArrayGen):
-        gens = [*gen.prefix, *([gen.item] if gen.item is not None else [])]
-        each = sum(expected_values(g, scale, memo) for g in gens) / max(1, len(gens))
-        got = (gen.min_items + gen.max_items) / 2 * each
+        got = _mean_length(gen) * _mean([expected_values(g, scale, memo) for g in _item_gens(gen)])
     elif isinstance(gen, ChoiceGen):
-        live = [o for o in gen.options if o is not None]
-        got = sum(expected_values(o, scale, memo) for o in live) / max(1, len(live))
+        got = _mean([expected_values(o, scale, memo) for o in gen.options if o is not None])
     else:
         got = 1.0
     memo[id(gen)] = got
@@ -91,12 +100,9 @@ def draw_work(gen: Gen | None, memo: dict[int, float] | None = None) -> float:
         if gen.node.conditionals and not gen.conditionals_off:
             got *= CONDITIONAL_REDRAW_COST  # rows missing an if/then are re-drawn, nested ones too
     elif isinstance(gen, ArrayGen):
-        gens = [*gen.prefix, *([gen.item] if gen.item is not None else [])]
-        each = sum(draw_work(g, memo) for g in gens) / max(1, len(gens))
-        got = 1.0 + (gen.min_items + gen.max_items) / 2 * each
+        got = 1.0 + _mean_length(gen) * _mean([draw_work(g, memo) for g in _item_gens(gen)])
     elif isinstance(gen, ChoiceGen):
-        live = [o for o in gen.options if o is not None]
-        got = 1.0 + sum(draw_work(o, memo) for o in live) / max(1, len(live))
+        got = 1.0 + _mean([draw_work(o, memo) for o in gen.options if o is not None])
     else:
         got = 1.0
     memo[id(gen)] = got
