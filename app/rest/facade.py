@@ -80,6 +80,10 @@ def make_endpoint(route: Route, shadowed: dict[str, str]) -> Endpoint:
         async with request_context(request) as context:
             if route.auth:
                 context.principal  # noqa: B018  (401 before any body parsing)
+            if route.body is not None or route.form is not None:
+                # a body may arrive slowly: the connection the authentication took goes back to
+                # the pool while it does (else a few slow clients would hold the whole pool)
+                await context.session.commit()
             variables = await build_variables(route, request)
             schema: strawberry.Schema = request.app.state.schema
             result = await schema.execute(

@@ -5,6 +5,8 @@ requests are served as before."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -41,6 +43,30 @@ async def test_a_request_that_gets_no_connection_is_answered_503(app: Any, api: 
     document = (await api.client.get("/api/v1/openapi.json")).json()
     assert document["paths"]["/projects"]["get"]["responses"]["503"] == {"$ref": "#/components/responses/Unavailable"}
     assert "Retry-After" in document["components"]["responses"]["Unavailable"]["headers"]
+
+
+async def test_a_slow_request_body_holds_no_connection(api: Api) -> None:
+    """The facade reads a body after authenticating the caller: the connection that took goes back
+    to the pool meanwhile, so a client trickling its body does not hold it from the others."""
+    root = api.root
+    assert root is not None
+    arrived = asyncio.Event()
+
+    async def trickled() -> AsyncIterator[bytes]:
+        yield b'{"name": '
+        await arrived.wait()
+        yield b'"Slow body"}'
+
+    creating = asyncio.create_task(api.client.post(
+        "/api/v1/projects/create", content=trickled(),
+        headers={**root.headers, "Content-Type": "application/json"}))
+    await asyncio.sleep(0.5)  # the create is waiting for the rest of its body
+    assert not creating.done()
+    r = await api.request("GET", "/projects", root)
+    assert r.status_code == 200, r.text  # the pool's one connection was free
+    arrived.set()
+    created = await creating
+    assert created.status_code == 201 and created.json()["name"] == "Slow body", created.text
 
 
 def test_a_pool_timeout_in_a_resolver_is_the_busy_error() -> None:
