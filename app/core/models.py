@@ -15,6 +15,13 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+# A table with an integer key is AUTOINCREMENT on SQLite, which otherwise gives the highest
+# deleted id to the next row: a client still holding that id (a CI job, a bookmark) would then
+# reach another row. PostgreSQL sequences never hand an id out twice. Migration 0007 rebuilt the
+# tables made before this.
+NEVER_REUSE_IDS: dict[str, Any] = {"sqlite_autoincrement": True}
+
+
 class _Keyed(Protocol):
     @property
     def id(self) -> int | None: ...
@@ -54,6 +61,7 @@ class ProjectRole(StrEnum):
 
 class Tenant(SQLModel, table=True):
     __tablename__ = "tenant"
+    __table_args__ = NEVER_REUSE_IDS
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(max_length=100, unique=True)
     is_active: bool = True
@@ -66,7 +74,7 @@ class Tenant(SQLModel, table=True):
 
 class User(SQLModel, table=True):
     __tablename__ = "user_account"
-    __table_args__ = (UniqueConstraint("tenant_id", "email", name="uq_user_tenant_email"),)
+    __table_args__ = (UniqueConstraint("tenant_id", "email", name="uq_user_tenant_email"), NEVER_REUSE_IDS)
     id: int | None = Field(default=None, primary_key=True)
     tenant_id: int = Field(foreign_key="tenant.id", index=True)
     username: str = Field(max_length=64, unique=True)
@@ -101,6 +109,7 @@ class RevokedToken(SQLModel, table=True):
 
 class ApiToken(SQLModel, table=True):
     __tablename__ = "api_token"
+    __table_args__ = NEVER_REUSE_IDS
     id: int | None = Field(default=None, primary_key=True)
     user_id: int = Field(foreign_key="user_account.id", index=True)
     tenant_id: int = Field(foreign_key="tenant.id", index=True)
@@ -115,6 +124,7 @@ class ApiToken(SQLModel, table=True):
 
 class Invitation(SQLModel, table=True):
     __tablename__ = "invitation"
+    __table_args__ = NEVER_REUSE_IDS
     id: int | None = Field(default=None, primary_key=True)
     user_id: int = Field(foreign_key="user_account.id", index=True)
     tenant_id: int = Field(foreign_key="tenant.id", index=True)
@@ -137,6 +147,7 @@ class LoginThrottle(SQLModel, table=True):
 
 class Project(SQLModel, table=True):
     __tablename__ = "project"
+    __table_args__ = NEVER_REUSE_IDS
     id: int | None = Field(default=None, primary_key=True)
     tenant_id: int = Field(foreign_key="tenant.id", index=True)
     name: str = Field(max_length=200)
@@ -160,7 +171,7 @@ class AuditLog(SQLModel, table=True):
     """Append-only: the service layer inserts, nothing updates or deletes."""
 
     __tablename__ = "audit_log"
-    __table_args__ = (Index("ix_audit_tenant_at", "tenant_id", "at"),)
+    __table_args__ = (Index("ix_audit_tenant_at", "tenant_id", "at"), NEVER_REUSE_IDS)
     id: int | None = Field(
         default=None,
         sa_column=Column(
@@ -198,6 +209,7 @@ class SchemaDoc(SQLModel, table=True):
     """An uploaded schema. The bytes live in content-addressed storage (`storage_key`)."""
 
     __tablename__ = "schema_doc"
+    __table_args__ = NEVER_REUSE_IDS
     id: int | None = Field(default=None, primary_key=True)
     tenant_id: int = Field(foreign_key="tenant.id", index=True)
     name: str = Field(max_length=200)
@@ -224,6 +236,7 @@ class ProjectSchema(SQLModel, table=True):
 
 class ConstraintSet(SQLModel, table=True):
     __tablename__ = "constraint_set"
+    __table_args__ = NEVER_REUSE_IDS
     id: int | None = Field(default=None, primary_key=True)
     tenant_id: int = Field(foreign_key="tenant.id", index=True)
     schema_id: int = Field(foreign_key="schema_doc.id", index=True, ondelete="CASCADE")
@@ -250,7 +263,7 @@ class Dataset(SQLModel, table=True):
     (each with its own lease and fence); `attempt` is the highest attempt any of them reached."""
 
     __tablename__ = "dataset"
-    __table_args__ = (Index("ix_dataset_status_startable", "status", "startable"),)
+    __table_args__ = (Index("ix_dataset_status_startable", "status", "startable"), NEVER_REUSE_IDS)
     id: int | None = Field(default=None, primary_key=True)
     tenant_id: int = Field(foreign_key="tenant.id", index=True)
     project_id: int = Field(foreign_key="project.id", index=True)
@@ -300,6 +313,7 @@ class DatasetShard(SQLModel, table=True):
     __table_args__ = (
         UniqueConstraint("dataset_id", "shard_index", name="uq_dataset_shard"),
         Index("ix_dataset_shard_status", "status", "lease_until"),
+        NEVER_REUSE_IDS,
     )
     id: int | None = Field(default=None, primary_key=True)
     dataset_id: int = Field(foreign_key="dataset.id", index=True, ondelete="CASCADE")
@@ -321,7 +335,10 @@ class DatasetShard(SQLModel, table=True):
 
 class DatasetFile(SQLModel, table=True):
     __tablename__ = "dataset_file"
-    __table_args__ = (UniqueConstraint("dataset_id", "format", "file_index", name="uq_dataset_file"),)
+    __table_args__ = (
+        UniqueConstraint("dataset_id", "format", "file_index", name="uq_dataset_file"),
+        NEVER_REUSE_IDS,
+    )
     id: int | None = Field(default=None, primary_key=True)
     dataset_id: int = Field(foreign_key="dataset.id", index=True, ondelete="CASCADE")
     format: str = Field(max_length=10)
@@ -335,7 +352,7 @@ class DatasetFile(SQLModel, table=True):
 
 class Notification(SQLModel, table=True):
     __tablename__ = "notification"
-    __table_args__ = (Index("ix_notification_user_read", "user_id", "read_at"),)
+    __table_args__ = (Index("ix_notification_user_read", "user_id", "read_at"), NEVER_REUSE_IDS)
     id: int | None = Field(default=None, primary_key=True)
     tenant_id: int = Field(foreign_key="tenant.id", index=True)
     user_id: int = Field(foreign_key="user_account.id")
@@ -351,6 +368,7 @@ class RecoveryCode(SQLModel, table=True):
     """Two-factor recovery codes: SHA-256 of high-entropy codes, each usable once."""
 
     __tablename__ = "recovery_code"
+    __table_args__ = NEVER_REUSE_IDS
     id: int | None = Field(default=None, primary_key=True)
     user_id: int = Field(foreign_key="user_account.id", index=True)
     code_hash: str = Field(max_length=64)
@@ -371,6 +389,7 @@ class Integration(SQLModel, table=True):
     """A tenant's webhook endpoint or object store. Secret fields live only in `secrets_enc`."""
 
     __tablename__ = "integration"
+    __table_args__ = NEVER_REUSE_IDS
     id: int | None = Field(default=None, primary_key=True)
     tenant_id: int = Field(foreign_key="tenant.id", index=True)
     provider: str = Field(max_length=32)
@@ -397,7 +416,7 @@ class WebhookDelivery(SQLModel, table=True):
     manual redelivery) sends the same bytes under the same `webhook_id`."""
 
     __tablename__ = "webhook_delivery"
-    __table_args__ = (Index("ix_webhook_delivery_due", "status", "next_attempt_at"),)
+    __table_args__ = (Index("ix_webhook_delivery_due", "status", "next_attempt_at"), NEVER_REUSE_IDS)
     id: int | None = Field(default=None, primary_key=True)
     integration_id: int = Field(foreign_key="integration.id", index=True, ondelete="CASCADE")
     tenant_id: int = Field(foreign_key="tenant.id", index=True)
@@ -416,6 +435,7 @@ class WebhookDelivery(SQLModel, table=True):
 
 class DeliveryAttempt(SQLModel, table=True):
     __tablename__ = "delivery_attempt"
+    __table_args__ = NEVER_REUSE_IDS
     id: int | None = Field(default=None, primary_key=True)
     delivery_id: int = Field(foreign_key="webhook_delivery.id", index=True, ondelete="CASCADE")
     attempt: int
@@ -428,6 +448,7 @@ class DeliveryAttempt(SQLModel, table=True):
 
 class ObjectExport(SQLModel, table=True):
     __tablename__ = "object_export"
+    __table_args__ = NEVER_REUSE_IDS
     id: int | None = Field(default=None, primary_key=True)
     tenant_id: int = Field(foreign_key="tenant.id", index=True)
     dataset_id: int = Field(foreign_key="dataset.id", index=True, ondelete="CASCADE")

@@ -27,14 +27,27 @@ def run_migrations_online() -> None:
 
 
 def _run(connection: Connection, url: str) -> None:
+    sqlite = is_sqlite(url)
+    if sqlite:
+        # A batch migration rebuilds a table by copying it and dropping the old one; with foreign
+        # keys on, that drop deletes (ON DELETE CASCADE) or refuses the children's rows. SQLite
+        # ignores this pragma inside a transaction, so it is set (and committed) before one.
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+        connection.commit()
     context.configure(
         connection=connection,
         target_metadata=target_metadata,
-        render_as_batch=is_sqlite(url),  # SQLite ALTER TABLE needs batch mode
+        render_as_batch=sqlite,  # SQLite ALTER TABLE needs batch mode
         compare_type=True,
     )
     with context.begin_transaction():
         context.run_migrations()
+    if sqlite:
+        broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+        connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+        connection.commit()
+        if broken:
+            raise RuntimeError(f"The migrations left rows whose foreign keys point nowhere: {broken[:10]}")
 
 
 run_migrations_online()
