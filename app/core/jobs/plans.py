@@ -3,12 +3,17 @@ the warm-up that makes a fresh worker process's first plan as quick as its later
 
 Plans are compiled through `app.core.generation.cached_plan`: once per process for a schema
 content, rules, params but the seed, and record count. A worker also keeps the plans of its
-latest datasets by id: the shards of one dataset reuse the block a previous shard drew last."""
+latest datasets, keyed by all the inputs of each (schema content and file name, rules, params with
+the seed, record count): the shards of one dataset reuse the block a previous shard drew last.
+Never by dataset id alone: an id once pointed at another dataset (SQLite reused a deleted one's
+id), whose plan then wrote the new dataset's bytes."""
 
 from __future__ import annotations
 
 import io
 from typing import TYPE_CHECKING, Any, Protocol
+
+import orjson
 
 from app.core.lru import BoundedLRU
 from app.core.models import Dataset, SchemaDoc
@@ -20,7 +25,9 @@ if TYPE_CHECKING:  # the engine is imported when a plan is first compiled, not w
     from app.generation.plan import Plan
 
 PLAN_CACHE_SIZE = 4
-_plans: BoundedLRU[int, Plan] = BoundedLRU(PLAN_CACHE_SIZE)
+# schema storage key, file name, rules and params as canonical JSON, record count
+PlanKey = tuple[str, str | None, bytes, bytes, int]
+_plans: BoundedLRU[PlanKey, Plan] = BoundedLRU(PLAN_CACHE_SIZE)
 
 # What warm_up compiles and writes: a record with the kinds of field most schemas have (formats,
 # a pattern, enums, decimals, a nested object, an array of objects, an optional field), as JSON
@@ -130,14 +137,26 @@ def compile_dataset(settings: Settings, dataset: DatasetInputs, schema: SchemaDo
     )
 
 
+def plan_key(dataset: DatasetInputs, schema: SchemaDoc) -> PlanKey:
+    """Everything a dataset's plan is made of: the schema's content (its storage key is the
+    sha256 of its bytes) and file name, the rules and the params (seed included) as canonical
+    JSON, and the record count."""
+    return (
+        schema.storage_key,
+        schema.filename,
+        orjson.dumps(dataset.rules or [], option=orjson.OPT_SORT_KEYS),
+        orjson.dumps(dataset.params, option=orjson.OPT_SORT_KEYS),
+        dataset.record_count,
+    )
+
+
 def plan_for(settings: Settings, dataset: Dataset, schema: SchemaDoc) -> Plan:
-    """compile_dataset, kept per dataset (a dataset's inputs never change once it is created)."""
-    if dataset.id is None:
-        raise ValueError("Only a stored dataset's plan is cached (the row needs its id).")
-    plan = _plans.get(dataset.id)
+    """compile_dataset, kept for the shards that follow (by plan_key, not by dataset id)."""
+    key = plan_key(dataset, schema)
+    plan = _plans.get(key)
     if plan is None:
         plan = compile_dataset(settings, dataset, schema)
-        _plans.put(dataset.id, plan)
+        _plans.put(key, plan)
     return plan
 
 
