@@ -37,6 +37,10 @@ class Action(StrEnum):
     PROJECT_MANAGE_MEMBERS = "project.members"
     PROJECT_LINK_SCHEMA = "project.link_schema"
     DATASET_CREATE = "dataset.create"
+    # one dataset: its creator (with the project role below), or OTHERS_DATASETS (see there)
+    DATASET_START = "dataset.start"
+    DATASET_CANCEL = "dataset.cancel"
+    DATASET_DELETE = "dataset.delete"
     # tenant library (schemas, constraint sets): creators manage their own, Managers all
     SCHEMA_UPLOAD = "schema.upload"
     SCHEMA_DELETE_ANY = "schema.delete"
@@ -65,6 +69,9 @@ MIN_ROLE: dict[Action, Role] = {
     Action.PROJECT_MANAGE_MEMBERS: Role.Manager,
     Action.PROJECT_LINK_SCHEMA: Role.Tester,
     Action.DATASET_CREATE: Role.Tester,
+    Action.DATASET_START: Role.Tester,
+    Action.DATASET_CANCEL: Role.Tester,
+    Action.DATASET_DELETE: Role.Tester,
     Action.SCHEMA_UPLOAD: Role.Tester,
     Action.SCHEMA_DELETE_ANY: Role.Manager,
     Action.CONSTRAINT_CREATE: Role.Tester,
@@ -80,8 +87,20 @@ MIN_PROJECT_ROLE: dict[Action, ProjectRole] = {
     Action.PROJECT_MANAGE_MEMBERS: ProjectRole.owner,
     Action.PROJECT_LINK_SCHEMA: ProjectRole.edit,
     Action.DATASET_CREATE: ProjectRole.edit,
+    Action.DATASET_START: ProjectRole.edit,
+    Action.DATASET_CANCEL: ProjectRole.edit,
+    Action.DATASET_DELETE: ProjectRole.edit,
     Action.PROJECT_DELETE: ProjectRole.owner,
     Action.DATASET_EXPORT: ProjectRole.edit,
+}
+
+# The dataset actions on a dataset someone else created: the table's two rows above apply to the
+# creator's own datasets; another's takes either this tenant role or this project role (the
+# project's owners: its members with role owner, Admins, the Manager who created the project).
+OTHERS_DATASETS: dict[Action, tuple[Role, ProjectRole]] = {
+    Action.DATASET_START: (Role.Manager, ProjectRole.owner),
+    Action.DATASET_CANCEL: (Role.Manager, ProjectRole.owner),
+    Action.DATASET_DELETE: (Role.Manager, ProjectRole.owner),
 }
 
 _ACTION_WORDS: dict[Action, str] = {
@@ -101,6 +120,15 @@ _ACTION_WORDS: dict[Action, str] = {
     Action.PROJECT_MANAGE_MEMBERS: "manage this project's members",
     Action.PROJECT_LINK_SCHEMA: "link schemas to this project",
     Action.DATASET_CREATE: "create datasets in this project",
+    Action.DATASET_START: (
+        "start one's own datasets in this project (another's dataset: the project's owners, Managers and up)"
+    ),
+    Action.DATASET_CANCEL: (
+        "cancel one's own datasets in this project (another's dataset: the project's owners, Managers and up)"
+    ),
+    Action.DATASET_DELETE: (
+        "delete one's own datasets in this project (another's dataset: the project's owners, Managers and up)"
+    ),
     Action.SCHEMA_UPLOAD: "upload schemas",
     Action.SCHEMA_DELETE_ANY: "delete schemas uploaded by others",
     Action.CONSTRAINT_CREATE: "create constraint sets",
@@ -143,6 +171,36 @@ def require_project(principal: Principal, project_role: ProjectRole, action: Act
         raise Forbidden(
             f"Your project role ({project_role.value}) may not {describe(action)}; it needs '{needed.value}'."
         )
+
+
+def may_act_on_dataset(
+    principal: Principal, project_role: ProjectRole, created_by: int | None, action: Action
+) -> bool:
+    """Whether the caller may take a dataset action (OTHERS_DATASETS) on a dataset of a project
+    where their effective role is `project_role`: as its creator by the table's rows, else as one
+    of the project's owners or by tenant role."""
+    if not principal.at_least(MIN_ROLE[action]):
+        return False
+    others_role, others_project_role = OTHERS_DATASETS[action]
+    if principal.at_least(others_role) or project_role.rank >= others_project_role.rank:
+        return True
+    return created_by == principal.user_id and project_role.rank >= MIN_PROJECT_ROLE[action].rank
+
+
+def require_dataset(
+    principal: Principal, project_role: ProjectRole, created_by: int | None, action: Action
+) -> None:
+    """Raise Forbidden unless `may_act_on_dataset`; the sentence says which rule refused."""
+    if may_act_on_dataset(principal, project_role, created_by, action):
+        return
+    if created_by == principal.user_id or not principal.at_least(MIN_ROLE[action]):
+        require_project(principal, project_role, action)  # raises: the creator's own rule refused
+    others_role = OTHERS_DATASETS[action][0]
+    verb = action.value.partition(".")[2]
+    raise Forbidden(
+        f"Only its creator, the project's owners and {others_role.value}s and up may {verb} this "
+        f"dataset; your role is {principal.role.value} with project role '{project_role.value}'."
+    )
 
 
 def require_owner_or(principal: Principal, owner_id: int | None, action: Action) -> None:
@@ -218,11 +276,18 @@ async def require_another_admin(
 
 
 def permission_table() -> list[dict[str, str]]:
-    """The table as data, for docs and the README."""
+    """The table as data, for docs and the README (and the `permissions` query). A dataset action's
+    row also names what a dataset created by someone else takes (`others_min_role` or
+    `others_min_project_role`: either suffices)."""
     rows = []
     for action, role in MIN_ROLE.items():
         row = {"action": action.value, "min_role": role.value}
         if action in MIN_PROJECT_ROLE:
             row["min_project_role"] = MIN_PROJECT_ROLE[action].value
+        if action in OTHERS_DATASETS:
+            # min_role and min_project_role are the creator's; another's dataset takes either of these
+            others_role, others_project_role = OTHERS_DATASETS[action]
+            row["others_min_role"] = others_role.value
+            row["others_min_project_role"] = others_project_role.value
         rows.append(row)
     return rows

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from sqlmodel.ext.asyncio.session import AsyncSession
 from strawberry.dataloader import DataLoader
 
-from app.core.models import Dataset, DatasetFile, Project, ProjectMember, SchemaDoc, User
+from app.core.models import Dataset, DatasetFile, Project, ProjectMember, ProjectRole, SchemaDoc, User
 from app.core.principal import Principal
 from app.core.repositories import DatasetRepository, ProjectRepository, SchemaRepository, UserRepository
 
@@ -20,6 +20,7 @@ class Loaders:
         self.members_by_project = DataLoader(self._load_members)
         self.user_by_id = DataLoader(self._load_users)
         self.projects_by_user = DataLoader(self._load_projects_by_user)
+        self.project_role = DataLoader(self._load_project_roles)
         self._schemas = SchemaRepository(session, principal)
         self.schemas_by_project = DataLoader(self._load_schemas_by_project)
         self.project_ids_by_schema = DataLoader(self._load_project_ids_by_schema)
@@ -40,6 +41,10 @@ class Loaders:
     async def _load_projects_by_user(self, user_ids: Sequence[int]) -> list[list[Project]]:
         found = await self._projects.visible_for_user(user_ids)
         return [found.get(uid, []) for uid in user_ids]
+
+    async def _load_project_roles(self, project_ids: Sequence[int]) -> list[ProjectRole | None]:
+        found = await self._projects.roles(project_ids)
+        return [found.get(pid) for pid in project_ids]
 
     async def _load_schemas_by_project(self, project_ids: Sequence[int]) -> list[list[SchemaDoc]]:
         found = await self._schemas.of_projects(project_ids)

@@ -132,6 +132,10 @@ class Query:
         ctx = info.context
         return [ApiToken.from_row(r) for r in await auth.list_api_tokens(ctx.session, ctx.principal)]
 
-    @strawberry.field(description="The authorization table: minimum role (and project role) per action.")
+    @strawberry.field(
+        description="The authorization table: minimum role (and project role) per action; a dataset "
+        "action's row also names what a dataset created by someone else takes (others_min_role or "
+        "others_min_project_role)."
+    )
     def permissions(self) -> JSON:
         return JSON(authz.permission_table())

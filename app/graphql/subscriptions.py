@@ -44,7 +44,7 @@ async def _poll(ctx: LiveContext, watch: DatasetWatch) -> list[Dataset]:
     async with ctx.sessionmaker() as session:
         principal = await ctx.authenticate(session)
         changes = await dataset_updates.poll(session, principal, watch)
-        out = [Dataset.from_row(c.dataset, c.files) for c in changes]
+        out = [Dataset.from_row(c.dataset, c.files, c.rights) for c in changes]
         await session.commit()  # an API token's last_used_at, at most once a minute
     return out
 

@@ -103,11 +103,11 @@ ROUTES: tuple[Route, ...] = (
           query=(id_param("project_id"), Param("status", "str", choices=tuple(s.value for s in DatasetStatus)),
                  *PAGE), errors=(404, 422)),
     Route("GET", "/datasets/generate/{dataset_id}", "Start generation of a queued dataset", "Datasets",
-          op("StartDataset"), action=Action.DATASET_CREATE, errors=(403, 404, 409)),
+          op("StartDataset"), action=Action.DATASET_START, errors=(403, 404, 409)),
     Route("GET", "/datasets/{dataset_id}", "Dataset details including status", "Datasets", op("DatasetDetail"),
           action=Action.PROJECT_READ, errors=(404,)),
     Route("DELETE", "/datasets/{dataset_id}", "Delete (cancels a queued or running dataset; removes its files)",
-          "Datasets", op("DeleteDataset"), action=Action.DATASET_CREATE, errors=(403, 404)),
+          "Datasets", op("DeleteDataset"), action=Action.DATASET_DELETE, errors=(403, 404)),
     Route("POST", "/datasets/{dataset_id}/export-objectstore", "Upload the dataset's files to an s3 integration; "
           "returns the export record (status, object keys, checksums)", "Datasets", op("ExportObjectStore"),
           body=payloads.ObjectExportCreate, status=201, action=Action.DATASET_EXPORT,

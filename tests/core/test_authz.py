@@ -101,7 +101,7 @@ def test_permission_table_is_complete() -> None:
         assert by_action[action.value]["min_project_role"] == project_role.value
     for row in rows:
         assert row["min_role"] in {r.value for r in Role}
-        assert set(row) <= {"action", "min_role", "min_project_role"}
+        assert set(row) <= {"action", "min_role", "min_project_role", "others_min_role", "others_min_project_role"}
     # the rules of DESIGN §4 as data
     assert by_action["project.delete"]["min_role"] == "Admin"
     assert by_action["audit.read"]["min_role"] == "Admin"
@@ -109,6 +109,40 @@ def test_permission_table_is_complete() -> None:
     assert by_action["tenant.create"]["min_role"] == "SuperUser"
     assert by_action["project.members"] == {"action": "project.members", "min_role": "Manager",
                                             "min_project_role": "owner"}
+
+
+def test_dataset_actions_are_the_creators_the_owners_and_managers() -> None:
+    """Start, cancel and delete of one dataset: its creator with edit, the project's owners, and
+    Managers and up; the table says so (creator's row plus others_min_*)."""
+    by_action = {r["action"]: r for r in permission_table()}
+    creator, other = 5, 6
+    for action in (Action.DATASET_START, Action.DATASET_CANCEL, Action.DATASET_DELETE):
+        assert by_action[action.value] == {"action": action.value, "min_role": "Tester", "min_project_role": "edit",
+                                           "others_min_role": "Manager", "others_min_project_role": "owner"}
+
+        def may(role: Role, project_role: ProjectRole, created_by: int | None,
+                action: Action = action) -> bool:
+            allowed = authz.may_act_on_dataset(who(role, user_id=creator), project_role, created_by, action)
+            try:
+                authz.require_dataset(who(role, user_id=creator), project_role, created_by, action)
+            except Forbidden as refused:
+                assert not allowed and refused.status == 403
+                return False
+            assert allowed
+            return True
+
+        assert may(Role.Tester, ProjectRole.edit, creator)
+        assert not may(Role.Tester, ProjectRole.view, creator)  # no longer may change the project's data
+        assert not may(Role.Tester, ProjectRole.edit, other)  # the reproduction: edit on another's dataset
+        assert not may(Role.Tester, ProjectRole.edit, None)  # its creator's account is gone
+        assert may(Role.Tester, ProjectRole.owner, other)
+        for role in (Role.Manager, Role.Admin, Role.SuperUser):
+            assert may(role, ProjectRole.view, other)
+    with pytest.raises(Forbidden, match=r"needs 'edit'"):
+        authz.require_dataset(who(Role.Tester, user_id=creator), ProjectRole.view, creator, Action.DATASET_DELETE)
+    with pytest.raises(Forbidden, match=r"Only its creator, the project's owners and Managers and up may delete "
+                                        r"this dataset; your role is Tester with project role 'edit'"):
+        authz.require_dataset(who(Role.Tester, user_id=creator), ProjectRole.edit, other, Action.DATASET_DELETE)
 
 
 def test_every_refusal_reads_as_a_sentence() -> None:

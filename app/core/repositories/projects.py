@@ -126,6 +126,29 @@ class ProjectRepository(ScopedRepository):
                 out[project.created_by][project.id] = project
         return {uid: sorted(d.values(), key=lambda p: p.id or 0) for uid, d in out.items()}
 
+    async def roles(self, project_ids: Sequence[int]) -> dict[int, ProjectRole]:
+        """The caller's effective role on each of these projects they may see, in one statement
+        (the rule of `get`, for the rows of a page of datasets)."""
+        mine = (col(ProjectMember.project_id) == Project.id) & (
+            col(ProjectMember.user_id) == self.principal.user_id
+        )
+        stmt = (
+            self.select(Project.id, Project.tenant_id, Project.created_by, ProjectMember.role, scope=Project)
+            .outerjoin(ProjectMember, mine)
+            .where(col(Project.id).in_(project_ids))
+        )
+        out: dict[int, ProjectRole] = {}
+        for project_id, tenant_id, created_by, membership in (await self.session.exec(stmt)).all():
+            role = effective_project_role(
+                self.principal,
+                project_tenant_id=tenant_id,
+                created_by=created_by,
+                membership=ProjectRole(membership) if membership else None,
+            )
+            if role is not None:
+                out[project_id] = role
+        return out
+
     async def members_of(self, project_ids: Sequence[int]) -> builtins.list[ProjectMember]:
         """Members of projects the caller already resolved as visible (ids come from `get`/`list`)."""
         stmt = (

@@ -12,6 +12,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from app.core.models import Dataset, DatasetFile, DatasetStatus
 from app.core.principal import Principal
 from app.core.repositories import DatasetRepository, ProjectRepository
+from app.core.services.datasets import DatasetRights, rights_on
 
 FINAL = frozenset(
     {
@@ -39,6 +40,7 @@ class DatasetWatch:
 class DatasetChange:
     dataset: Dataset
     files: list[DatasetFile]
+    rights: DatasetRights  # what the caller may do to it (`Dataset.viewer_can`)
 
 
 async def poll(session: AsyncSession, principal: Principal, watch: DatasetWatch) -> list[DatasetChange]:
@@ -68,5 +70,14 @@ async def poll(session: AsyncSession, principal: Principal, watch: DatasetWatch)
     watch.sent = following
     if watch.dataset_id is not None and rows[0].status in FINAL:
         watch.finished = True
-    files = await repo.files_of([row.id for row in changed if row.id is not None]) if changed else {}
-    return [DatasetChange(row, files.get(row.id, [])) for row in changed if row.id is not None]
+    if not changed:
+        return []
+    files = await repo.files_of([row.id for row in changed if row.id is not None])
+    roles = await ProjectRepository(session, principal).roles(list({row.project_id for row in changed}))
+    return [
+        DatasetChange(
+            row, files.get(row.id, []), rights_on(principal, roles.get(row.project_id), row.created_by)
+        )
+        for row in changed
+        if row.id is not None
+    ]

@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from app.core.authz import Action, require_project
+from app.core.authz import Action, may_act_on_dataset, require_dataset, require_project
 from app.core.errors import Conflict, Invalid, NotFound
 from app.core.jobs.files import EXTENSIONS, MEDIA_TYPES
 from app.core.models import (
@@ -18,6 +18,7 @@ from app.core.models import (
     Dataset,
     DatasetFile,
     DatasetStatus,
+    ProjectRole,
     ProjectSchema,
     SchemaDoc,
     stored_id,
@@ -182,11 +183,38 @@ async def list_visible(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class DatasetRights:
+    """What the caller may do to one dataset, by authorization alone: the dataset's status decides
+    which action applies (start a queued one, cancel a queued or running one, delete the others)."""
+
+    start: bool
+    cancel: bool
+    delete: bool
+
+
+NO_RIGHTS = DatasetRights(start=False, cancel=False, delete=False)
+
+
+def rights_on(
+    principal: Principal, project_role: ProjectRole | None, created_by: int | None
+) -> DatasetRights:
+    """The caller's rights on a dataset created by `created_by` in a project where their effective
+    role is `project_role` (None: a project they cannot see)."""
+    if project_role is None:
+        return NO_RIGHTS
+    may = [
+        may_act_on_dataset(principal, project_role, created_by, action)
+        for action in (Action.DATASET_START, Action.DATASET_CANCEL, Action.DATASET_DELETE)
+    ]
+    return DatasetRights(*may)
+
+
 async def start(session: AsyncSession, principal: Principal, dataset_id: int) -> Dataset:
     """The manual trigger: a queued dataset becomes startable (idempotent); other states are 409."""
     dataset = await DatasetRepository(session, principal).get(dataset_id)
     visible = await ProjectRepository(session, principal).get(dataset.project_id)
-    require_project(principal, visible.role, Action.DATASET_CREATE)
+    require_dataset(principal, visible.role, dataset.created_by, Action.DATASET_START)
     if dataset.status != DatasetStatus.queued.value:
         raise Conflict(f"Dataset {dataset_id} is {dataset.status}; only a queued dataset can be started.")
     if not dataset.startable:
@@ -208,27 +236,27 @@ async def delete(session: AsyncSession, principal: Principal, settings: Settings
     repo = DatasetRepository(session, principal)
     dataset = await repo.get(dataset_id)
     visible = await ProjectRepository(session, principal).get(dataset.project_id)
-    require_project(principal, visible.role, Action.DATASET_CREATE)
+    cancels = dataset.status in (DatasetStatus.queued.value, DatasetStatus.running.value)
+    action = Action.DATASET_CANCEL if cancels else Action.DATASET_DELETE
+    require_dataset(principal, visible.role, dataset.created_by, action)
     files = (await repo.files_of([dataset_id]))[dataset_id]
     for f in files:
         await session.delete(f)
     # no ORM relationship orders these deletes: without this flush the dataset row went first
     # and the database's cascade left the file-row deletes matching nothing (SAWarning)
     await session.flush()
-    if dataset.status in (DatasetStatus.queued.value, DatasetStatus.running.value):
+    if cancels:
         dataset.status = DatasetStatus.cancelled.value
         dataset.finished_at = utcnow()
         dataset.lease_until = None
         dataset.error = "Cancelled by a user."
         await repo.drop_work(dataset_id)
-        action = "dataset.cancel"
     else:
         await session.delete(dataset)
-        action = "dataset.delete"
     audit.record(
         session,
         principal,
-        action,
+        action.value,
         target_type="dataset",
         target_id=dataset_id,
         project_id=dataset.project_id,

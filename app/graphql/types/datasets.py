@@ -10,6 +10,8 @@ from app.core.clock import iso
 from app.core.models import Dataset as DatasetRow
 from app.core.models import DatasetFile as DatasetFileRow
 from app.core.models import Notification as NotificationRow
+from app.core.services.datasets import DatasetRights as DatasetRightsRow
+from app.core.services.datasets import rights_on
 from app.graphql.context import Context
 
 
@@ -35,6 +37,23 @@ class DatasetFile:
 
 
 @strawberry.type(
+    description="What the caller may do to one dataset (`Dataset.viewer_can`), by authorization alone: "
+    "its creator (with project role edit), the project's owners and Managers and up may start, cancel and "
+    "delete it (authz actions dataset.start, dataset.cancel, dataset.delete; an API token also needs its "
+    "scope to allow it). The status decides which applies: start a queued dataset, cancel a queued or "
+    "running one, delete any other."
+)
+class DatasetRights:
+    start: bool
+    cancel: bool
+    delete: bool
+
+    @classmethod
+    def from_row(cls, row: DatasetRightsRow) -> DatasetRights:
+        return cls(start=row.start, cancel=row.cancel, delete=row.delete)
+
+
+@strawberry.type(
     description="A dataset and its generation state (queued, running, completed, failed, cancelled)."
 )
 class Dataset:
@@ -57,6 +76,8 @@ class Dataset:
     finished_at: str | None
     # read with the row where there are no per-request loaders (a subscription's poll)
     file_rows: strawberry.Private[list[DatasetFileRow] | None] = None
+    # likewise the caller's rights, where there is no principal on the context to read them with
+    rights: strawberry.Private[DatasetRightsRow | None] = None
 
     @strawberry.field(description="Files written so far (complete once status is completed).")
     async def files(self, info: Info[Context, None]) -> list[DatasetFile]:
@@ -65,8 +86,22 @@ class Dataset:
             rows = await info.context.loaders.files_by_dataset.load(self.dataset_id)
         return [DatasetFile.from_row(r) for r in rows]
 
+    @strawberry.field(description="What the caller may do to this dataset (start, cancel, delete).")
+    async def viewer_can(self, info: Info[Context, None]) -> DatasetRights:
+        rights = self.rights
+        if rights is None:
+            ctx = info.context
+            role = await ctx.loaders.project_role.load(self.project_id)
+            rights = rights_on(ctx.principal, role, self.created_by)
+        return DatasetRights.from_row(rights)
+
     @classmethod
-    def from_row(cls, row: DatasetRow, files: list[DatasetFileRow] | None = None) -> Dataset:
+    def from_row(
+        cls,
+        row: DatasetRow,
+        files: list[DatasetFileRow] | None = None,
+        rights: DatasetRightsRow | None = None,
+    ) -> Dataset:
         assert row.id is not None
         return cls(
             dataset_id=row.id,
@@ -87,6 +122,7 @@ class Dataset:
             started_at=iso(row.started_at),
             finished_at=iso(row.finished_at),
             file_rows=files,
+            rights=rights,
         )
 
 

@@ -1,5 +1,6 @@
 // The actions of one dataset row: download (completed), start (queued), delete or cancel, and the
-// failure reason of a failed dataset. Offered only to callers who may create datasets in the project.
+// failure reason of a failed dataset. Start, cancel and delete are offered as the dataset's
+// `viewer_can` says (its creator, the project's owners, Managers and up); the server still decides.
 import { Button, Group, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
@@ -20,15 +21,17 @@ const DeleteDatasetMutation = graphql(`
 
 interface Props {
   dataset: LiveDataset;
-  /** May the caller start and delete (dataset.create on the project)? */
-  canManage: boolean;
+  /** Offer start, cancel and delete here at all (each still only where `viewer_can` allows it)? */
+  manageable: boolean;
   onChanged: () => void;
 }
 
-export function DatasetActions({ dataset, canManage, onChanged }: Props) {
+export function DatasetActions({ dataset, manageable, onChanged }: Props) {
   const [startState, start] = useMutation(StartDatasetMutation);
   const [, remove] = useMutation(DeleteDatasetMutation);
   const running = dataset.status === 'queued' || dataset.status === 'running';
+  const mayStart = manageable && dataset.status === 'queued' && dataset.viewer_can.start;
+  const mayRemove = manageable && (running ? dataset.viewer_can.cancel : dataset.viewer_can.delete);
 
   const fail = (title: string, error: Parameters<typeof errorDetail>[0]) =>
     notifications.show({ color: 'red', title, message: errorDetail(error) ?? 'Something went wrong.' });
@@ -66,15 +69,17 @@ export function DatasetActions({ dataset, canManage, onChanged }: Props) {
         <Text size="xs" c="red.9" maw={240} lineClamp={2} title={dataset.error}>{dataset.error}</Text>
       )}
       {dataset.status === 'completed' && <DownloadMenu dataset={dataset} />}
-      {canManage && dataset.status === 'queued' && (
+      {mayStart && (
         <Button size="xs" variant="default" loading={startState.fetching} onClick={onStart}
+          aria-label={`Start dataset ${dataset.name}`}
           leftSection={<IconPlayerPlay size={14} aria-hidden />}>
           Start
         </Button>
       )}
-      {canManage && (
-        <Button size="xs" variant="subtle" color="red" c="red.9" onClick={confirmDelete} leftSection={<IconTrash size={14} aria-hidden />}>
-          Delete
+      {mayRemove && (
+        <Button size="xs" variant="subtle" color="red" c="red.9" onClick={confirmDelete} leftSection={<IconTrash size={14} aria-hidden />}
+          aria-label={`${running ? 'Cancel' : 'Delete'} dataset ${dataset.name}`}>
+          {running ? 'Cancel' : 'Delete'}
         </Button>
       )}
     </Group>

@@ -13,12 +13,12 @@ interface Props {
   label: string;
   /** Name each dataset's project (under its name) from this map (dashboard). */
   projectNames?: Map<number, string>;
-  /** May the caller start/delete this dataset? */
-  canManage: (dataset: LiveDataset) => boolean;
+  /** Offer start, cancel and delete (as each dataset's `viewer_can` allows)? */
+  manageable: boolean;
   onChanged: () => void;
 }
 
-export function DatasetsTable({ items, label, projectNames, canManage, onChanged }: Props) {
+export function DatasetsTable({ items, label, projectNames, manageable, onChanged }: Props) {
   return (
     <Table.ScrollContainer minWidth={640} type="native">
       <Table verticalSpacing="xs" highlightOnHover aria-label={label}>
@@ -46,7 +46,7 @@ export function DatasetsTable({ items, label, projectNames, canManage, onChanged
               <Table.Td><DatasetStatusBadge status={d.status} /></Table.Td>
               <Table.Td miw={170}><DatasetProgress {...d} withCounts /></Table.Td>
               <Table.Td><Text size="sm">{formatWhen(d.created_at)}</Text></Table.Td>
-              <Table.Td><DatasetActions dataset={d} canManage={canManage(d)} onChanged={onChanged} /></Table.Td>
+              <Table.Td><DatasetActions dataset={d} manageable={manageable} onChanged={onChanged} /></Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>

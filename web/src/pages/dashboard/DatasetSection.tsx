@@ -32,7 +32,7 @@ export function DatasetSection({ title, loading, error, items, projectNames, emp
         !error && <Text size="sm" c="dimmed">{empty}</Text>
       ) : (
         <>
-          <DatasetsTable items={items} label={title} projectNames={projectNames} canManage={() => false} onChanged={onChanged} />
+          <DatasetsTable items={items} label={title} projectNames={projectNames} manageable={false} onChanged={onChanged} />
           {more > 0 && <Text size="xs" c="dimmed" mt="xs">and {more.toLocaleString()} more</Text>}
         </>
       )}

@@ -51,7 +51,7 @@ export function ProjectDatasetsTab({ projectId, myRole, hasSchemas, onShowSchema
             )}
           </Stack>
         ) : (
-          <DatasetsTable items={live.items} label="Datasets" canManage={() => mayCreate} onChanged={live.refresh} />
+          <DatasetsTable items={live.items} label="Datasets" manageable onChanged={live.refresh} />
         )}
       </Paper>
       <Pager page={page} pageSize={PAGE_SIZE} total={live.total} noun="datasets" onChange={setPage} />
