@@ -59,6 +59,16 @@ class ProjectRole(StrEnum):
         return {"view": 1, "edit": 2, "owner": 3}[self.value]
 
 
+class TokenAction(StrEnum):
+    """What an API token's scope may allow, a closed set: each covers some authz actions
+    (app/core/authz.py, TOKEN_ACTIONS)."""
+
+    read = "read"
+    upload = "upload"
+    generate = "generate"
+    download = "download"
+
+
 class Tenant(SQLModel, table=True):
     __tablename__ = "tenant"
     __table_args__ = NEVER_REUSE_IDS
@@ -120,6 +130,10 @@ class ApiToken(SQLModel, table=True):
     last_used_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
     expires_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
     revoked_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+    # the token's scope (both None: unscoped, the full power of its owner): the projects it may
+    # reach (None: every project its owner sees) and the TokenAction values it may take
+    scope_project_ids: list[int] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    scope_actions: list[str] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
 
 
 class Invitation(SQLModel, table=True):
