@@ -7,11 +7,13 @@ import secrets
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import IO, Any
 
 import numpy as np
 import orjson
 
+from app.generation.engine.budget import draw_work, expected_values
 from app.generation.engine.columns import Column, take
 from app.generation.engine.compiler import Compiler
 from app.generation.engine.generators import BlockContext, Gen, LeafGen, Rows
@@ -26,10 +28,20 @@ from app.generation.writers.json import JsonArrayWriter, NdjsonWriter
 from app.generation.writers.sql import BATCH as SQL_BATCH
 from app.generation.writers.sql import DIALECTS, SqlWriter
 
+# records per block: the unit of shards and files split by the service (their edges are multiples)
 BLOCK_SIZE = 4096
+# values one drawn block may cost (`draw_work` per record x records): a block of records that
+# draw many values (an ISO 20022 message draws ~13,000, 40 KB of XML) is drawn in sub-blocks of a
+# power-of-two share of BLOCK_SIZE, so a run's memory does not grow with the record's size
+BLOCK_DRAWS = 1 << 19
 FORMATS = ("csv", "json", "ndjson", "xml", "sql")
 GUARD_ALL = 2000
 GUARD_SAMPLE = 200
+# ... and at most this many records' worth of scalar values (`expected_values`), at least
+# GUARD_MIN records: xmlschema checks ~10,000 elements a second, so 2,000 ISO 20022 messages
+# (1,000 values each) would cost 200 s; the bound keeps the guard near a second whatever the record
+GUARD_VALUES = 16_384
+GUARD_MIN = 8
 GUARD_BATCH = 64  # sampled records validated together (after the first chunk's)
 PARAM_KEYS = frozenset(
     {
@@ -47,6 +59,18 @@ PARAM_KEYS = frozenset(
     }
 )
 Progress = Callable[[int], None]
+
+
+def sub_block_size(gen: Gen) -> int:
+    """Records drawn at once for this generator tree: BLOCK_SIZE, halved while a block would draw
+    more than BLOCK_DRAWS values (at least 1). A power of two, so BLOCK_SIZE edges stay edges; a
+    function of the compiled tree only, so every process and shard draws the same sub-blocks.
+    Ordinary records (the bench order: 33 draws) keep whole blocks, and their bytes."""
+    work = draw_work(gen)
+    size = BLOCK_SIZE
+    while size > 1 and size * work > BLOCK_DRAWS:
+        size //= 2
+    return size
 
 
 def block_ranges(record_count: int, shards: int) -> list[tuple[int, int]]:
@@ -133,8 +157,12 @@ class Plan:
         *,
         xsd: bool,
         validator: Any = None,
+        block_size: int | None = None,
     ) -> None:
         self.gen = gen
+        # records drawn at once (see sub_block_size); block b of `block` holds records
+        # [b * block_size, (b + 1) * block_size) and is seeded with b
+        self.block_size = sub_block_size(gen) if block_size is None else block_size
         self.tree = tree
         self.params = params
         self.record_count = record_count
@@ -157,11 +185,11 @@ class Plan:
     # -- records ---------------------------------------------------------------------------
 
     def block(self, b: int) -> Column:
-        """Block b in full (its last rows may lie beyond the dataset's end only for the last block)."""
+        """Block b (of `block_size` records) in full."""
         if self._cache is not None and self._cache[0] == b:
             return self._cache[1]
-        first = b * BLOCK_SIZE
-        n = min(BLOCK_SIZE, self.record_count - first)
+        first = b * self.block_size
+        n = min(self.block_size, self.record_count - first)
         if n <= 0:
             raise IndexError(b)
         rows = Rows(n, np.arange(first, first + n, dtype=np.int64), self.record_count)
@@ -177,11 +205,12 @@ class Plan:
         and at global multiples of `chunk_size`, so pieces never depend on where a call starts.
         `limit`, asked before each piece, may end the range early (see `write_many`)."""
         i = start
+        size = self.block_size
         while i < (stop := stop if limit is None else min(stop, limit())):
-            b = i // BLOCK_SIZE
+            b = i // size
             col = self.block(b)
-            end = min(stop, (b + 1) * BLOCK_SIZE, (i // chunk_size + 1) * chunk_size)
-            a, e = i - b * BLOCK_SIZE, end - b * BLOCK_SIZE
+            end = min(stop, (b + 1) * size, (i // chunk_size + 1) * chunk_size)
+            a, e = i - b * size, end - b * size
             yield i, (col if a == 0 and e == col.n else take(col, np.arange(a, e)))
             i = end
 
@@ -313,9 +342,21 @@ class Plan:
     # -- validity guard --------------------------------------------------------------------
 
     def _guard_rows(self, start: int, stop: int) -> set[int]:
-        if self.record_count <= GUARD_ALL or stop - start <= GUARD_SAMPLE:
+        """The records of [start, stop) the guard checks: all of a small run, else evenly spaced
+        ones (the first and last included), never more than GUARD_VALUES values' worth."""
+        cap = max(GUARD_MIN, int(GUARD_VALUES // max(1.0, self.record_values)))
+        count = stop - start
+        if (self.record_count <= GUARD_ALL or count <= GUARD_SAMPLE) and count <= cap:
             return set(range(start, stop))
-        return {int(x) for x in np.linspace(start, stop - 1, GUARD_SAMPLE).round()}
+        if count <= 0:
+            return set()
+        size = min(GUARD_SAMPLE, cap, count)
+        return {int(x) for x in np.linspace(start, stop - 1, size).round()}
+
+    @cached_property
+    def record_values(self) -> float:
+        """The scalar values a record is expected to hold (what the guard's cost follows)."""
+        return expected_values(self.gen)
 
     def _check(self, col: Column, first: int, sample: set[int], xml_writer: Any) -> None:
         guard = _Guard(self, sample, xml_writer)
@@ -417,6 +458,7 @@ class Compiled:
         self.record_count = record_count
         self.xsd = xsd
         self.validator = validator
+        self.block_size = sub_block_size(gen)
         self.capacity_checked = False  # _check_unique_capacity passed (it draws with a fixed seed)
 
 
@@ -459,10 +501,11 @@ def plan_of(compiled: Compiled, p: GenerationParams) -> Plan:
     probe `compile_plan` runs; the capacity check runs once per `compiled`."""
     gen, tree, xsd, validator = compiled.gen, compiled.tree, compiled.xsd, compiled.validator
     record_count = compiled.record_count
-    plan = Plan(gen, tree, p, record_count, xsd=xsd, validator=validator)
+    size = compiled.block_size
+    plan = Plan(gen, tree, p, record_count, xsd=xsd, validator=validator, block_size=size)
     # fail fast: one small block exercises every generator (uniqueness capacity included)
     if record_count:
-        probe = Plan(gen, tree, p, min(record_count, 64), xsd=xsd)
+        probe = Plan(gen, tree, p, min(record_count, 64), xsd=xsd, block_size=size)
         first = probe.block(0)
         if probe.record_count == record_count:  # the plan's own block 0 (a preview's): drawn once
             plan._cache = (0, first)

@@ -78,6 +78,8 @@ def fit_record_budget(gen: Gen, budget: float = RECORD_VALUE_BUDGET) -> float:
     scale = math.floor(lo * 10_000) / 10_000  # rounded down: the budget holds
     for g in distinct_generators(gen):
         if isinstance(g, ObjectGen):
+            # most optional content of such a record is absent: draw it for its present rows only
+            g.compact = True
             for slot in g.slots:
                 if not slot.required and not slot.ruled:
                     slot.presence = slot.presence * scale
@@ -96,7 +98,13 @@ def draw_work(gen: Gen | None, memo: dict[int, float] | None = None) -> float:
     if got is not None:
         return got
     if isinstance(gen, ObjectGen):
-        got = 1.0 + sum(draw_work(s.gen, memo) for s in gen.slots)
+        got = 1.0 + sum(
+            # a compact object draws optional objects, arrays and choices for present rows only
+            (s.presence if gen.compact and not s.required and s.gen.sub_generators() else 1.0)
+            * draw_work(s.gen, memo)
+            for s in gen.slots
+            if s.gen is not None
+        )
         if gen.node.conditionals and not gen.conditionals_off:
             got *= CONDITIONAL_REDRAW_COST  # rows missing an if/then are re-drawn, nested ones too
     elif isinstance(gen, ArrayGen):

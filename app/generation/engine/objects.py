@@ -61,6 +61,9 @@ class ObjectGen(Gen):
     _assertion_records: Callable[[Obj], list[str]] | None = field(default=None, repr=False)
     # sibling fields drawn together (agreement.py): a person, a place, ordered times
     units: list[Unit] = field(default_factory=list)
+    # optional objects, arrays and choices drawn for their present rows only (set by the record
+    # budget when it scales presence down: most of such a record's optional content is absent)
+    compact: bool = False
 
     def sub_generators(self) -> list[Gen | None]:
         return [s.gen for s in self.slots]
@@ -149,24 +152,34 @@ class ObjectGen(Gen):
         rng = bc.rng(self.key)
         # a spliced group shares its parent's groups: its fields are the parent's fields
         own = shared if (self.group and shared is not None) else Shared(bc, self.key, n)
-        fields: list[Column | None] = []
-        present: list[np.ndarray | None] = []
-        derived = {i for unit in self.units for i in unit.slots}
-        for i, slot in enumerate(self.slots):
-            if slot.gen is None:
-                fields.append(None)
-                present.append(np.zeros(n, dtype=bool))
-                continue
-            fields.append(None if i in derived else slot.gen.generate(bc, rows, own))
-            present.append(None if slot.required else rng.random(n) < (0.0 if bc.minimal else slot.presence))
-        if self.units:
-            inputs = UnitInput(bc, rows, own, fields)
-            for unit in self.units:
-                unit.fill(inputs)
+        # presence first: the object's own stream draws the masks in slot order, then `_apart`,
+        # then the null mask; the children draw from streams of their own, so drawing them after
+        # the masks are settled changes no value and lets a compact object draw only present rows
+        present: list[np.ndarray | None] = [
+            np.zeros(n, dtype=bool)
+            if slot.gen is None
+            else None
+            if slot.required
+            else rng.random(n) < (0.0 if bc.minimal else slot.presence)
+            for slot in self.slots
+        ]
         self._dependencies(present, n)
         self._property_counts(present, n)
         if self.not_all:
             self._apart(rng, present, n)
+        fields: list[Column | None] = []
+        derived = {i for unit in self.units for i in unit.slots}
+        for i, slot in enumerate(self.slots):
+            if slot.gen is None or i in derived:
+                fields.append(None)
+            elif self.compact and (mask := present[i]) is not None and slot.gen.sub_generators():
+                fields.append(_present_rows(slot.gen, bc, rows, own, mask))
+            else:
+                fields.append(slot.gen.generate(bc, rows, own))
+        if self.units:
+            inputs = UnitInput(bc, rows, own, fields)
+            for unit in self.units:
+                unit.fill(inputs)
         col = Obj(n, fields, present, null_mask(rng, n, self.null_rate, bc))
         if self.node.conditionals and not self.conditionals_off:
             col = self._conditionals(bc, rows, shared, col)
@@ -214,6 +227,7 @@ class ObjectGen(Gen):
             conditionals_off=True,
             not_all=self.not_all,
             units=self.units,
+            compact=self.compact,
         )
         for r in range(REDRAWS):
             if not bad.any():
@@ -346,6 +360,19 @@ def record_locales(seed: int, keys: np.ndarray, count: int) -> np.ndarray:
     x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     x = x ^ (x >> np.uint64(31))
     return (x % np.uint64(count)).astype(np.int64)
+
+
+def _present_rows(gen: Gen, bc: BlockContext, rows: Rows, shared: Shared, mask: np.ndarray) -> Column:
+    """`gen` drawn for the rows of `mask` only, spread over all rows (an absent row repeats the
+    first drawn one: the presence mask hides it). Row keys keep unique values unique."""
+    idx = np.flatnonzero(mask)
+    if idx.size == rows.n:
+        return gen.generate(bc, rows, shared)
+    drawn = idx if idx.size else np.zeros(1, dtype=np.int64)
+    sub = gen.generate(bc, rows.subset(drawn), shared.subset(drawn))
+    spread = np.zeros(rows.n, dtype=np.int64)
+    spread[idx] = np.arange(idx.size)
+    return take(sub, spread)
 
 
 def _replace_obj_rows(col: Obj, idx: np.ndarray, sub: Obj) -> Obj:
