@@ -47,8 +47,12 @@ class Settings(BaseSettings):
     # start the local pool's processes (imports, locale data) with the server rather than with the
     # first dataset; off in the in-process test apps, which start hundreds of servers
     warm_pool: bool = True
-    # a worker renews its lease with every progress update; a lapsed lease means the worker is gone
+    # a thread of each worker renews its shard's lease every quarter lease, whatever the progress;
+    # a lapsed lease means the worker is gone (dead, or cut off from the database)
     job_lease_seconds: float = Field(default=30.0, gt=0)
+    # a running shard closes its parts at the next block edge after this many seconds and records
+    # them: a shard taken over after its worker died resumes from there instead of from its start
+    job_checkpoint_seconds: float = Field(default=60.0, gt=0)
     job_max_attempts: int = Field(default=3, ge=1)
     dispatch_interval_seconds: float = Field(default=1.0, gt=0)
     # the local pool's size; with Celery, the generation slots the dispatcher plans shards for

@@ -12,7 +12,9 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
-from app.core.jobs.worker_run import connect_ahead, render_format, run_shard, warm_up
+from app.core.jobs.heartbeat import lease_keeper
+from app.core.jobs.rendering import render_format
+from app.core.jobs.worker_run import connect_ahead, run_shard, warm_up
 from app.core.settings import Settings
 
 log = logging.getLogger("tdg.jobs")
@@ -36,6 +38,9 @@ def settings_payload(settings: Settings) -> dict[str, Any]:
 
 
 def _init_worker(settings: dict[str, Any] | None) -> None:
+    # the lease keeper's thread first, at the server's priority: renewals must not starve with
+    # the generation (a nice value is a thread's on Linux, inherited by the threads it starts)
+    lease_keeper()
     os.nice(WORKER_NICENESS)
     # a failing initializer breaks the whole pool: a warm-up that fails leaves the work to the shard
     try:

@@ -36,3 +36,11 @@ def split_point(position: int, stop: int, split_records: int) -> int | None:
     if mid - position < max(split_records, 1) or stop - mid < max(split_records, 1) or mid >= stop:
         return None
     return mid
+
+
+def block_edge(position: int) -> int:
+    """The first block edge at or after `position`: where a running shard may close its parts
+    (a checkpoint) and a successor resume, writing the bytes of one uninterrupted run."""
+    from app.generation.plan import BLOCK_SIZE
+
+    return -(-position // BLOCK_SIZE) * BLOCK_SIZE

@@ -1,16 +1,19 @@
 """One shard of a dataset, run inside a worker process (local pool or Celery worker).
 
-A generate shard takes over its row (fenced by attempt), compiles the plan (cached per process),
-writes its record range of every requested file as a part, all formats in one pass (temporary
-names, fsync, rename; a sha256 only for a part that is a whole file), renewing its lease with each
-progress update, and records the parts in one fenced transaction. When the dispatcher asks (a
-worker idles), a progress update also splits the shard: it keeps the first half of what it has
-left and queues the rest as a new shard. The shard whose completion
-makes the count whole claims the assembly and runs it at once: parts that are whole files are
-hard-linked into place, the others joined in the kernel and hashed, and one
-fenced transaction records the files, the status, the domain event and the creator's
+A generate shard compiles the plan (cached per process), takes over its row (fenced by attempt)
+and writes its record range of every requested file as parts, all formats in one pass
+(temporary names, fsync, rename; a sha256 only for a part that is a whole file). A heartbeat
+thread renews its lease all along (app/core/jobs/heartbeat.py), progress updates publish how far
+it got. Every TDG_JOB_CHECKPOINT_SECONDS it closes its parts at a block edge and records them
+(fenced): a successor after a lapsed lease resumes there, and the joined bytes are those of one
+uninterrupted run. When the dispatcher asks (a worker idles), a progress update also splits the
+shard: it keeps the first half of what it has left and queues the rest as a new shard. The
+shard whose completion makes the count whole claims the assembly and runs it at once: parts
+that are whole files are hard-linked into place, the others joined in the kernel and hashed,
+and one fenced transaction records the files, the status, the domain event and the creator's
 notification. Losing the fence (cancelled, failed elsewhere, or re-queued after a lapsed lease)
-stops the run and removes what it wrote; any failure fails the dataset with a reason."""
+stops the run and removes the parts it had not recorded; any failure fails the dataset with a
+reason."""
 
 from __future__ import annotations
 
@@ -24,25 +27,24 @@ from typing import Any
 
 import orjson
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from app.core import preferences
 from app.core.clock import iso
 from app.core.database import make_sync_engine
 from app.core.errors import DomainError
-from app.core.generation import write, write_many
+from app.core.generation import write_many
 from app.core.jobs.files import (
     Sink,
     WrittenFile,
     file_name,
     final_file_path,
     remove_tree,
-    rendered_file_path,
     shard_work_dir,
 )
+from app.core.jobs.heartbeat import Heartbeat
 from app.core.jobs.plans import plan_for, warm_up
-from app.core.jobs.sharding import split_point
+from app.core.jobs.sharding import block_edge, split_point
 from app.core.models import (
     Dataset,
     DatasetFile,
@@ -60,6 +62,7 @@ from app.core.repositories.jobs import (
     fenced_dataset_finish,
     fenced_shard_update,
     lock_dataset,
+    record_parts,
     record_progress,
     split_shard,
     split_wanted,
@@ -130,16 +133,24 @@ def _run_claimed(settings: Settings, engine: Engine, shard_id: int, attempt: int
     job: _ShardJob = (_Assembly if shard.kind == ShardKind.assemble.value else _Generate)(
         settings, engine, dataset, schema, shard, lease
     )
-    # Compile under the dispatcher's longer claim lease, before taking over: a cold worker process
-    # spends seconds on imports and vocabularies before its first progress update, and with a
-    # short job lease the reaper re-queued the shard in between, again and again.
-    job.prepare()
-    with Session(engine) as session:
-        mine = JobRepository(session).take_over(shard, worker_id(), utcnow(), lease)
-        session.commit()
-    if mine is None:
-        return "skipped"
-    return job.run(mine)
+    # the heartbeat renews the dispatcher's claim while the plan compiles (a cold process, a
+    # wide schema: longer than a lease), then this worker's own attempt once it took over
+    with Heartbeat(engine, shard.dataset_id, shard_id, attempt, lease) as heartbeat:
+        # compiled before taking over: an earlier attempt's worker, if any, goes on until then
+        job.prepare()
+        with heartbeat.switching, Session(engine) as session:
+            mine = JobRepository(session).take_over(shard, worker_id(), utcnow(), lease)
+            session.commit()
+            if mine is not None:
+                heartbeat.attempt = mine.attempt
+                heartbeat.lost.clear()  # a renewal of the claim may have missed a re-queue and re-claim
+        if mine is None:
+            return "skipped"
+        job.heartbeat = heartbeat
+        outcome = job.run(mine.attempt, mine.outputs)
+    if isinstance(outcome, tuple):  # this shard's completion made the count whole: assemble now
+        return _run_claimed(settings, engine, *outcome)
+    return outcome
 
 
 class _ShardJob:
@@ -169,6 +180,13 @@ class _ShardJob:
         self.done = 0
         self.last_beat = 0.0
         self.prepare_error: Exception | None = None
+        self.heartbeat: Heartbeat | None = None
+        # the parts finished so far, earlier attempts' included, as recorded in the shard's row
+        self.outputs: list[dict[str, Any]] = []
+        self.parts_written = 0  # this attempt's parts go in numbered folders, one per checkpoint
+        self.pending: str | None = None  # the folder of the parts being written, until recorded
+        self.cut: int | None = None  # where the parts being written end early (a checkpoint)
+        self.part_began = 0.0
 
     @property
     def work_rel(self) -> str:
@@ -177,17 +195,22 @@ class _ShardJob:
     def prepare(self) -> None:
         """Work done before take-over; a failure is kept and recorded once this worker owns the shard."""
 
-    def work(self) -> str:
+    def work(self) -> str | tuple[int, int]:
+        """What happened, or the assembly (id, attempt) this worker claimed to run next."""
         raise NotImplementedError
 
-    def run(self, attempt: int) -> str:
+    def run(self, attempt: int, outputs: list[dict[str, Any]]) -> str | tuple[int, int]:
         self.attempt = attempt
+        self.outputs = list(outputs)
+        self.done = sum(int(o["records"]) for o in outputs)
         try:
             if self.prepare_error is not None:
                 raise self.prepare_error
             return self.work()
         except Fenced:
-            self.store.remove(self.work_rel)
+            # only what is not recorded: the recorded parts of this attempt are its successor's
+            if self.pending is not None:
+                self.store.remove(self.pending)
             return "fenced"
         except DomainError as exc:
             self._fail(exc.detail)
@@ -202,7 +225,10 @@ class _ShardJob:
             return "failed"
 
     def _beat(self, *, force: bool = False) -> None:
-        """Renew the lease (and publish progress) at most every PROGRESS_EVERY_SECONDS."""
+        """Publish progress (and renew the lease) at most every PROGRESS_EVERY_SECONDS; stop at
+        once when the heartbeat found the fence lost."""
+        if self.heartbeat is not None and self.heartbeat.lost.is_set():
+            raise Fenced
         now = time.monotonic()
         if not force and now - self.last_beat < PROGRESS_EVERY_SECONDS:
             return
@@ -268,60 +294,92 @@ class _Generate(_ShardJob):
         except Exception as exc:
             self.prepare_error = exc
 
-    def work(self) -> str:
+    def work(self) -> str | tuple[int, int]:
         plan = self.plan
-        start = self.shard.start
+        # where earlier attempts' recorded parts end (their files are kept and used as they are)
+        position = max((int(o["start"]) + int(o["records"]) for o in self.outputs), default=self.shard.start)
+        if self.outputs:
+            log.warning(
+                "dataset %s shard %s: attempt %s resumes at record %s (%s records of earlier attempts kept)",
+                self.dataset_id,
+                self.shard.shard_index,
+                self.attempt,
+                position,
+                position - self.shard.start,
+            )
         self._beat(force=True)
-        outputs: list[dict[str, Any]] = []
         for index, (first, last) in enumerate(plan.file_ranges()):
-            # self.stop may drop while a part is written (a split); the next files see it
-            a, b = max(first, start), min(last, self.stop)
-            if a >= b and not (first == last == start == self.stop):
+            a = max(first, position)
+            # an empty dataset still has its one (empty) file
+            if a >= min(last, self.stop) and not (first == last == a == self.stop and not self.outputs):
                 continue
-            header, footer = a == first, b == last
+            while True:  # a part per checkpoint; self.stop may drop meanwhile (a split)
+                a = self._write_part(index, first, last, a, min(last, self.stop))
+                if a >= min(last, self.stop):
+                    break
+        return self._finish()
 
-            # every format's part of this file at once: each chunk is generated once for all of
-            # them; only a part that is a whole file keeps its hash (the others are hashed joined)
-            def produce(
-                streams: Sequence[Sink],
-                a: int = a,
-                b: int = b,
-                header: bool = header,
-                footer: bool = footer,
-            ) -> list[int]:
-                return write_many(
-                    plan,
-                    list(zip(self.types, streams, strict=True)),
-                    a,
-                    b,
-                    header=header,
-                    footer=footer,
-                    progress=self._progress,
-                    limit=lambda: self.stop,
-                )
+    def _write_part(self, index: int, first: int, last: int, a: int, b: int) -> int:
+        """Records [a, b) of file `index` in every format, or up to the block edge where a
+        checkpoint falls due or a split cuts the range; recorded in the shard's row (fenced).
+        Returns where the part ends."""
+        plan = self.plan
+        header = a == first
+        self.parts_written += 1
+        self.pending = folder = f"{self.work_rel}/c{self.parts_written:04d}"
+        self.cut = None
+        self.part_began = time.monotonic()
 
-            written = self.store.write_many(
-                [f"{self.work_rel}/{file_name(fmt, index)}" for fmt in self.types],
-                produce,
-                hashing=header and footer,
+        def limit() -> int:
+            return self.stop if self.cut is None else min(self.stop, self.cut)
+
+        # every format's part of this file at once: each chunk is generated once for all of
+        # them; only a part that is a whole file keeps its hash (the others are hashed joined)
+        def produce(streams: Sequence[Sink]) -> list[int]:
+            return write_many(
+                plan,
+                list(zip(self.types, streams, strict=True)),
+                a,
+                b,
+                header=header,
+                footer=b == last,
+                progress=self._progress,
+                limit=limit,
             )
-            b = min(b, self.stop)
-            whole = header and b == last
-            outputs.extend(
-                {
-                    "format": fmt,
-                    "file_index": index,
-                    "records": b - a,
-                    "path": part.path,
-                    "size_bytes": part.size_bytes,
-                    "sha256": part.sha256 if whole else None,
-                    "whole": whole,
-                }
-                for fmt, part in zip(self.types, written, strict=True)
-            )
+
+        written = self.store.write_many(
+            [f"{folder}/{file_name(fmt, index)}" for fmt in self.types],
+            produce,
+            hashing=header and b == last,
+        )
+        end = min(b, limit())
+        whole = header and end == last
+        self.outputs.extend(
+            {
+                "format": fmt,
+                "file_index": index,
+                "start": a,
+                "records": end - a,
+                "path": part.path,
+                "size_bytes": part.size_bytes,
+                "sha256": part.sha256 if whole else None,
+                "whole": whole,
+            }
+            for fmt, part in zip(self.types, written, strict=True)
+        )
+        with self.engine.begin() as conn:
+            lock_dataset(conn, self.dataset_id)
+            held = record_parts(conn, self.shard_id, self.attempt, self.outputs, self.done)
+        if not held:
+            raise Fenced
+        self.pending = None
+        return end
+
+    def _finish(self) -> str | tuple[int, int]:
+        """Every part is recorded: the shard is done; the last one to finish claims the assembly."""
         with Session(self.engine) as session:
             repo = JobRepository(session)
-            counts = repo.finish_shard(self.shard_id, self.attempt, self.dataset_id, outputs, self.done)
+            counts = repo.finish_shard(self.shard_id, self.attempt, self.dataset_id, self.outputs, self.done)
             if counts is None:
                 session.rollback()
                 raise Fenced
@@ -336,12 +394,13 @@ class _Generate(_ShardJob):
             ):
                 claimed = (assembly.id, assembly.attempt)
             session.commit()
-        if claimed is not None:
-            return _run_claimed(self.settings, self.engine, *claimed)
-        return "shard done"
+        return claimed if claimed is not None else "shard done"
 
     def _progress(self, n: int) -> None:
         self.done += n
+        if self.cut is None and time.monotonic() - self.part_began >= self.settings.job_checkpoint_seconds:
+            # close this part where the next chunk would start, and record it
+            self.cut = block_edge(self.shard.start + self.done // len(self.types))
         self._beat()
 
 
@@ -495,59 +554,4 @@ def record_outcome(
         )
 
 
-def render_format(settings_payload: dict[str, Any], dataset_id: int, fmt: str) -> list[dict[str, Any]]:
-    """Write a format that was not pre-generated for a completed dataset; returns the file rows."""
-    settings = settings_of(settings_payload)
-    engine = engine_for(settings.database_url)
-    with Session(engine) as session:
-        repo = JobRepository(session)
-        dataset = repo.dataset(dataset_id)
-        schema = repo.schema(dataset.schema_id) if dataset else None
-        if dataset is None or schema is None:
-            return []
-        session.expunge_all()
-    plan = plan_for(settings, dataset, schema)
-    rows: list[DatasetFile] = []
-    for index, (start, stop) in enumerate(plan.file_ranges()):
-        rel = rendered_file_path(dataset_id, fmt, index)
-
-        def produce(streams: Sequence[Sink], a: int = start, b: int = stop) -> int:
-            return write(plan, fmt, streams[0], a, b)
-
-        (written,) = store_for(settings).write_many([rel], produce)
-        if written.sha256 is None:  # write_many hashes unless told not to
-            raise RuntimeError(f"{rel} was written without its sha256.")
-        rows.append(
-            DatasetFile(
-                dataset_id=dataset_id,
-                format=fmt,
-                file_index=index,
-                records=stop - start,
-                size_bytes=written.size_bytes,
-                sha256=written.sha256,
-                path=written.path,
-            )
-        )
-    out = [
-        {
-            "format": r.format,
-            "file_index": r.file_index,
-            "records": r.records,
-            "size_bytes": r.size_bytes,
-            "sha256": r.sha256,
-            "path": r.path,
-        }
-        for r in rows
-    ]
-    # recorded here, in one transaction per format: of two renders racing (two downloads at once)
-    # one records the rows and the other finds them (the bytes are the same)
-    with Session(engine) as session:
-        session.add_all(rows)
-        try:
-            session.commit()
-        except IntegrityError:
-            session.rollback()
-    return out
-
-
-__all__ = ["Fenced", "record_outcome", "render_format", "run_shard", "warm_up", "worker_id"]
+__all__ = ["Fenced", "engine_for", "record_outcome", "run_shard", "settings_of", "warm_up", "worker_id"]

@@ -9,6 +9,7 @@ dataset was cancelled or failed, can never overwrite anything."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -32,6 +33,12 @@ QUEUED = DatasetStatus.queued.value
 _dataset_running = (
     select(Dataset.id).where(col(Dataset.id) == DatasetShard.dataset_id, Dataset.status == RUNNING).exists()
 )
+
+
+@dataclass(frozen=True, slots=True)
+class TakenOver:
+    attempt: int  # the fence of every write of the new owner
+    outputs: list[dict[str, Any]]  # the parts earlier attempts recorded, in record order
 
 
 class JobRepository:
@@ -226,10 +233,18 @@ class JobRepository:
         )
         return list(self.session.exec(stmt).all())
 
-    def take_over(self, shard: DatasetShard, owner: str, now: datetime, lease: timedelta) -> int | None:
-        """Become the one worker of a claimed shard; returns the new attempt (the fence)."""
+    def take_over(self, shard: DatasetShard, owner: str, now: datetime, lease: timedelta) -> TakenOver | None:
+        """Become the one worker of a claimed shard: the new attempt (the fence) and the parts
+        earlier attempts recorded (read under the dataset lock, after which no earlier attempt
+        can record another), from whose end the new attempt resumes."""
         attempt = shard.attempt + 1
         lock_dataset(self.session.connection(), shard.dataset_id)
+        recorded = self.session.exec(
+            select(DatasetShard.outputs).where(
+                col(DatasetShard.id) == shard.id, col(DatasetShard.attempt) == shard.attempt
+            )
+        ).first()
+        outputs = list(recorded or [])
         result = self.session.exec(
             update(DatasetShard)
             .where(
@@ -238,7 +253,12 @@ class JobRepository:
                 col(DatasetShard.status) == ShardStatus.running.value,
                 _dataset_running,
             )
-            .values(attempt=attempt, locked_by=owner, lease_until=now + lease, records_done=0)
+            .values(
+                attempt=attempt,
+                locked_by=owner,
+                lease_until=now + lease,
+                records_done=sum(int(o["records"]) for o in outputs),
+            )
         )
         if result.rowcount != 1:
             return None
@@ -251,7 +271,7 @@ class JobRepository:
                 attempt=case((col(Dataset.attempt) < attempt, attempt), else_=Dataset.attempt),
             )
         )
-        return attempt
+        return TakenOver(attempt, outputs)
 
     def finish_shard(
         self, shard_id: int, attempt: int, dataset_id: int, outputs: list[dict[str, Any]], records_done: int
@@ -328,6 +348,14 @@ def fenced_shard_update(conn: Connection, shard_id: int, attempt: int, **values:
     return result.rowcount == 1
 
 
+def record_parts(
+    conn: Connection, shard_id: int, attempt: int, outputs: list[dict[str, Any]], records_done: int
+) -> bool:
+    """A checkpoint of a running shard: `outputs` (every part it has finished, earlier attempts'
+    included) replaces the recorded list, fenced; a successor resumes after the last of them."""
+    return fenced_shard_update(conn, shard_id, attempt, outputs=outputs, records_done=records_done)
+
+
 def split_wanted(conn: Connection, shard_id: int) -> bool:
     return bool(
         conn.execute(select(DatasetShard.split_wanted).where(col(DatasetShard.id) == shard_id)).scalar()
@@ -375,7 +403,8 @@ def split_shard(conn: Connection, shard: DatasetShard, attempt: int, mid: int, s
 
 def record_progress(conn: Connection, dataset_id: int, record_count: int, formats: int) -> None:
     """The dataset's progress from its shards' counters; never moves backwards (a re-queued
-    shard restarts from zero, and two shards' updates may commit in either order)."""
+    shard restarts from its last recorded part, and two shards' updates may commit in either
+    order)."""
     done = conn.execute(
         select(func.coalesce(func.sum(DatasetShard.records_done), 0)).where(
             DatasetShard.dataset_id == dataset_id
