@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import aiosqlite
+import psycopg
 from sqlalchemy import event
 from sqlalchemy.connectors.asyncio import AsyncAdapt_dbapi_connection
 from sqlalchemy.dialects.sqlite.aiosqlite import (
@@ -18,6 +19,7 @@ from sqlalchemy.dialects.sqlite.aiosqlite import (
 )
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.engine.interfaces import DBAPIConnection
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 from sqlalchemy.util import EMPTY_DICT
@@ -53,6 +55,35 @@ def _sqlite_pragmas(dbapi_conn: DBAPIConnection, _record: ConnectionPoolEntry) -
 
 def is_sqlite(url: str) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
+
+
+# PostgreSQL's SQLSTATEs of a database that is not there for this connection: class 08
+# (connection exception), 57P01-57P03 (terminated by an administrator, crash, starting up or
+# shutting down), 53300 (too many connections), 55000 at connect (ALLOW_CONNECTIONS false);
+# a psycopg OperationalError without a SQLSTATE is the client's own (refused, reset, closed)
+_PG_UNREACHABLE = ("08", "57P01", "57P02", "57P03", "53300")
+# SQLite's primary result codes of a file that cannot be opened or read (a volume gone, an I/O
+# error) or stays locked past busy_timeout
+_SQLITE_UNREACHABLE = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CANTOPEN}
+
+
+def unreachable(exc: BaseException) -> bool:
+    """Whether `exc` says the database cannot be used right now (refused, terminated or reset
+    connection; SQLite's file cannot be opened or read), not that the statement is wrong: the
+    API answers it 503 (errors.DatabaseUnavailable), not 500."""
+    if not isinstance(exc, DBAPIError):
+        return False
+    if exc.connection_invalidated:
+        return True  # sqlalchemy's dialect recognised a disconnect and dropped the connection
+    original = exc.orig
+    if isinstance(original, psycopg.OperationalError | psycopg.InterfaceError):
+        state = original.sqlstate
+        if state is None or state.startswith(_PG_UNREACHABLE):
+            return True
+        return state == "55000" and "not currently accepting connections" in str(original)
+    if isinstance(original, sqlite3.OperationalError):
+        return original.sqlite_errorcode & 0xFF in _SQLITE_UNREACHABLE
+    return False
 
 
 def make_sync_engine(url: str) -> Engine:

@@ -11,7 +11,11 @@
     ├── UnsupportedMedia  415  JSON route given another content type
     ├── Invalid           422  present but invalid values, constraint conflicts, bad schemas
     ├── TooManyRequests   429  throttled (carries retry_after seconds)
+    ├── Busy              503  no database connection free within the pool's timeout
+    ├── DatabaseUnavailable 503 the database refused, dropped or could not open the connection
     └── StorageUnavailable 503 the file store cannot be used (endpoint, bucket, credentials)
+
+An error with `retry_after` (seconds) is answered with a Retry-After header.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from typing import Any, ClassVar
 class DomainError(Exception):
     code: ClassVar[str] = "error"
     status: ClassVar[int] = 500
+    retry_after: int | None = None  # seconds a client should wait before trying again
 
     def __init__(self, detail: str, *, errors: list[dict[str, Any]] | None = None) -> None:
         super().__init__(detail)
@@ -87,6 +92,19 @@ class Busy(DomainError):
 
     def __init__(self) -> None:
         super().__init__("The service is busy: every database connection stayed in use; retry in a moment.")
+
+
+class DatabaseUnavailable(DomainError):
+    """The database refused a connection, dropped one, or (SQLite) could not open or read its file:
+    the request is answered 503 and the service serves again once the database is back (the pool
+    checks a connection before lending it)."""
+
+    code = "database_unavailable"
+    status = 503
+    retry_after = 5
+
+    def __init__(self) -> None:
+        super().__init__("The database cannot be reached right now; retry in a moment.")
 
 
 class StorageUnavailable(DomainError):

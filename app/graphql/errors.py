@@ -10,20 +10,24 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 from graphql import GraphQLError
 from graphql.execution import SubsequentIncrementalExecutionResult
 from pydantic import ValidationError
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from strawberry.extensions import SchemaExtension
 from strawberry.types import StreamExecutionResult
 from strawberry.types.execution import PreExecutionError
 
-from app.core.errors import Busy, Conflict, DomainError
+from app.core.database import unreachable
+from app.core.errors import Busy, Conflict, DatabaseUnavailable, DomainError
 from app.core.validation import from_pydantic
 
 log = logging.getLogger("tdg.graphql")
+
+GRAPHQL_PATH = "/graphql"  # the door: app/main.py mounts the router there
 
 
 def domain_error_of(error: GraphQLError) -> DomainError | None:
@@ -36,6 +40,8 @@ def domain_error_of(error: GraphQLError) -> DomainError | None:
         return Conflict("The change conflicts with existing data.")
     if isinstance(original, PoolTimeout):
         return Busy()
+    if isinstance(original, DBAPIError) and unreachable(original):
+        return DatabaseUnavailable()
     return None
 
 
@@ -44,6 +50,24 @@ def classification(status: int) -> str:
     if status >= 500:
         return "INTERNAL_ERROR"
     return {401: "UNAUTHORIZED", 403: "FORBIDDEN", 404: "NOT_FOUND"}.get(status, "BAD_REQUEST")
+
+
+def transport_error(
+    message: str,
+    code: str,
+    status: int,
+    *,
+    errors: list[dict[str, Any]] | None = None,
+    retry_after: int | None = None,
+) -> dict[str, Any]:
+    """The GraphQL response of a request refused before any operation ran (a body that is not
+    JSON, no query, the database not reachable): one error, shaped as an operation's are."""
+    extensions: dict[str, Any] = {"code": code, "status": status, "classification": classification(status)}
+    if errors:
+        extensions["errors"] = errors
+    if retry_after is not None:
+        extensions["retry_after"] = retry_after
+    return {"errors": [{"message": message, "extensions": extensions}]}
 
 
 class DomainErrors(SchemaExtension):
@@ -74,9 +98,8 @@ class DomainErrors(SchemaExtension):
             }
             if domain.errors:
                 extensions["errors"] = domain.errors
-            retry_after = getattr(domain, "retry_after", None)
-            if retry_after is not None:
-                extensions["retry_after"] = retry_after
+            if domain.retry_after is not None:
+                extensions["retry_after"] = domain.retry_after
             return GraphQLError(
                 domain.detail,
                 error.nodes,

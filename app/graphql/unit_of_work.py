@@ -7,14 +7,40 @@ import logging
 from collections.abc import AsyncIterator
 
 from graphql import GraphQLError
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from strawberry.extensions import SchemaExtension
 
-from app.core.errors import Conflict
+from app.core.database import unreachable
+from app.core.errors import Conflict, DatabaseUnavailable, DomainError
 from app.core.services.audit import COMMIT_DESPITE_ERROR
 from app.graphql.context import Context
+from app.graphql.errors import classification
 
 log = logging.getLogger("tdg.graphql")
+
+
+def _commit_error(exc: Exception) -> GraphQLError:
+    """The operation's one error when its commit failed: a conflict, the database gone (503, to
+    retry), or masked."""
+    domain: DomainError | None = None
+    if isinstance(exc, IntegrityError):
+        domain = Conflict("The change conflicts with existing data.")
+    elif isinstance(exc, DBAPIError) and unreachable(exc):
+        domain = DatabaseUnavailable()
+    if domain is None:
+        log.exception("commit failed")
+        return GraphQLError(
+            "The change could not be saved.",
+            extensions={"code": "internal", "status": 500, "classification": "INTERNAL_ERROR"},
+        )
+    extensions: dict[str, object] = {
+        "code": domain.code,
+        "status": domain.status,
+        "classification": classification(domain.status),
+    }
+    if domain.retry_after is not None:
+        extensions["retry_after"] = domain.retry_after
+    return GraphQLError(domain.detail, original_error=domain, extensions=extensions)
 
 
 class UnitOfWork(SchemaExtension):
@@ -34,20 +60,9 @@ class UnitOfWork(SchemaExtension):
         except Exception as exc:
             # never let driver text (SQL, parameters) reach the client
             await session.rollback()
-            conflict = isinstance(exc, IntegrityError)
-            if not conflict:
-                log.exception("commit failed")
-            detail = (
-                "The change conflicts with existing data." if conflict else "The change could not be saved."
-            )
-            extensions = {"code": "conflict" if conflict else "internal", "status": 409 if conflict else 500}
             if result is not None:
                 result.data = None
-                result.errors = [
-                    GraphQLError(
-                        detail, original_error=Conflict(detail) if conflict else None, extensions=extensions
-                    )
-                ]
+                result.errors = [_commit_error(exc)]
             return
         for callback in context.post_commit:
             callback()

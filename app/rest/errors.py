@@ -1,4 +1,6 @@
-"""The one place that maps errors to HTTP: `{"detail": "<sentence>"}` on every error."""
+"""The one place that maps errors to HTTP: `{"detail": "<sentence>"}` on every error, and at the
+/graphql door a GraphQL response of one error with `extensions.code` (a GraphQL client reads
+`errors`, nothing else)."""
 
 from __future__ import annotations
 
@@ -9,12 +11,15 @@ from typing import Any
 import orjson
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
-from app.core.errors import Busy, DomainError, TooManyRequests, Unauthenticated
+from app.core.database import unreachable
+from app.core.errors import Busy, DatabaseUnavailable, DomainError, Unauthenticated
 from app.core.validation import from_pydantic
+from app.graphql.errors import GRAPHQL_PATH, transport_error
 from app.rest.route import allowed_methods
 from app.rest.routes import ROUTES
 
@@ -28,13 +33,30 @@ def error_response(
     code: str | None = None,
     errors: Any = None,
     headers: dict[str, str] | None = None,
+    graphql: bool = False,
 ) -> Response:
-    body: dict[str, Any] = {"detail": detail}
-    if code:
-        body["code"] = code
-    if errors:
-        body["errors"] = errors
+    body: dict[str, Any]
+    if graphql:
+        retry_after = (headers or {}).get("Retry-After")
+        body = transport_error(
+            detail,
+            code or "error",
+            status,
+            errors=errors,
+            retry_after=int(retry_after) if retry_after is not None else None,
+        )
+    else:
+        body = {"detail": detail}
+        if code:
+            body["code"] = code
+        if errors:
+            body["errors"] = errors
     return Response(orjson.dumps(body), status_code=status, media_type="application/json", headers=headers)
+
+
+def at_graphql(request: Request) -> bool:
+    """Whether the request came to the /graphql door (its errors are GraphQL responses)."""
+    return request.url.path.rstrip("/") == GRAPHQL_PATH
 
 
 def method_not_allowed(method: str, allow: str) -> Response:
@@ -54,24 +76,35 @@ def _allow_by_route_name() -> dict[str, str]:
     return {r.operation_id: ", ".join(allowed_methods(ROUTES, r.path)) for r in ROUTES}
 
 
-def domain_error_response(exc: DomainError) -> Response:
+def domain_error_response(exc: DomainError, *, graphql: bool = False) -> Response:
     headers: dict[str, str] = {}
-    if isinstance(exc, TooManyRequests | Busy):
+    if exc.retry_after is not None:
         headers["Retry-After"] = str(exc.retry_after)
     if isinstance(exc, Unauthenticated):
         headers["WWW-Authenticate"] = "Bearer"
-    return error_response(exc.status, exc.detail, code=exc.code, errors=exc.errors, headers=headers or None)
+    return error_response(
+        exc.status, exc.detail, code=exc.code, errors=exc.errors, headers=headers or None, graphql=graphql
+    )
 
 
 def install(app: FastAPI) -> None:
     @app.exception_handler(DomainError)
-    async def _domain(_: Request, exc: DomainError) -> Response:
-        return domain_error_response(exc)
+    async def _domain(request: Request, exc: DomainError) -> Response:
+        return domain_error_response(exc, graphql=at_graphql(request))
 
     @app.exception_handler(PoolTimeout)
-    async def _busy(_: Request, exc: PoolTimeout) -> Response:
+    async def _busy(request: Request, exc: PoolTimeout) -> Response:
         # no connection for the request's session (its authentication, before any operation ran)
-        return domain_error_response(Busy())
+        return domain_error_response(Busy(), graphql=at_graphql(request))
+
+    @app.exception_handler(DBAPIError)
+    async def _database(request: Request, exc: DBAPIError) -> Response:
+        if unreachable(exc):
+            # refused, terminated or reset (or SQLite's file gone): not now, rather than broken
+            log.warning("the database cannot be reached: %s", exc.orig)
+            return domain_error_response(DatabaseUnavailable(), graphql=at_graphql(request))
+        log.error("Unhandled database error", exc_info=exc)
+        return error_response(500, "Internal server error.", code="internal", graphql=at_graphql(request))
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> Response:
@@ -92,18 +125,28 @@ def install(app: FastAPI) -> None:
         if exc.status_code == 405:
             name = getattr(request.scope.get("route"), "name", None)
             allow = _allow_by_route_name().get(name or "") or (exc.headers or {}).get("Allow", "")
+            if at_graphql(request):
+                return error_response(
+                    405,
+                    f"Method {request.method[:20]} is not allowed on this path; it serves GET, POST.",
+                    code="method_not_allowed",
+                    headers={"Allow": "GET, POST"},
+                    graphql=True,
+                )
             return method_not_allowed(request.method, allow)
         # typed str, but fastapi.HTTPException (a subclass, also handled here) carries any JSON value
         raw: object = exc.detail
         detail = raw if isinstance(raw, str) else "Request failed."
         if exc.status_code == 404 and detail == "Not Found":
             detail = "No such path."
-        return error_response(exc.status_code, detail, headers=getattr(exc, "headers", None))
+        return error_response(
+            exc.status_code, detail, headers=getattr(exc, "headers", None), graphql=at_graphql(request)
+        )
 
     @app.exception_handler(Exception)
-    async def _unexpected(_: Request, exc: Exception) -> Response:
+    async def _unexpected(request: Request, exc: Exception) -> Response:
         log.exception("Unhandled error", exc_info=exc)
-        return error_response(500, "Internal server error.", code="internal")
+        return error_response(500, "Internal server error.", code="internal", graphql=at_graphql(request))
 
 
 __all__ = ["domain_error_response", "error_response", "from_pydantic", "install", "method_not_allowed"]

@@ -37,7 +37,8 @@ async def test_a_request_that_gets_no_connection_is_answered_503(app: Any, api: 
         assert r.json()["code"] == "busy" and r.json()["detail"].startswith("The service is busy")
         g = await api.client.post("/graphql", json={"query": "{ me { username } }"}, headers=root.headers)
         assert g.status_code == 503 and g.headers["Retry-After"] == "1", g.text
-        assert g.json()["detail"].startswith("The service is busy")
+        (error,) = g.json()["errors"]  # a GraphQL response: what a GraphQL client reads
+        assert error["message"].startswith("The service is busy") and error["extensions"]["code"] == "busy"
     assert (await api.request("GET", "/projects", root)).status_code == 200
     # the document says so, with the header
     document = (await api.client.get("/api/v1/openapi.json")).json()
