@@ -13,6 +13,7 @@ from xmlschema.validators import XsdAnyElement, XsdElement, XsdGroup
 from app.generation.caching import short_key_cache
 from app.generation.guard import XsdRecordValidator
 from app.generation.model import ChoiceMode, FieldTree, Kind, Node, XmlInfo
+from app.generation.schema.xsd_identity import IdentityCheck
 
 XSD_NS = "http://www.w3.org/2001/XMLSchema"
 _XML_NS = "http://www.w3.org/XML/1998/namespace"
@@ -223,8 +224,10 @@ class XsdTreeBuilder:
         ):
             # xs:unique/xs:key/xs:keyref hold within this element: rows whose rendered element
             # breaks one (a duplicate or missing key, a keyref to no key) are re-drawn like an
-            # xs:assert's, the later rounds with optional content (keyrefs included) left out
-            node.xml.assertion_check = XsdRecordValidator(element.schema, element)
+            # xs:assert's, the later rounds with optional content (keyrefs included) left out.
+            # Plain unique/key constraints are checked on their own (xsd_identity.py), the rest
+            # by validating the element with xmlschema
+            node.xml.assertion_check = IdentityCheck.of(element) or XsdRecordValidator(element.schema, element)
         annotation = element.annotation
         if annotation is not None and annotation.documentation:
             node.description = (
@@ -533,7 +536,7 @@ def _boolean_lexicals(node: Node) -> None:
     pattern accepts, written as they are."""
     try:
         compiled = [re.compile(p) for p in node.patterns]
-    except re.error:
+    except (re.error, RecursionError):
         return
     forms = [v for v in ("true", "false", "1", "0") if all(c.fullmatch(v) for c in compiled)]
     if node.enum is not None:  # enumerated values come decoded: True/False
