@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from app.generation.errors import GenerationError, RuleError
+from app.generation.limits import MAX_FIELD_CHARS
 from app.generation.model import FieldTree, Kind, Node
 from app.generation.ordering import check_after, check_after_cycles
 from app.generation.rule_keys import DISTRIBUTIONS, RULE_KEYS, value_problem
@@ -245,6 +246,8 @@ def _check_pattern(node: Node, path: str, pattern: Any) -> None:
         re.compile(pattern)
     except re.error as exc:
         raise _fail(path, f"pattern does not compile: {exc}") from None
+    except RecursionError:  # `re` parses groups recursively: ~500 nested ones exhaust the stack
+        raise _fail(path, "pattern is nested too deeply") from None
     reason = unsupported_reason(pattern)
     if reason:
         raise _fail(path, f"pattern cannot be generated: {reason.rstrip('.')}")
@@ -256,6 +259,8 @@ def _check_lengths(node: Node, path: str, lo: Any, hi: Any) -> None:
             raise _fail(path, f"'{key}' must be a non-negative integer")
     if node.kind is not Kind.STRING:
         raise _fail(path, f"'min_length'/'max_length' do not apply to a {node.kind.value} field")
+    if lo is not None and lo > MAX_FIELD_CHARS:
+        raise _fail(path, f"min_length {lo:,} is above the limit of {MAX_FIELD_CHARS:,} characters a value may have")
     if lo is not None and hi is not None and lo > hi:
         raise _fail(path, f"min_length {lo} is greater than max_length {hi}")
     if hi is not None and node.min_length is not None and hi < node.min_length:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import hashlib
 from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -70,14 +71,18 @@ async def upload(
     if data.project_id is not None:
         visible = await ProjectRepository(session, principal).get(data.project_id)
         require_project(principal, visible.role, Action.PROJECT_LINK_SCHEMA)
-    loaded: LoadedSchema = await asyncio.to_thread(load_schema, raw, data.filename)
+    # the default root's field tree is built (and its fields' cost checked) with the parse: a
+    # schema refused by either leaves nothing behind, stored or written
+    loaded, fields = await asyncio.to_thread(_parsed_and_counted, raw, data.filename)
     store = store_for(settings)
-    key = await asyncio.to_thread(store.put_blob, raw)
-    remember(key, loaded)
+    key = hashlib.sha256(raw).hexdigest()  # the store's key for it (content-addressed)
     # found before the first write (the upload answer lists them): a probe of a large record takes
     # seconds, which must not be spent holding SQLite's write lock. In a probe process: compiling
-    # and probing a 1 MB schema here left the server hundreds of MB larger for good
+    # and probing a 1 MB schema here left the server hundreds of MB larger for good. Before the
+    # bytes are stored, so a refusal leaves no file
     await problems_of(store, key, data.filename, None, raw=raw)
+    key = await asyncio.to_thread(store.put_blob, raw)
+    remember(key, loaded)
     tenant_id = principal.tenant_id
     if data.project_id is not None:
         tenant_id = visible.project.tenant_id
@@ -92,7 +97,7 @@ async def upload(
         storage_key=key,
         roots=list(loaded.roots),
         default_root=loaded.default_root,
-        field_count=field_count(loaded),
+        field_count=fields,
         created_by=principal.user_id,
     )
     session.add(doc)
@@ -116,6 +121,11 @@ async def upload(
     events.record(session, "schema.uploaded", tenant_id=tenant_id, data=describe(doc, project_ids))
     await session.flush()
     return doc
+
+
+def _parsed_and_counted(raw: bytes, filename: str | None) -> tuple[LoadedSchema, int]:
+    loaded = load_schema(raw, filename)
+    return loaded, field_count(loaded)
 
 
 async def get(session: AsyncSession, principal: Principal, schema_id: int) -> SchemaDoc:

@@ -18,6 +18,7 @@ from app.generation.errors import SchemaError, SchemaTooLarge
 from app.generation.guard import RecordValidator
 from app.generation.model import FieldTree, Kind
 from app.generation.schema.decode import decode_utf8
+from app.generation.schema.expansion import refuse_costly_fields
 
 MAX_SCHEMA_BYTES = 10 * 1024 * 1024
 MAX_ZIP_MEMBERS = 200
@@ -72,6 +73,7 @@ class LoadedSchema:
         tree = self._trees.get(name)
         if tree is None:
             tree = self.document.field_tree(name)
+            refuse_costly_fields(tree, self.type == "xsd")  # before anything is drawn from it, in every process
             self._trees[name] = tree
         return tree
 

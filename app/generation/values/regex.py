@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from app.generation.caching import short_key_cache
+from app.generation.limits import MAX_FIELD_CHARS
 from app.generation.values.charsets import (
     CATEGORY_SETS,
     Intervals,
@@ -28,6 +29,7 @@ from app.generation.values.regex_nodes import (
     RxSet,
     capped,
     generate_exact_lengths,
+    within,
 )
 
 if TYPE_CHECKING:  # the stubs know the regex parser by its old public names
@@ -48,6 +50,18 @@ CATEGORY_SETS[sre_c.CATEGORY_NOT_WORD] = negate_intervals(CATEGORY_SETS[sre_c.CA
 
 class UnsupportedPattern(ValueError):
     """The pattern uses a construct generation cannot honour."""
+
+
+class PatternTooLong(UnsupportedPattern):
+    """The pattern's shortest match is longer than a value may be (MAX_FIELD_CHARS): drawing it
+    would cost the memory of that many characters per record (`[a-z]{3000000}`: 2.6 GB for three)."""
+
+    def __init__(self, shortest: int) -> None:
+        super().__init__(
+            f"it matches nothing shorter than {shortest:,} characters; a value may have at most "
+            f"{MAX_FIELD_CHARS:,}"
+        )
+        self.shortest = shortest
 
 
 @dataclass
@@ -186,11 +200,29 @@ def _parse(pattern: str, alphabet: tuple[tuple[int, int], ...] | None = None) ->
     except re.error as exc:
         raise UnsupportedPattern(f"the pattern does not compile: {exc}") from None
     items = list(tree.data)
+    # before building anything: the shortest match from the syntax tree alone (capped by `re` at
+    # 2**32 - 2, far above the limit)
+    shortest = tree.getwidth()[0]
+    if shortest > MAX_FIELD_CHARS:
+        raise PatternTooLong(shortest)
     b = _Builder(tree.state.flags, list(alphabet) if alphabet is not None else None)
     gen = b.seq(items, top=True)
+    if gen.max_len > MAX_FIELD_CHARS:
+        # the repeats may draw longer strings than a value may have: drawn within the limit
+        # (`(\w{1,63}\.){1,126}` draws at most 4,096 characters, not 8,000)
+        gen = within(gen, MAX_FIELD_CHARS) or gen
     start = bool(items) and _is_anchor(items[0], (sre_c.AT_BEGINNING, sre_c.AT_BEGINNING_STRING))
     end = bool(items) and _is_anchor(items[-1], (sre_c.AT_END, sre_c.AT_END_STRING))
     return _Parsed(gen, b.exact, start, end, tuple(dict.fromkeys(b.assertions)))
+
+
+def shortest_match(pattern: str) -> int:
+    """The length of the pattern's shortest match (0 when it does not parse: that is reported
+    where the pattern is used)."""
+    try:
+        return int(sre_p.parse(pattern).getwidth()[0])
+    except (re.error, RecursionError, OverflowError):
+        return 0
 
 
 def unsupported_reason(pattern: str) -> str | None:
@@ -344,6 +376,7 @@ class RegexGenerator:
         if lo > self.min_len or (hi is not None and hi < self.max_len):
             # a length window narrower than the pattern's: steer lengths exactly where possible
             top = hi if hi is not None else max(lo, self.min_len) + UNBOUNDED_EXTRA
+            top = min(top, max(lo, MAX_FIELD_CHARS))  # a maxLength of 10**9 draws no such lengths
             a, b = max(lo, self.min_len), top if self.true_max is None else min(top, self.true_max)
             if a <= b:
                 steered = generate_exact_lengths(self.gen, rng, rng.integers(a, b + 1, size=n))

@@ -230,6 +230,30 @@ def capped(gen: RxGen, slack: int) -> RxGen:
     return gen
 
 
+def within(gen: RxGen, budget: int) -> RxGen | None:
+    """A copy of the tree that draws at most `budget` characters, repeats narrowed and branches too
+    long dropped; None when even the shortest match is longer. A sequence shares its slack over
+    the minimum equally between its items, a repeat splits its budget between its minimum count."""
+    if gen.min_len > budget:
+        return None
+    if gen.max_len <= budget:
+        return gen
+    if isinstance(gen, RxSeq):
+        share = (budget - gen.min_len) // len(gen.items)
+        return RxSeq([within(i, i.min_len + share) or i for i in gen.items])
+    if isinstance(gen, RxAlt):
+        return RxAlt([b for b in (within(b, budget) for b in gen.branches) if b is not None])
+    if isinstance(gen, RxRep):
+        sub = within(gen.sub, budget // gen.lo if gen.lo else budget)
+        if sub is None:
+            return None
+        hi = max(gen.lo, min(gen.hi, budget // max(sub.max_len, 1)))
+        rep = RxRep(sub, gen.lo, hi)
+        rep.full_hi = min(gen.full_hi, hi) if gen.full_hi is not None else hi
+        return rep
+    return gen
+
+
 def _fit_parts(gen: RxGen) -> list[RxGen] | None:
     """The items of a pattern whose length can be steered exactly: literals, single-character
     sets and repeats of a single-character set in sequence; None for anything else."""

@@ -1,0 +1,136 @@
+"""How much one field expands a record, checked on the field tree before anything is drawn: a
+field that needs more than MAX_FIELD_CHARS characters in every record (app/generation/limits.py)
+refuses the schema with a sentence naming the field, what asks for it and the limit. A 101-byte
+schema with `"pattern": "^[a-z]{3000000}$"` took a 3-record preview 55 s and the API server to
+2.6 GB before."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from app.generation.errors import SchemaError
+from app.generation.limits import MAX_FIELD_CHARS, VALUE_CHARS_FLOOR
+from app.generation.model import FieldTree, Kind, Node
+from app.generation.values.regex import shortest_match
+
+
+@dataclass(frozen=True, slots=True)
+class _Need:
+    """The costliest field under a node, for one occurrence of that node: the characters it
+    needs, its path and why."""
+
+    chars: int
+    path: str
+    why: str
+
+    def times(self, count: int, what: str) -> _Need:
+        """Repeated `count` times in a record by `what` (minItems, ...)."""
+        if count <= 1 or not self.chars:
+            return self
+        each = "" if self.why == _A_VALUE else f" of items with {self.why}"
+        return _Need(self.chars * count, self.path, f"{what} {count:,}{each}")
+
+
+_A_VALUE = "a value"
+_NOTHING = _Need(0, "", "")
+# a bound with more digits than this is a value of that many characters (10**5000), not a type's range
+_BOUND_DIGITS = 64
+
+
+def refuse_costly_fields(tree: FieldTree, xsd: bool) -> None:
+    """SchemaError naming the costliest field when it needs more than MAX_FIELD_CHARS characters
+    in every record of `tree` (`xsd`: named in XSD's words)."""
+    need = _Walk(tree, xsd).need(tree.root)
+    if need.chars > MAX_FIELD_CHARS:
+        raise SchemaError(
+            f"{need.path or '(root)'}: {need.why}: each record would need {need.chars:,} characters of "
+            f"this field, and the limit is {MAX_FIELD_CHARS:,} per field (each value counted as at "
+            f"least {VALUE_CHARS_FLOOR})."
+        )
+
+
+class _Walk:
+    """One pass over the tree; a subtree reached twice (a shared definition) is measured once,
+    and a recursion point being measured counts for nothing where it recurs."""
+
+    def __init__(self, tree: FieldTree, xsd: bool) -> None:
+        self.definitions = tree.definitions
+        self.xsd = xsd
+        self.memo: dict[int, _Need] = {}
+        self.active: set[int] = set()
+
+    def need(self, node: Node | None) -> _Need:
+        if node is None:
+            return _NOTHING
+        key = id(node)
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        if key in self.active:
+            return _NOTHING
+        self.active.add(key)
+        try:
+            found = self._measure(node)
+        finally:
+            self.active.discard(key)
+        self.memo[key] = found
+        return found
+
+    def _measure(self, node: Node) -> _Need:
+        if node.kind is Kind.REF:
+            return self.need(self.definitions.get(node.ref or ""))
+        if node.kind is Kind.OBJECT:
+            own = _Need(0, node.path, "")
+            if node.min_properties:
+                own = _Need(node.min_properties * VALUE_CHARS_FLOOR, node.path, f"minProperties {node.min_properties:,}")
+            parts = [own, *(self.need(c) for c in node.children), self.need(node.additional)]
+            parts += [self.need(n) for _, n in node.pattern_properties]
+            for cond in node.conditionals:
+                parts += [self.need(cond.if_), self.need(cond.then), self.need(cond.else_)]
+            return max(parts, key=_chars)
+        if node.kind is Kind.ARRAY:
+            repeats = max(node.min_items or 0, 1)
+            listed = node.xml is not None and node.xml.list_value
+            what = "minLength" if listed else "minOccurs" if self.xsd else "minItems"
+            parts = [self.need(node.items).times(repeats, what), *(self.need(p) for p in node.prefix_items)]
+            if node.contains is not None:
+                parts.append(self.need(node.contains).times(max(node.min_contains or 1, 1), "minContains"))
+            return max(parts, key=_chars)
+        if node.kind is Kind.CHOICE:
+            return max((self.need(o) for o in node.options), key=_chars, default=_NOTHING)
+        return _value_need(node)
+
+
+def _chars(need: _Need) -> int:
+    return need.chars
+
+
+def _value_need(node: Node) -> _Need:
+    """The fewest characters one value of a scalar field takes, with what asks for them."""
+    candidates = [(VALUE_CHARS_FLOOR, _A_VALUE)]
+    if node.min_length:
+        facet = "length" if node.max_length == node.min_length else "minLength"
+        candidates.append((node.min_length, f"{facet} {node.min_length:,}"))
+    for pattern in node.patterns:
+        shortest = shortest_match(pattern)
+        if shortest > VALUE_CHARS_FLOOR:
+            shown = pattern.replace("\\Z", "$")  # as written: JSON Schema's `$` is translated to \Z
+            shown = shown if len(shown) <= 60 else shown[:57] + "..."
+            candidates.append((shortest, f"pattern '{shown}' matches nothing shorter than {shortest:,} characters"))
+    if node.total_digits:
+        candidates.append((node.total_digits, f"totalDigits {node.total_digits:,}"))
+    if node.fraction_digits:
+        candidates.append((node.fraction_digits, f"fractionDigits {node.fraction_digits:,}"))
+    for bound, name in ((node.minimum, "minimum"), (node.maximum, "maximum")):
+        if isinstance(bound, int | Decimal) and not isinstance(bound, bool):
+            digits = len(str(bound))
+            if digits > _BOUND_DIGITS:
+                candidates.append((digits, f"a {name} of {digits:,} characters"))
+    fixed = [node.const] if node.has_const else []
+    fixed += [node.xml.fixed, node.xml.default] if node.xml is not None else []
+    longest = max((len(v) for v in [*(node.enum or []), *fixed] if isinstance(v, str)), default=0)
+    if longest > VALUE_CHARS_FLOOR:
+        candidates.append((longest, f"a listed value of {longest:,} characters"))
+    chars, why = max(candidates, key=lambda c: c[0])
+    return _Need(chars, node.path, why)
