@@ -8,6 +8,7 @@ from sqlmodel import col
 
 from app.core.models import AuditLog
 from app.core.repositories.base import ScopedRepository
+from app.core.repositories.text_match import starts_with
 
 
 class AuditRepository(ScopedRepository):
@@ -28,7 +29,7 @@ class AuditRepository(ScopedRepository):
         if action:
             # "project" matches project.create, project.delete, ...; an exact name matches itself
             stmt = stmt.where(
-                (col(AuditLog.action) == action) | col(AuditLog.action).startswith(action + ".")
+                (col(AuditLog.action) == action) | starts_with(AuditLog.action, action + ".")
             )
         if actor_id is not None:
             stmt = stmt.where(AuditLog.actor_id == actor_id)

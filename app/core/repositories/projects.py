@@ -17,6 +17,7 @@ from app.core.authz import effective_project_role
 from app.core.errors import NotFound
 from app.core.models import Project, ProjectMember, ProjectRole, ProjectSchema
 from app.core.repositories.base import ScopedRepository
+from app.core.repositories.text_match import contains_folded
 from app.core.repositories.visibility import visible_project
 
 
@@ -101,8 +102,7 @@ class ProjectRepository(ScopedRepository):
         if tenant_id is not None:
             stmt = stmt.where(Project.tenant_id == tenant_id)
         if q:
-            # autoescape: '%' and '_' in the search text are literal, not wildcards
-            stmt = stmt.where(func.lower(Project.name).contains(q.lower(), autoescape=True))
+            stmt = stmt.where(contains_folded(Project.name, q))
         if tag:
             stmt = stmt.where(self._has_tag(tag))
         return await self.paginate(stmt.order_by(col(Project.id)), limit, offset)

@@ -10,6 +10,7 @@ from sqlmodel import col
 
 from app.core.models import ConstraintSet, Dataset, ProjectSchema, SchemaDoc
 from app.core.repositories.base import ScopedRepository
+from app.core.repositories.text_match import contains_folded
 
 
 class SchemaRepository(ScopedRepository):
@@ -27,7 +28,7 @@ class SchemaRepository(ScopedRepository):
                 )
             )
         if q:
-            stmt = stmt.where(func.lower(SchemaDoc.name).contains(q.lower(), autoescape=True))
+            stmt = stmt.where(contains_folded(SchemaDoc.name, q))
         return await self.paginate(stmt.order_by(col(SchemaDoc.id)), limit, offset)
 
     async def project_ids(self, schema_ids: Sequence[int]) -> dict[int, builtins.list[int]]:

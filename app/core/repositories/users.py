@@ -9,6 +9,7 @@ from sqlmodel import col
 
 from app.core.models import ApiToken, Role, User
 from app.core.repositories.base import ScopedRepository
+from app.core.repositories.text_match import contains_folded
 
 
 class UserRepository(ScopedRepository):
@@ -33,13 +34,11 @@ class UserRepository(ScopedRepository):
         if tenant_id is not None:
             stmt = stmt.where(User.tenant_id == tenant_id)
         if q:
-            # autoescape: '%' and '_' in the search text are literal, not wildcards
-            needle = q.lower()
             stmt = stmt.where(
                 or_(
-                    func.lower(User.username).contains(needle, autoescape=True),
-                    func.lower(func.coalesce(User.email, "")).contains(needle, autoescape=True),
-                    func.lower(func.coalesce(User.display_name, "")).contains(needle, autoescape=True),
+                    contains_folded(User.username, q),
+                    contains_folded(func.coalesce(User.email, ""), q),
+                    contains_folded(func.coalesce(User.display_name, ""), q),
                 )
             )
         if role is not None:

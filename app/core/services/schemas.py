@@ -50,7 +50,8 @@ def upload_bytes(data: SchemaUpload) -> bytes:
     if (data.content is None) == (data.content_base64 is None):
         raise BadRequest("Missing required field 'content' (send exactly one of content, content_base64).")
     if data.content is not None:
-        raw = data.content.encode("utf-8")
+        # a lone surrogate (GraphQL variables may carry one) has no UTF-8 form
+        raw = data.content.encode("utf-8", "surrogatepass")
     else:
         try:
             raw = base64.b64decode(data.content_base64 or "", validate=True)

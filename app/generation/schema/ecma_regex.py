@@ -123,4 +123,6 @@ def translate_ecma_pattern(pattern: str) -> str:
         re.compile(translated)
     except re.error as exc:
         raise ValueError(f"the pattern does not compile: {exc}") from None
+    except RecursionError:  # `re` parses groups recursively: ~500 nested ones exhaust the stack
+        raise ValueError("the pattern is nested too deeply") from None
     return translated

@@ -107,10 +107,17 @@ def _parse_json(text: str) -> Any:
     except orjson.JSONDecodeError as exc:
         if "recursion" in str(exc).lower():
             raise SchemaError(f"The JSON document is nested deeper than {MAX_JSON_DEPTH} levels.") from None
+        if "surrogate" in str(exc):
+            raise _lone_surrogate(f"line {exc.lineno}, column {exc.colno}") from None
         first_error = exc
     # orjson refuses a few valid documents (e.g. integers beyond 64 bits); the stdlib decides
     try:
-        return json.loads(text)
+        doc = json.loads(text)
+        if "\\u" in text:  # the stdlib lets a lone surrogate escape through; orjson stopped earlier
+            where = _surrogate_pointer(doc)
+            if where is not None:
+                raise _lone_surrogate(f"at {where or '/'}")
+        return doc
     except RecursionError:
         raise SchemaError(f"The JSON document is nested deeper than {MAX_JSON_DEPTH} levels.") from None
     except ValueError as exc:
@@ -118,6 +125,37 @@ def _parse_json(text: str) -> Any:
         raise SchemaError(
             f"The document is neither XML nor valid JSON (line {err.lineno}, column {err.colno})."
         ) from None
+
+
+def _lone_surrogate(where: str) -> SchemaError:
+    # a string holding half a UTF-16 pair cannot be written as UTF-8 (every output, the database)
+    return SchemaError(
+        f"The JSON document holds a lone UTF-16 surrogate escape such as \\ud800 ({where}); a character "
+        "beyond U+FFFF is written as a pair of escapes or as UTF-8."
+    )
+
+
+def _has_surrogate(text: str) -> bool:
+    return not text.isascii() and any("\ud800" <= ch <= "\udfff" for ch in text)
+
+
+def _surrogate_pointer(doc: Any) -> str | None:
+    """The JSON pointer of the first key or string holding a lone surrogate, None when none does."""
+    stack: list[tuple[Any, str]] = [(doc, "")]
+    while stack:
+        value, pointer = stack.pop()
+        if isinstance(value, str):
+            if _has_surrogate(value):
+                return pointer
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                step = f"{pointer}/{key.replace('~', '~0').replace('/', '~1')}"
+                if _has_surrogate(key):
+                    return step.encode("utf-8", "backslashreplace").decode("ascii")
+                stack.append((item, step))
+        elif isinstance(value, list):
+            stack.extend((item, f"{pointer}/{i}") for i, item in enumerate(value))
+    return None
 
 
 def _json_depth(doc: Any) -> int:
@@ -296,7 +334,7 @@ def _check_pattern_compiles(pattern: str) -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", FutureWarning)  # "possible set difference" notes
             re.compile(pattern)
-    except re.error:
+    except (re.error, RecursionError):  # `re` parses groups recursively: ~500 nested ones are too deep
         raise SchemaError(
             f"The schema's pattern {pattern[:100]!r} is not a valid regular expression."
         ) from None

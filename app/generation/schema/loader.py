@@ -5,11 +5,13 @@ Design notes: docs/generation.md."""
 from __future__ import annotations
 
 import io
+import lzma
 import posixpath
 import re
 import shutil
 import tempfile
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
@@ -22,6 +24,12 @@ from app.generation.schema.expansion import refuse_costly_fields
 
 MAX_SCHEMA_BYTES = 10 * 1024 * 1024
 MAX_ZIP_MEMBERS = 200
+# stored, deflate, bzip2, lzma: what zipfile reads (deflate64, method 9, and AES, 99, it cannot)
+_ZIP_METHODS = {0: "stored", 8: "deflate", 12: "bzip2", 14: "lzma"}
+# a path component longer than this cannot be a file name on the disk the members are written to
+_MAX_NAME_BYTES = 255
+# what reading a damaged member raises: zipfile's own errors and its decompressors'
+_UNREADABLE = (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, OSError, ValueError)
 _ZIP_MAGIC = b"PK\x03\x04"
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 _SCHEMA_LOCATION = re.compile(rb"""schemaLocation\s*=\s*["']([^"']+)["']""")
@@ -155,10 +163,30 @@ def _load_zip(content: bytes, filename: str | None) -> LoadedSchema:
     try:
         archive = zipfile.ZipFile(io.BytesIO(content))
         infos = archive.infolist()
-    except (zipfile.BadZipFile, OSError, ValueError):
+    except (*_UNREADABLE, NotImplementedError):
         raise SchemaError("The upload looks like a zip archive but cannot be read.") from None
     if len(infos) > MAX_ZIP_MEMBERS:
         raise SchemaError(f"The zip archive has {len(infos)} members; at most {MAX_ZIP_MEMBERS} are allowed.")
+    members = _safe_members(infos)
+    if not any(n.lower().endswith(".xsd") for _, n in members):
+        raise SchemaError("The zip archive contains no .xsd file.")
+    data: dict[str, bytes] = {}
+    total = 0
+    for info, normalised in members:
+        blob = _read_member(archive, info)
+        total += len(blob)
+        if total > MAX_SCHEMA_BYTES:
+            raise SchemaTooLarge(
+                f"The zip archive unpacks to more than {MAX_SCHEMA_BYTES} bytes; that is the limit."
+            )
+        data[normalised] = blob
+    return load_xsd_members(data, filename)
+
+
+def _safe_members(infos: list[zipfile.ZipInfo]) -> list[tuple[zipfile.ZipInfo, str]]:
+    """The file members with their normalised paths, after every check that needs no decompression:
+    safe relative paths that can be files on disk (no name twice, none both a file and a folder),
+    no encryption, a compression method zipfile reads, and declared sizes within the limit."""
     members: list[tuple[zipfile.ZipInfo, str]] = []
     total = 0
     for info in infos:
@@ -173,28 +201,59 @@ def _load_zip(content: bytes, filename: str | None) -> LoadedSchema:
             or "/../" in f"/{name.replace(chr(92), '/')}/"
         ):
             raise SchemaError(f"The zip member {name!r} has an absolute or parent-relative path.")
+        if normalised in (".", "") or any(
+            len(part.encode("utf-8", "surrogateescape")) > _MAX_NAME_BYTES for part in normalised.split("/")
+        ):
+            raise SchemaError(f"The zip member {name[:100]!r} has no usable file name (empty, or a part "
+                              f"longer than {_MAX_NAME_BYTES} bytes).")
         if info.flag_bits & 0x1:
             raise SchemaError(f"The zip member {name!r} is encrypted.")
+        if info.compress_type not in _ZIP_METHODS:
+            raise SchemaError(
+                f"The zip member {name!r} is compressed with method {info.compress_type}"
+                f"{' (deflate64)' if info.compress_type == 9 else ''}, which cannot be read; "
+                f"use {', '.join(_ZIP_METHODS.values())}."
+            )
         total += info.file_size
         if total > MAX_SCHEMA_BYTES:
             raise SchemaTooLarge(
                 f"The zip archive unpacks to more than {MAX_SCHEMA_BYTES} bytes; that is the limit."
             )
         members.append((info, normalised))
-    if not any(n.lower().endswith(".xsd") for _, n in members):
-        raise SchemaError("The zip archive contains no .xsd file.")
-    data: dict[str, bytes] = {}
-    for info, normalised in members:
-        # read in bounded chunks: the declared file_size of a hostile archive may lie
+    names = [n for _, n in members]
+    seen: set[str] = set()
+    for normalised in names:
+        if normalised in seen:
+            raise SchemaError(f"The zip archive holds {normalised!r} twice.")
+        seen.add(normalised)
+    folders = {posixpath.dirname(n) for n in names} - {""}
+    folders |= {f.rsplit("/", i)[0] for f in folders for i in range(1, f.count("/") + 1)}
+    clash = sorted(seen & folders)
+    if clash:
+        raise SchemaError(f"The zip archive holds {clash[0]!r} both as a file and as a folder.")
+    return members
+
+
+def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
+    """A member's bytes, read at most one byte past its declared size: a hostile archive's sizes
+    may lie. A damaged member (bad CRC, broken compressed stream, a size that is not the one
+    declared) is a SchemaError naming it."""
+    name = info.filename
+    try:
         with archive.open(info) as src:
-            blob = src.read(MAX_SCHEMA_BYTES + 1)
-        total_read = sum(len(b) for b in data.values()) + len(blob)
-        if len(blob) > info.file_size or total_read > MAX_SCHEMA_BYTES:
-            raise SchemaTooLarge(
-                f"The zip archive unpacks to more than {MAX_SCHEMA_BYTES} bytes; that is the limit."
-            )
-        data[normalised] = blob
-    return load_xsd_members(data, filename)
+            blob = src.read(info.file_size + 1)
+    except NotImplementedError as exc:  # zipfile's own words: "zip file version 6.3", "strong encryption"
+        raise SchemaError(f"The zip member {name!r} cannot be read: it needs a zip feature that is not "
+                          f"supported ({exc}).") from None
+    except _UNREADABLE as exc:
+        reason = "its CRC-32 does not match its content" if "CRC" in str(exc) else "its data is damaged"
+        raise SchemaError(f"The zip member {name!r} cannot be read: {reason}.") from None
+    if len(blob) != info.file_size:
+        raise SchemaError(
+            f"The zip member {name!r} cannot be read: it declares {info.file_size:,} bytes but "
+            f"unpacks to {'more' if len(blob) > info.file_size else f'{len(blob):,}'}."
+        )
+    return blob
 
 
 def load_xsd_members(data: dict[str, bytes], filename: str | None, main: str | None = None) -> LoadedSchema:
@@ -208,8 +267,11 @@ def load_xsd_members(data: dict[str, bytes], filename: str | None, main: str | N
     try:
         for name, blob in data.items():
             target = workdir / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(blob)
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(blob)
+            except OSError:  # a name the disk refuses (the checks above leave few)
+                raise SchemaError(f"The zip member {name[:100]!r} cannot be unpacked under its name.") from None
         scans = scan_members(data)  # DTDs and bad encodings are refused before anything else
         document = load_xsd_directory(workdir, main or _main_member(xsd_members, data), scans)
     finally:
