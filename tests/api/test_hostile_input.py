@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import random
 import time
 from typing import Any
 
@@ -21,6 +22,8 @@ from app.core.storage import store_for
 from tests.api_client import Actor, Api
 from tests.support.hostile_inputs import (
     Hostile,
+    broken_images,
+    hostile_patterns,
     schema_files,
     search_texts,
     seed_of_run,
@@ -159,3 +162,26 @@ async def test_search_text_of_any_length(api: Api) -> None:
     assert len(await api.call("GET", "/schemas", admin, 200, params={"q": "A%"})) == 1
     assert len(await api.call("GET", "/audit/logs", admin, 200, params={"action": "project"})) == 1
     assert await api.call("GET", "/audit/logs", admin, 200, params={"action": "proj"}) == []
+
+
+async def test_hostile_rules_and_images(api: Api) -> None:
+    """The other doors that take untrusted text or bytes: constraint rules' patterns (REST and
+    GraphQL) and the avatar upload (multipart and JSON base64)."""
+    _, admin = await api.create_tenant()
+    schema = b'{"type": "object", "required": ["a"], "properties": {"a": {"type": "string"}}}'
+    sid = (await api.call("POST", "/schemas", admin, 201, files={"file": ("s.json", schema)}))["schema_id"]
+    rng = random.Random(SEED)
+    for pattern in hostile_patterns(rng):
+        rules = [{"path": "a", "pattern": pattern}]
+        r = await api.request("POST", "/constraints", admin, json={"name": "c", "schema_id": sid, "rules": rules})
+        assert _refused(r, f"rule pattern {pattern[:40]!r}").startswith("Rule for 'a'"), r.text
+        r = await api.client.post("/graphql", headers=admin.headers, json={"query": CREATE_SET, "variables": {
+            "input": {"name": "c", "schema_id": sid, "rules": rules}}})
+        _graphql_refused(r, f"rule pattern {pattern[:40]!r} (GraphQL)")
+    for case in [*broken_images(rng), *schema_files(SEED)[:6]]:
+        r = await api.request("POST", "/settings/avatar", admin, files={"file": (case.filename, case.content)})
+        _refused(r, f"{case.name} as an avatar")
+        r = await api.request("POST", "/settings/avatar", admin,
+                              json={"content_base64": base64.b64encode(case.content).decode()})
+        _refused(r, f"{case.name} as an avatar (JSON)")
+    assert (await api.call("GET", "/settings", admin, 200)).get("avatar_url") is None

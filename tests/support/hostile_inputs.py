@@ -226,6 +226,32 @@ def deep_nesting(rng: random.Random) -> list[Hostile]:
             for name, text in cases.items()]
 
 
+def broken_images(rng: random.Random) -> list[Hostile]:
+    """Image uploads that are not images, or damaged ones: a truncated PNG, a PNG claiming a huge
+    canvas, random bytes behind a JPEG or WebP signature."""
+    png = (b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR"
+           + struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0))
+    png += struct.pack(">I", zlib.crc32(png[12:]) & 0xFFFFFFFF)
+    huge = bytearray(png)
+    huge[16:24] = struct.pack(">II", 100_000, 100_000)  # CRC left stale on purpose
+    noise = bytes(rng.randrange(256) for _ in range(rng.randint(10, 4000)))
+    cases = {
+        "PNG header only": png,
+        "PNG with a 100,000 x 100,000 canvas": bytes(huge) + noise[:100],
+        "JPEG signature, noise": b"\xff\xd8\xff\xe0" + noise,
+        "WebP signature, noise": b"RIFF" + struct.pack("<I", len(noise) + 4) + b"WEBP" + noise,
+        "a zip": zip_bundle(),
+    }
+    return [Hostile(f"image: {name}", blob, "me.png") for name, blob in cases.items()]
+
+
+def hostile_patterns(rng: random.Random) -> list[str]:
+    """Rule patterns the service must refuse at the rule: past the field limit, nested deeper than
+    `re` parses, constructs generation cannot honour, not compiling."""
+    depth = rng.randint(600, 3000)
+    return [*oversized_patterns(rng), "(" * depth + "a" + ")" * depth, "(a)\\1", "[z-a]", "a{2,1}"]
+
+
 def schema_files(seed: int, flips: int = 8) -> list[Hostile]:
     """Every kind of hostile schema file, drawn from `seed`."""
     rng = random.Random(seed)
