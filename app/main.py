@@ -24,7 +24,6 @@ from sqlalchemy.engine import Engine
 from starlette.responses import HTMLResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from strawberry.exceptions import ConnectionRejectionError
-from strawberry.fastapi import GraphQLRouter
 
 from app.core.database import make_async_engine, make_sessionmaker, make_sync_engine
 from app.core.errors import DomainError
@@ -40,6 +39,7 @@ from app.core.settings import Settings, get_settings
 from app.core.storage import store_problem
 from app.core.webhooks.dispatcher import WebhookDispatcher
 from app.graphql.context import AppServices, Context, LiveContext, open_context
+from app.graphql.door import JsonErrorsGraphQLRouter
 from app.graphql.schema import build_schema
 from app.rest import errors
 from app.rest.body_limit import BodyLimitMiddleware
@@ -74,7 +74,7 @@ async def graphql_context(context: Context | LiveContext = Depends(open_context)
     return context
 
 
-class OfflineGraphQLRouter(GraphQLRouter):
+class OfflineGraphQLRouter(JsonErrorsGraphQLRouter):
     """GraphiQL served from vendored assets: no CDN. Answers are encoded with orjson (the REST
     facade's encoder), not the standard library's json: a page of 50 rows took ~0.2 ms there."""
 
