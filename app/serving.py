@@ -207,6 +207,10 @@ HEADER_TIMEOUT = _response(408, "Request Timeout", "The request headers did not 
 HEADER_TOO_LARGE = _response(431, "Request Header Fields Too Large", "The request headers are too large.")
 
 
+class HeadTooLarge(Exception):
+    """Raised in a parser callback: httptools stops and reports a parser error, answered 431."""
+
+
 class GuardedHttpToolsProtocol(HttpToolsProtocol):
     def __init__(
         self,
@@ -222,6 +226,8 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self.awaiting_headers = False
         self.head_bytes = 0  # bytes received since the current request began, while its head is incomplete
         self.head_started = False  # a byte of the current request has arrived
+        self.head_parsed = 0  # bytes of the current request's line and headers, as parsed
+        self.head_too_large = False
         self.refused = False
         self.lingering = False
         self.body_bytes = 0  # of the current request
@@ -272,8 +278,31 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
     def on_message_begin(self) -> None:
         super().on_message_begin()
         self.body_bytes = 0
+        self.head_parsed = 0
         self._await_headers()  # keeps the deadline already running (a connection's first request)
         self.head_started = True
+
+    # The parser's own count of the head: data_received counts bytes only while the head is
+    # incomplete after a read, and a read (up to 256 KiB) holding a whole head parses it first
+    def on_url(self, url: bytes) -> None:
+        self._count_head(len(url))
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._count_head(len(name) + len(value) + 4)  # ": " and CRLF
+        super().on_header(name, value)
+
+    def _count_head(self, size: int) -> None:
+        self.head_parsed += size
+        if self.head_parsed > self.limits.max_header_bytes:
+            self.head_too_large = True
+            raise HeadTooLarge  # stops the parser before the app sees the request: send_400_response
+
+    def send_400_response(self, msg: str) -> None:
+        if self.head_too_large:
+            self._end_request(HEADER_TOO_LARGE, "Closed a connection whose request headers were too large.")
+            return
+        super().send_400_response(msg)
 
     def on_body(self, body: bytes) -> None:
         self.body_bytes += len(body)
