@@ -11,6 +11,8 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 import typer
+from typer._click.core import Context  # typer carries its own click (0.29): its commands take this
+from typer.core import TyperCommand, TyperGroup, TyperOption
 
 from app.generation.cli import fast_path
 from app.generation.cli import register as register_generate
@@ -19,7 +21,36 @@ if TYPE_CHECKING:
     from app.core.settings import Settings
 
 
-class _Cli(typer.Typer):
+def _untyped_help(option: TyperOption | None) -> TyperOption | None:
+    # typer's help shows each option's type, and `--help` is a flag: it showed `<bool>`, as if it
+    # took a value. A metavar is shown in place of the type; an empty one shows nothing.
+    if option is not None:
+        option.metavar = ""
+    return option
+
+
+class _Command(TyperCommand):
+    def get_help_option(self, ctx: Context) -> TyperOption | None:
+        return _untyped_help(super().get_help_option(ctx))
+
+
+class _Group(TyperGroup):
+    def get_help_option(self, ctx: Context) -> TyperOption | None:
+        return _untyped_help(super().get_help_option(ctx))
+
+
+class _Typer(typer.Typer):
+    """A Typer whose commands and groups show `--help` without a type."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(cls=_Group, **kwargs)
+
+    def command(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs.setdefault("cls", _Command)
+        return super().command(*args, **kwargs)
+
+
+class _Cli(_Typer):
     """`tdg`. A plainly valid `tdg generate` command line is run without typer's option parsing
     (app.generation.cli.fast_path: typer's pydantic-based parsing would take longer than a small
     run); everything else, and any call with explicit arguments, is typer's."""
@@ -33,7 +64,7 @@ class _Cli(typer.Typer):
 
 
 app = _Cli(help="Test Data Generation Service", no_args_is_help=True, add_completion=False)
-user_app = typer.Typer(help="Manage users from the shell.", no_args_is_help=True)
+user_app = _Typer(help="Manage users from the shell.", no_args_is_help=True)
 app.add_typer(user_app, name="user")
 
 
@@ -67,6 +98,10 @@ def serve(
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = serve_settings(get_settings(), host, port)
     limits = ConnectionLimits.of(settings, header_timeout, keep_alive, max_connections)
+    from app.first_start import announce_when_listening
+
+    assert settings.public_url is not None  # serve_settings set it
+    announce_when_listening(host, port, settings.public_url)
     with serve_target(settings, workers) as (target, options):
         run(
             ServeConfig(
@@ -172,6 +207,41 @@ def user_create(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(code=2) from None
     typer.echo(f"Created user {username} (id {user_id}, role {role}, tenant {tenant}).")
+
+
+@user_app.command("reset-password")
+def user_reset_password(
+    username: str = typer.Argument(..., help="Login name"),
+    generate: bool = typer.Option(
+        False, "--generate", help="Set a random password and print it (instead of asking for one)"
+    ),
+) -> None:
+    """Set a new password for a user (the way back in for a lost admin password). It is asked for
+    twice, hidden, at a terminal; read from the first line of standard input when piped; or
+    drawn with --generate. The user's earlier sessions stop working; the change is audit-logged."""
+    import asyncio
+    import secrets
+
+    from app.core.settings import get_settings
+    from app.core.shell_admin import reset_password
+
+    if generate:
+        password = secrets.token_urlsafe(12)
+    elif sys.stdin.isatty():
+        password = typer.prompt("New password", hide_input=True, confirmation_prompt=True)
+    else:
+        password = sys.stdin.readline().rstrip("\r\n")
+        if not password:
+            typer.echo("error: no password on standard input (or use --generate).", err=True)
+            raise typer.Exit(code=2)
+    try:
+        asyncio.run(reset_password(get_settings(), username=username, password=password))
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(code=2) from None
+    typer.echo(f"Password of {username} reset; their earlier sessions were signed out.", err=True)
+    if generate:
+        typer.echo(password)
 
 
 register_generate(app)  # light: the engine is imported when `tdg generate` runs

@@ -4,7 +4,7 @@
 # services (installs chromium) when they are missing, and fails when the committed web build is stale.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/bootstrap.sh
+bash scripts/bootstrap.sh test
 bash scripts/services.sh
 bash scripts/web_build_check.sh
 .venv/bin/ruff check .

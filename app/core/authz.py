@@ -6,6 +6,8 @@ a Manager owns the projects they created). Visibility is "has any effective proj
 an invisible project is reported as NotFound by the access layer, never as Forbidden.
 Services ask through the `require_*` helpers, which also hold the rules that are not one row
 of the table (granting roles, changes to oneself, the last active Admin, crossing tenants).
+A scoped API token (principal.TokenScope) narrows all of this further, never widens it: it sees
+only its projects, and takes only the actions its TokenActions cover (TOKEN_ACTIONS).
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ from collections.abc import Awaitable, Callable
 from enum import StrEnum
 
 from app.core.errors import Conflict, Forbidden
-from app.core.models import ProjectRole, Role
-from app.core.principal import Principal
+from app.core.models import ProjectRole, Role, TokenAction
+from app.core.principal import Principal, TokenScope
 
 
 class Action(StrEnum):
@@ -41,6 +43,9 @@ class Action(StrEnum):
     DATASET_START = "dataset.start"
     DATASET_CANCEL = "dataset.cancel"
     DATASET_DELETE = "dataset.delete"
+    DATASET_DOWNLOAD = "dataset.download"
+    # one's own account: settings, password, email, two-factor, API tokens, notifications read
+    ACCOUNT_UPDATE = "account.update"
     # tenant library (schemas, constraint sets): creators manage their own, Managers all
     SCHEMA_UPLOAD = "schema.upload"
     SCHEMA_DELETE_ANY = "schema.delete"
@@ -72,6 +77,8 @@ MIN_ROLE: dict[Action, Role] = {
     Action.DATASET_START: Role.Tester,
     Action.DATASET_CANCEL: Role.Tester,
     Action.DATASET_DELETE: Role.Tester,
+    Action.DATASET_DOWNLOAD: Role.Tester,
+    Action.ACCOUNT_UPDATE: Role.Tester,
     Action.SCHEMA_UPLOAD: Role.Tester,
     Action.SCHEMA_DELETE_ANY: Role.Manager,
     Action.CONSTRAINT_CREATE: Role.Tester,
@@ -90,8 +97,28 @@ MIN_PROJECT_ROLE: dict[Action, ProjectRole] = {
     Action.DATASET_START: ProjectRole.edit,
     Action.DATASET_CANCEL: ProjectRole.edit,
     Action.DATASET_DELETE: ProjectRole.edit,
+    Action.DATASET_DOWNLOAD: ProjectRole.view,
     Action.PROJECT_DELETE: ProjectRole.owner,
     Action.DATASET_EXPORT: ProjectRole.edit,
+}
+
+# What each TokenAction of a scoped API token covers. An action not listed here (managing projects,
+# members, users, tenants, integrations, reading the audit log or other users, one's own account
+# and its tokens) is never a scoped token's: it needs an unscoped token or a log-in. Every query
+# (and subscription) reads, and needs `read` (`require_read`).
+TOKEN_ACTIONS: dict[Action, TokenAction] = {
+    Action.PROJECT_READ: TokenAction.read,
+    Action.SCHEMA_UPLOAD: TokenAction.upload,
+    Action.SCHEMA_DELETE_ANY: TokenAction.upload,
+    Action.CONSTRAINT_CREATE: TokenAction.upload,
+    Action.CONSTRAINT_CHANGE_ANY: TokenAction.upload,
+    Action.PROJECT_LINK_SCHEMA: TokenAction.upload,
+    Action.DATASET_CREATE: TokenAction.generate,
+    Action.DATASET_START: TokenAction.generate,
+    Action.DATASET_CANCEL: TokenAction.generate,
+    Action.DATASET_DELETE: TokenAction.generate,
+    Action.DATASET_DOWNLOAD: TokenAction.download,
+    Action.DATASET_EXPORT: TokenAction.download,
 }
 
 # The dataset actions on a dataset someone else created: the table's two rows above apply to the
@@ -129,6 +156,8 @@ _ACTION_WORDS: dict[Action, str] = {
     Action.DATASET_DELETE: (
         "delete one's own datasets in this project (another's dataset: the project's owners, Managers and up)"
     ),
+    Action.DATASET_DOWNLOAD: "download this project's datasets",
+    Action.ACCOUNT_UPDATE: "change the account (settings, password, email, two-factor, API tokens, notifications)",
     Action.SCHEMA_UPLOAD: "upload schemas",
     Action.SCHEMA_DELETE_ANY: "delete schemas uploaded by others",
     Action.CONSTRAINT_CREATE: "create constraint sets",
@@ -144,14 +173,47 @@ def describe(action: Action) -> str:
 
 
 def require(principal: Principal, action: Action) -> None:
-    """Raise Forbidden unless the caller's tenant role allows `action`."""
+    """Raise Forbidden unless the caller's tenant role allows `action` (and their token's scope)."""
     if not principal.at_least(MIN_ROLE[action]):
         raise Forbidden(f"Your role ({principal.role.value}) may not {describe(action)}.")
+    require_scope(principal, action)
+
+
+def scope_allows(principal: Principal, action: Action) -> bool:
+    """Whether the caller's token scope covers `action` (always, for an unscoped caller)."""
+    return principal.scope is None or TOKEN_ACTIONS.get(action) in principal.scope.actions
+
+
+def require_scope(principal: Principal, action: Action) -> None:
+    """Raise Forbidden when the caller is a scoped API token whose actions do not cover `action`."""
+    if principal.scope is not None and not scope_allows(principal, action):
+        raise Forbidden(_scope_refusal(principal.scope, describe(action)))
+
+
+def require_read(principal: Principal) -> None:
+    """Every query reads: a scoped API token needs `read` for it."""
+    scope = principal.scope
+    if scope is not None and TokenAction.read not in scope.actions:
+        raise Forbidden(_scope_refusal(scope, "read anything"))
+
+
+def _scope_refusal(scope: TokenScope, what: str) -> str:
+    allowed = ", ".join(a.value for a in TokenAction if a in scope.actions)
+    return f"This API token's scope allows {allowed}; it may not {what}."
 
 
 def effective_project_role(
-    principal: Principal, *, project_tenant_id: int, created_by: int | None, membership: ProjectRole | None
+    principal: Principal,
+    *,
+    project_id: int | None,
+    project_tenant_id: int,
+    created_by: int | None,
+    membership: ProjectRole | None,
 ) -> ProjectRole | None:
+    """The caller's role on a project (None: they may not see it). A scoped API token sees only
+    its projects, whatever its owner may see."""
+    if principal.scope is not None and not principal.scope.allows_project(project_id):
+        return None
     if principal.is_superuser:
         return ProjectRole.owner
     if project_tenant_id != principal.tenant_id:
@@ -178,8 +240,8 @@ def may_act_on_dataset(
 ) -> bool:
     """Whether the caller may take a dataset action (OTHERS_DATASETS) on a dataset of a project
     where their effective role is `project_role`: as its creator by the table's rows, else as one
-    of the project's owners or by tenant role."""
-    if not principal.at_least(MIN_ROLE[action]):
+    of the project's owners or by tenant role; a scoped API token also needs the action in scope."""
+    if not principal.at_least(MIN_ROLE[action]) or not scope_allows(principal, action):
         return False
     others_role, others_project_role = OTHERS_DATASETS[action]
     if principal.at_least(others_role) or project_role.rank >= others_project_role.rank:
@@ -191,6 +253,7 @@ def require_dataset(
     principal: Principal, project_role: ProjectRole, created_by: int | None, action: Action
 ) -> None:
     """Raise Forbidden unless `may_act_on_dataset`; the sentence says which rule refused."""
+    require_scope(principal, action)
     if may_act_on_dataset(principal, project_role, created_by, action):
         return
     if created_by == principal.user_id or not principal.at_least(MIN_ROLE[action]):
@@ -204,7 +267,9 @@ def require_dataset(
 
 
 def require_owner_or(principal: Principal, owner_id: int | None, action: Action) -> None:
-    """The creator of a library item may manage it; others need the action's role."""
+    """The creator of a library item may manage it; others need the action's role. Either way a
+    scoped API token needs the action in its scope."""
+    require_scope(principal, action)
     if owner_id is not None and owner_id == principal.user_id:
         return
     require(principal, action)
@@ -278,12 +343,14 @@ async def require_another_admin(
 def permission_table() -> list[dict[str, str]]:
     """The table as data, for docs and the README (and the `permissions` query). A dataset action's
     row also names what a dataset created by someone else takes (`others_min_role` or
-    `others_min_project_role`: either suffices)."""
+    `others_min_project_role`: either suffices); `token_action` is what a scoped API token needs."""
     rows = []
     for action, role in MIN_ROLE.items():
         row = {"action": action.value, "min_role": role.value}
         if action in MIN_PROJECT_ROLE:
             row["min_project_role"] = MIN_PROJECT_ROLE[action].value
+        if action in TOKEN_ACTIONS:
+            row["token_action"] = TOKEN_ACTIONS[action].value  # what a scoped API token needs for it
         if action in OTHERS_DATASETS:
             # min_role and min_project_role are the creator's; another's dataset takes either of these
             others_role, others_project_role = OTHERS_DATASETS[action]

@@ -24,7 +24,7 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError
 
-from app.core.models import ProjectRole, Role
+from app.core.models import ProjectRole, Role, TokenAction
 from app.generation.rule_keys import rule_json_schema
 
 # -- what the OpenAPI document says about a value, beyond what pydantic derives ------------------
@@ -255,6 +255,24 @@ class ApiTokenCreate(Strict):
         default=None,
         description="When the token stops working: a time in the future (a past one is refused); "
         "omit or null for a token that never expires",
+    )
+    # the scope: with either of these the token is scoped; with neither it has its owner's full power
+    project_ids: list[Id] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=100,
+        description="Scope: the only projects the token may reach (each one you can see); omit or null "
+        "for every project you see",
+    )
+    actions: list[TokenAction] | None = Field(
+        default=None,
+        min_length=1,
+        description="Scope: the only actions the token may take: read (every query), upload (upload and "
+        "change schemas and constraint sets, link schemas to projects), generate (create, start, cancel "
+        "and delete datasets), download (files, download links, export to an object store). Omit or null "
+        "for all four when project_ids is given. A scoped token never manages projects, members, users, "
+        "tenants, integrations or its owner's account; omit both fields for an unscoped token, with "
+        "its owner's full power",
     )
 
     model_config = ConfigDict(extra="forbid", strict=False)  # ISO strings must parse to datetimes

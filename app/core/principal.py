@@ -6,7 +6,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from app.core.models import Role
+from app.core.models import Role, TokenAction
+
+
+@dataclass(frozen=True, slots=True)
+class TokenScope:
+    """What a scoped API token is limited to: the projects it may reach (None: every project its
+    owner sees) and the actions it may take. Hashable: statements are cached per caller by it."""
+
+    project_ids: frozenset[int] | None
+    actions: frozenset[TokenAction]
+
+    def allows_project(self, project_id: int | None) -> bool:
+        return self.project_ids is None or project_id in self.project_ids
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +32,7 @@ class Principal:
     token_expires_at: datetime | None = None
     api_token_id: int | None = None
     ip: str | None = None
+    scope: TokenScope | None = None  # a scoped API token's limits; None: the full power of the user
 
     @property
     def is_superuser(self) -> bool:

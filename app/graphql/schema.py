@@ -36,6 +36,7 @@ from app.graphql.queries_insights import InsightsQuery
 from app.graphql.queries_library import LibraryQuery
 from app.graphql.queries_settings import SettingsQuery
 from app.graphql.subscriptions import SocketOperations, Subscription
+from app.graphql.token_scope import ReadScope
 from app.graphql.unit_of_work import UnitOfWork
 
 
@@ -95,6 +96,7 @@ def _build_schema(
         UnitOfWork,
         DomainErrors,
         SocketOperations,
+        ReadScope,
     ]
     return AppSchema(
         query=merge_types("Query", (Query, LibraryQuery, DatasetQuery, SettingsQuery, InsightsQuery)),

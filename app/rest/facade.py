@@ -16,6 +16,7 @@ from fastapi import APIRouter, Request
 from graphql import GraphQLError, parse, validate
 from starlette.responses import Response
 
+from app.core.authz import require_scope
 from app.core.errors import DomainError
 from app.graphql.context import request_context
 from app.rest.downloads import Endpoint, make_download_endpoint
@@ -79,7 +80,10 @@ def make_endpoint(route: Route, shadowed: dict[str, str]) -> Endpoint:
             return refused
         async with request_context(request) as context:
             if route.auth:
-                context.principal  # noqa: B018  (401 before any body parsing)
+                principal = context.principal  # 401 before any body parsing
+                if route.action is not None and route.body is not None:
+                    # a scoped API token's refusal comes before its body is read (an upload's too)
+                    require_scope(principal, route.action)
             if route.body is not None or route.form is not None:
                 # a body may arrive slowly: the connection the authentication took goes back to
                 # the pool while it does (else a few slow clients would hold the whole pool)

@@ -21,7 +21,7 @@ from graphql import (
 )
 from pydantic import BaseModel
 
-from app.core.authz import MIN_PROJECT_ROLE, MIN_ROLE, describe
+from app.core.authz import MIN_PROJECT_ROLE, MIN_ROLE, TOKEN_ACTIONS, describe
 from app.core.jobs.files import MEDIA_TYPES
 from app.core.models import Role
 from app.core.payloads import NUL_FREE
@@ -40,7 +40,7 @@ _SCALARS = {
 _ERRORS: dict[int, tuple[str, str]] = {
     400: ("BadRequest", "Malformed JSON or a missing required field"),
     401: ("Unauthenticated", "Token missing, invalid, expired or revoked"),
-    403: ("Forbidden", "The caller's role lacks the permission"),
+    403: ("Forbidden", "The caller's role, or their API token's scope, lacks the permission"),
     404: ("NotFound", "Not found, or not visible to the caller"),
     409: ("Conflict", "The resource's state does not allow this"),
     413: ("PayloadTooLarge", "Request body or upload too large"),
@@ -85,7 +85,7 @@ def error_statuses(route: Route) -> list[int]:
     variables.py, body_limit.py) and those its service adds (the row's `errors`)."""
     statuses = set(route.errors)
     if route.auth:
-        statuses.add(401)  # no token, or a bad one
+        statuses |= {401, 403}  # no token, or a bad one; a scoped API token outside its scope
     if route.path_params:
         statuses |= {404, 422}  # an id out of range or not visible; one that is not an integer
     if route.query:
@@ -179,7 +179,11 @@ def who_may_call(route: Route) -> str:
             f" with a project role of at least '{project_role.value}' (Admins own every project of their "
             "tenant, a Manager the projects they created)"
         )
-    return f"Allowed for: {text}, to {describe(route.action)} (authz action `{route.action.value}`)."
+    token_action = TOKEN_ACTIONS.get(route.action)
+    scope = (
+        f"; a scoped API token needs `{token_action.value}`" if token_action else "; not a scoped API token"
+    )
+    return f"Allowed for: {text}, to {describe(route.action)} (authz action `{route.action.value}`{scope})."
 
 
 def _no_nul(schema: Any) -> None:

@@ -117,7 +117,7 @@ ROUTES: tuple[Route, ...] = (
                                 Param("file_index", "int", "File of a multi-file dataset", 0, minimum=0),
                                 Param("link", "str", "A signed link from the create_download_link mutation, "
                                       "instead of the Authorization header (5 minutes, this file only)")),
-          action=Action.PROJECT_READ, errors=(404, 409, 422)),
+          action=Action.DATASET_DOWNLOAD, errors=(404, 409, 422)),
     # Notifications
     Route("GET", "/notifications/unread-count", "Count of unread notifications", "Notifications",
           op("UnreadCount")),

@@ -265,3 +265,23 @@ async def test_an_unexpected_failure_is_masked(api: Api, server: str, monkeypatc
         assert await _receive(ws) == {"id": "p", "type": "complete"}
     finally:
         await ws.close()
+
+
+async def test_a_scoped_tokens_stream_keeps_to_its_scope(api: Api, server: str) -> None:
+    """A stream reads: an API token without `read` gets FORBIDDEN; one limited to another project
+    gets NOT_FOUND for this one (issue 28: the scope holds over the WebSocket too)."""
+    admin, project_id, schema_id = await _setup(api)
+    other = (await api.create_project(admin, "Other"))["project_id"]
+    dataset = await create_dataset(api, admin, project_id, schema_id, 10, params={"deferred": True})
+    cases = (({"actions": ["generate"]}, "forbidden"), ({"project_ids": [other], "actions": ["read"]}, "not_found"))
+    for scope, code in cases:
+        secret = (await api.call("POST", "/settings/tokens", admin, 201, json={"name": "ci", **scope}))["token"]
+        ws = await _open(server, Actor(admin.id, admin.username, admin.password, secret, admin.tenant_id))
+        try:
+            assert (await _receive(ws))["type"] == "connection_ack"
+            await _subscribe(ws, "d", dataset_id=dataset["dataset_id"])
+            message = await _receive(ws)
+            assert message["type"] == "error" and message["id"] == "d", message
+            assert [e["extensions"]["code"] for e in message["payload"]] == [code], (scope, message)
+        finally:
+            await ws.close()

@@ -42,7 +42,8 @@ def test_can_grant_up_to_own_role_and_superuser_only_by_superuser(granter: Role,
 def test_effective_project_role() -> None:
     def eff(p: Principal, *, tenant: int = TENANT, created_by: int | None = 99,
             membership: ProjectRole | None = None) -> ProjectRole | None:
-        return effective_project_role(p, project_tenant_id=tenant, created_by=created_by, membership=membership)
+        return effective_project_role(p, project_id=1, project_tenant_id=tenant, created_by=created_by,
+                                      membership=membership)
 
     # a SuperUser owns everything, in every tenant
     assert eff(who(Role.SuperUser, tenant_id=OTHER_TENANT)) is ProjectRole.owner
@@ -101,7 +102,8 @@ def test_permission_table_is_complete() -> None:
         assert by_action[action.value]["min_project_role"] == project_role.value
     for row in rows:
         assert row["min_role"] in {r.value for r in Role}
-        assert set(row) <= {"action", "min_role", "min_project_role", "others_min_role", "others_min_project_role"}
+        assert set(row) <= {"action", "min_role", "min_project_role", "others_min_role", "others_min_project_role",
+                            "token_action"}
     # the rules of DESIGN §4 as data
     assert by_action["project.delete"]["min_role"] == "Admin"
     assert by_action["audit.read"]["min_role"] == "Admin"
@@ -118,7 +120,8 @@ def test_dataset_actions_are_the_creators_the_owners_and_managers() -> None:
     creator, other = 5, 6
     for action in (Action.DATASET_START, Action.DATASET_CANCEL, Action.DATASET_DELETE):
         assert by_action[action.value] == {"action": action.value, "min_role": "Tester", "min_project_role": "edit",
-                                           "others_min_role": "Manager", "others_min_project_role": "owner"}
+                                           "others_min_role": "Manager", "others_min_project_role": "owner",
+                                           "token_action": "generate"}
 
         def may(role: Role, project_role: ProjectRole, created_by: int | None,
                 action: Action = action) -> bool:

@@ -71,6 +71,9 @@ class AuthRepository:
     async def api_token_by_hash(self, token_hash: str) -> ApiToken | None:
         return (await self.session.exec(select(ApiToken).where(ApiToken.token_hash == token_hash))).first()
 
+    async def api_token(self, token_id: int) -> ApiToken | None:
+        return await self.session.get(ApiToken, token_id)
+
     async def invitation_by_hash(self, token_hash: str) -> Invitation | None:
         return (
             await self.session.exec(select(Invitation).where(Invitation.token_hash == token_hash))

@@ -22,7 +22,7 @@ from sqlmodel.sql.expression import Select, SelectOfScalar
 from app.core.errors import NotFound
 from app.core.lru import BoundedLRU
 from app.core.models import ApiToken, Notification, Tenant
-from app.core.principal import Principal
+from app.core.principal import Principal, TokenScope
 
 M = TypeVar("M", bound=SQLModel)
 T = TypeVar("T")
@@ -38,7 +38,7 @@ NAMES: dict[str, str] = {"SchemaDoc": "Schema", "ConstraintSet": "Constraint set
 
 # Statements built once per caller (see ScopedRepository.per_caller), keyed by everything of the
 # caller a scoped statement reads
-_PER_CALLER: BoundedLRU[tuple[str, Any, int, int], Any] = BoundedLRU(4096)
+_PER_CALLER: BoundedLRU[tuple[str, Any, int, int, TokenScope | None], Any] = BoundedLRU(4096)
 
 
 def _model_of(entity: Any) -> type[SQLModel] | None:
@@ -65,9 +65,15 @@ class ScopedRepository:
     def per_caller(self, name: str, build: Callable[[], S]) -> S:
         """The statement `build` makes for this caller, built once: its values of the request go in
         bound parameters. Building a visibility-scoped statement and SQLAlchemy's cache key of it
-        cost a polled request 0.1-0.2 ms; the caller's role, tenant and id are the key, so a role
-        read fresh from the database takes its own statement at once."""
-        key = (name, self.principal.role, self.principal.tenant_id, self.principal.user_id)
+        cost a polled request 0.1-0.2 ms; the caller's role, tenant, id and token scope are the key,
+        so a role read fresh from the database takes its own statement at once."""
+        key = (
+            name,
+            self.principal.role,
+            self.principal.tenant_id,
+            self.principal.user_id,
+            self.principal.scope,
+        )
         statement = _PER_CALLER.get(key)
         if statement is None:
             statement = build()

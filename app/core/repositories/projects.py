@@ -79,6 +79,7 @@ class ProjectRepository(ScopedRepository):
             membership = await self.session.get(ProjectMember, (project_id, self.principal.user_id))
             role = effective_project_role(
                 self.principal,
+                project_id=project_id,
                 project_tenant_id=project.tenant_id,
                 created_by=project.created_by,
                 membership=ProjectRole(membership.role) if membership else None,
@@ -141,6 +142,7 @@ class ProjectRepository(ScopedRepository):
         for project_id, tenant_id, created_by, membership in (await self.session.exec(stmt)).all():
             role = effective_project_role(
                 self.principal,
+                project_id=project_id,
                 project_tenant_id=tenant_id,
                 created_by=created_by,
                 membership=ProjectRole(membership) if membership else None,

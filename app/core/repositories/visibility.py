@@ -2,7 +2,7 @@
 
 It is `authz.effective_project_role(...) is not None` written as a clause: a SuperUser sees every
 project, an Admin their tenant's, a Manager the ones they created or belong to, a Tester the ones
-they belong to. Projects, datasets and analytics all filter through it.
+they belong to; an API token limited to some projects, only those of them. Projects, datasets and analytics all filter through it.
 """
 
 from __future__ import annotations
@@ -18,6 +18,15 @@ from app.core.principal import Principal
 
 def visible_project(principal: Principal) -> ColumnElement[bool]:
     """A clause on `Project`: the caller may see this project."""
+    scope = principal.scope
+    if scope is not None and scope.project_ids is not None:
+        # a scoped API token: only its projects, of those its owner sees
+        own = _visible_to_user(principal)
+        return col(Project.id).in_(sorted(scope.project_ids)) & own
+    return _visible_to_user(principal)
+
+
+def _visible_to_user(principal: Principal) -> ColumnElement[bool]:
     if principal.is_superuser:
         return true()
     tenant = col(Project.tenant_id) == principal.tenant_id

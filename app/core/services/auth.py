@@ -7,13 +7,14 @@ from datetime import timedelta
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from app.core.authz import Action, require
 from app.core.clock import as_utc
 from app.core.errors import Invalid, NotFound, TooManyRequests, Unauthenticated
 from app.core.lru import BoundedLRU
-from app.core.models import ApiToken, Invitation, LoginThrottle, RevokedToken, Role, User, utcnow
+from app.core.models import ApiToken, Invitation, LoginThrottle, RevokedToken, Role, TokenAction, User, utcnow
 from app.core.payloads import ApiTokenCreate, SetupPassword
-from app.core.principal import Principal, RequestMeta
-from app.core.repositories import AuthRepository, UserRepository
+from app.core.principal import Principal, RequestMeta, TokenScope
+from app.core.repositories import AuthRepository, ProjectRepository, UserRepository
 from app.core.security import jwt_tokens, opaque_tokens
 from app.core.security.passwords import check_password_policy, hash_password_async, verify_password_async
 from app.core.services import audit, two_factor
@@ -181,6 +182,7 @@ async def authenticate(session: AsyncSession, settings: Settings, token: str, *,
         if last is None or now - last > timedelta(minutes=1):
             row.last_used_at = now
         principal_via, jti, exp, token_id = "api_token", None, expires, row.id
+        scope = scope_of(row)
     else:
         claims = _verified_claims(token, settings.signing_key())
         user, revoked = await repo.bearer(claims.user_id, claims.jti)
@@ -190,13 +192,32 @@ async def authenticate(session: AsyncSession, settings: Settings, token: str, *,
         if user is not None and valid_after is not None and claims.issued_at < valid_after:
             raise Unauthenticated("The access token is no longer valid; log in again.")
         principal_via, jti, exp, token_id = "jwt", claims.jti, claims.expires_at, None
+        scope = None
     if user is None or not user.is_active:
         raise Unauthenticated("The account is inactive or no longer exists.")
     if not user.tenant_active:
         raise Unauthenticated("The account's tenant is inactive.")
     return Principal(
-        user.user_id, user.tenant_id, user.username, Role(user.role), principal_via, jti, exp, token_id, ip
+        user.user_id,
+        user.tenant_id,
+        user.username,
+        Role(user.role),
+        principal_via,
+        jti,
+        exp,
+        token_id,
+        ip,
+        scope,
     )
+
+
+def scope_of(row: ApiToken) -> TokenScope | None:
+    """An API token's scope as stored (None: unscoped)."""
+    if row.scope_actions is None and row.scope_project_ids is None:
+        return None
+    projects = frozenset(row.scope_project_ids) if row.scope_project_ids is not None else None
+    actions = frozenset(TokenAction(a) for a in row.scope_actions) if row.scope_actions is not None else None
+    return TokenScope(projects, actions if actions is not None else frozenset(TokenAction))
 
 
 async def logout(session: AsyncSession, principal: Principal) -> str:
@@ -224,9 +245,11 @@ async def logout(session: AsyncSession, principal: Principal) -> str:
 async def create_api_token(
     session: AsyncSession, principal: Principal, data: ApiTokenCreate
 ) -> tuple[ApiToken, str]:
+    require(principal, Action.ACCOUNT_UPDATE)  # a scoped token makes no tokens (it would outgrow itself)
     expires = as_utc(data.expires_at)
     if expires is not None and expires <= utcnow():
         raise Invalid("expires_at must be in the future.")
+    project_ids, actions = await _checked_scope(session, principal, data)
     secret = opaque_tokens.new_api_token()
     row = ApiToken(
         user_id=principal.user_id,
@@ -235,6 +258,8 @@ async def create_api_token(
         token_hash=opaque_tokens.digest(secret),
         token_prefix=secret[:8],
         expires_at=expires,
+        scope_project_ids=project_ids,
+        scope_actions=actions,
     )
     session.add(row)
     await session.flush()
@@ -244,9 +269,32 @@ async def create_api_token(
         "token.create",
         target_type="api_token",
         target_id=row.id,
-        details={"name": data.name},
+        details={"name": data.name, "project_ids": project_ids, "actions": actions},
     )
     return row, secret
+
+
+async def _checked_scope(
+    session: AsyncSession, principal: Principal, data: ApiTokenCreate
+) -> tuple[list[int] | None, list[str] | None]:
+    """The scope to store: each project one the owner sees now (else 422, naming it), the actions
+    in TokenAction's order, all four when only projects are given; (None, None) when unscoped."""
+    if data.project_ids is None and data.actions is None:
+        return None, None
+    project_ids = None
+    if data.project_ids is not None:
+        project_ids = sorted(set(data.project_ids))
+        projects = ProjectRepository(session, principal)
+        for project_id in project_ids:
+            try:
+                await projects.get(project_id)
+            except NotFound:
+                raise Invalid(
+                    f"project_ids: project {project_id} is not one you can see; a token's scope can "
+                    "only name your projects."
+                ) from None
+    chosen = set(data.actions) if data.actions is not None else set(TokenAction)
+    return project_ids, [a.value for a in TokenAction if a in chosen]
 
 
 async def list_api_tokens(session: AsyncSession, principal: Principal) -> list[ApiToken]:
@@ -254,6 +302,7 @@ async def list_api_tokens(session: AsyncSession, principal: Principal) -> list[A
 
 
 async def revoke_api_token(session: AsyncSession, principal: Principal, token_id: int) -> ApiToken:
+    require(principal, Action.ACCOUNT_UPDATE)
     row = await UserRepository(session, principal).own_token(token_id)
     row.revoked_at = utcnow()
     audit.record(session, principal, "token.revoke", target_type="api_token", target_id=row.id)

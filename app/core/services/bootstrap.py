@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from dataclasses import dataclass
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -13,6 +14,18 @@ from app.core.security.passwords import hash_password_async
 from app.core.settings import Settings
 
 log = logging.getLogger("tdg.bootstrap")
+
+
+@dataclass
+class GeneratedAdmin:
+    """The SuperUser this process created with a generated password, for the banner `tdg serve`
+    prints once it listens (app/first_start.py): the log line alone was lost in start-up output."""
+
+    username: str = ""
+    password: str = ""
+
+
+generated_admin = GeneratedAdmin()
 
 
 async def ensure_bootstrap(session: AsyncSession, settings: Settings) -> bool:
@@ -40,6 +53,7 @@ async def ensure_bootstrap(session: AsyncSession, settings: Settings) -> bool:
     await session.commit()
     if generated:
         # printed once, on the first start only: the operator's way in
+        generated_admin.username, generated_admin.password = settings.admin_username, password
         log.warning("Created SuperUser '%s' with generated password: %s", settings.admin_username, password)
     else:
         log.info("Created SuperUser '%s' from TDG_ADMIN_PASSWORD", settings.admin_username)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from app.core.authz import require_read
 from app.core.models import Dataset, DatasetFile, DatasetStatus
 from app.core.principal import Principal
 from app.core.repositories import DatasetRepository, ProjectRepository
@@ -47,6 +48,7 @@ async def poll(session: AsyncSession, principal: Principal, watch: DatasetWatch)
     """The datasets of `watch` that changed since the last poll (on the first: the one dataset
     asked for, or every queued and running one). NotFound when the dataset or project asked for
     is not visible to the caller, now."""
+    require_read(principal)  # a stream reads; a scoped API token needs `read`
     repo = DatasetRepository(session, principal)
     if watch.dataset_id is not None:
         rows = [await repo.get(watch.dataset_id)]

@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from app.core.authz import Action, may_act_on_dataset, require_dataset, require_project
+from app.core.authz import Action, may_act_on_dataset, require, require_dataset, require_project
 from app.core.errors import Conflict, Invalid, NotFound
 from app.core.jobs.files import EXTENSIONS, MEDIA_TYPES
 from app.core.models import (
@@ -297,6 +297,7 @@ class Download:
 async def downloadable(repo: DatasetRepository, dataset_id: int, fmt: str, file_index: int) -> Dataset:
     """The dataset if `fmt` file `file_index` may be asked for: a known format, a visible and
     completed dataset (the checks of GET /data/{dataset_id} and of its signed links)."""
+    require(repo.principal, Action.DATASET_DOWNLOAD)  # the tenant role, and a scoped token's actions
     if fmt not in DOWNLOAD_FORMATS:
         raise Invalid(f"Unknown format '{fmt[:20]}'; use csv, json, xml or sql (or ndjson).")
     if file_index < 0:

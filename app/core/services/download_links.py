@@ -1,6 +1,8 @@
 """Download links for browsers: an <a href> cannot send a bearer token, so a short-lived signed
 link stands in for the Authorization header on the download door only. It is bound to the user,
-the dataset, the format and the file; the door still authorizes as that user when it is used."""
+the dataset, the format and the file; the door still authorizes as that user when it is used, and
+a link made with an API token as that token: revoked or expired, the link stops too; scoped, the
+door applies its scope again."""
 
 from __future__ import annotations
 
@@ -12,10 +14,11 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.clock import as_utc
 from app.core.errors import NotFound, Unauthenticated
-from app.core.models import Role
-from app.core.principal import Principal
+from app.core.models import Role, utcnow
+from app.core.principal import Principal, TokenScope
 from app.core.repositories import AuthRepository, DatasetRepository
 from app.core.security import jwt_tokens
+from app.core.services.auth import scope_of
 from app.core.services.datasets import downloadable
 from app.core.settings import Settings
 
@@ -54,6 +57,7 @@ async def create(
         "fmt": fmt,
         "idx": file_index,
         "sid": principal.jti,
+        "tok": principal.api_token_id,
     }
     token, expires = jwt_tokens.issue_link(
         secret=settings.signing_key(), purpose=PURPOSE, claims=claims, ttl=LINK_TTL
@@ -80,6 +84,7 @@ async def principal_for(
         issued_at = int(claims["iat"])
         target = (int(claims["did"]), str(claims["fmt"]), int(claims["idx"]))
         session_id = claims.get("sid")
+        token_id = int(claims["tok"]) if claims.get("tok") is not None else None
     except (KeyError, TypeError, ValueError):
         raise Unauthenticated("The link is invalid.") from None
     if target != (dataset_id, fmt.lower(), file_index):
@@ -92,4 +97,25 @@ async def principal_for(
     valid_after = as_utc(user.tokens_valid_after)
     if revoked or (valid_after is not None and issued_at < int(valid_after.timestamp())):
         raise Unauthenticated("The link is no longer valid: its log-in session has ended.")
-    return Principal(user.user_id, user.tenant_id, user.username, Role(user.role), "download_link", ip=ip)
+    scope = await _token_scope(session, token_id, user_id) if token_id is not None else None
+    return Principal(
+        user.user_id,
+        user.tenant_id,
+        user.username,
+        Role(user.role),
+        "download_link",
+        api_token_id=token_id,
+        ip=ip,
+        scope=scope,
+    )
+
+
+async def _token_scope(session: AsyncSession, token_id: int, user_id: int) -> TokenScope | None:
+    """The scope of the API token a link was made with, if that token still works."""
+    row = await AuthRepository(session).api_token(token_id)
+    expires = as_utc(row.expires_at) if row is not None else None
+    if row is None or row.user_id != user_id or row.revoked_at is not None:
+        raise Unauthenticated("The link is no longer valid: the API token it was made with is revoked.")
+    if expires is not None and expires <= utcnow():
+        raise Unauthenticated("The link is no longer valid: the API token it was made with has expired.")
+    return scope_of(row)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from app.core.authz import Action, require
 from app.core.models import Notification, utcnow
 from app.core.principal import Principal
 from app.core.repositories import NotificationRepository
@@ -22,6 +23,7 @@ async def unread_count(session: AsyncSession, principal: Principal) -> int:
 
 
 async def mark_read(session: AsyncSession, principal: Principal, notification_id: int) -> Notification:
+    require(principal, Action.ACCOUNT_UPDATE)
     row = await NotificationRepository(session, principal).get(notification_id)
     if row.read_at is None:
         row.read_at = utcnow()

@@ -14,7 +14,7 @@ from datetime import timedelta
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core import preferences
-from app.core.authz import require_another_admin
+from app.core.authz import Action, require, require_another_admin
 from app.core.errors import Conflict, Forbidden, Invalid, PayloadTooLarge
 from app.core.models import Role, User, utcnow
 from app.core.payloads import (
@@ -59,6 +59,7 @@ async def get(session: AsyncSession, principal: Principal) -> User:
 
 
 async def update(session: AsyncSession, principal: Principal, data: SettingsUpdate) -> User:
+    require(principal, Action.ACCOUNT_UPDATE)
     user = await _me(session, principal)
     fields = data.model_dump(exclude_none=True)  # null means "leave as is", as in GraphQL
     if not fields:
@@ -101,6 +102,7 @@ def _reencode_avatar(raw: bytes) -> bytes:
 async def upload_avatar(
     session: AsyncSession, principal: Principal, settings: Settings, data: AvatarUpload
 ) -> User:
+    require(principal, Action.ACCOUNT_UPDATE)
     try:
         raw = base64.b64decode(data.content_base64, validate=True)
     except (binascii.Error, ValueError):
@@ -148,6 +150,7 @@ async def change_password(
     session: AsyncSession, principal: Principal, settings: Settings, data: PasswordChange
 ) -> PasswordChanged:
     """Every session token issued before now stops working; the answer carries a fresh one."""
+    require(principal, Action.ACCOUNT_UPDATE)
     user = await _me(session, principal)
     if not await verify_password_async(data.current_password, user.password_hash):
         raise Forbidden("The current password is incorrect.")
@@ -172,6 +175,7 @@ async def change_password(
 
 
 async def change_email(session: AsyncSession, principal: Principal, data: EmailChange) -> User:
+    require(principal, Action.ACCOUNT_UPDATE)
     users = UserRepository(session, principal)
     user = await _me(session, principal)
     if not await verify_password_async(data.password, user.password_hash):
@@ -187,6 +191,7 @@ async def change_email(session: AsyncSession, principal: Principal, data: EmailC
 async def update_notifications(
     session: AsyncSession, principal: Principal, data: NotificationPrefsUpdate
 ) -> User:
+    require(principal, Action.ACCOUNT_UPDATE)
     user = await _me(session, principal)
     prefs = notification_preferences(user)
     for event, channels in data.preferences.items():
@@ -200,6 +205,7 @@ async def update_notifications(
 
 async def delete_account(session: AsyncSession, principal: Principal, data: AccountDelete) -> User:
     """Deactivate and anonymise; audit rows keep the name they were written with."""
+    require(principal, Action.ACCOUNT_UPDATE)
     users = UserRepository(session, principal)
     user = await _me(session, principal)
     if not await verify_password_async(data.password, user.password_hash):

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import pyotp
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from app.core.authz import Action, require
 from app.core.errors import Conflict, Forbidden, Invalid
 from app.core.models import User, utcnow
 from app.core.payloads import TwoFactorDisable, TwoFactorEnable
@@ -92,6 +93,7 @@ async def enable(
     session: AsyncSession, principal: Principal, settings: Settings, data: TwoFactorEnable
 ) -> TwoFactorState:
     """Without a code: start (or restart) enrolment. With a code: confirm it and turn 2FA on."""
+    require(principal, Action.ACCOUNT_UPDATE)
     user = await UserRepository(session, principal).get(principal.user_id)
     if user.two_factor_enabled:
         raise Conflict("Two-factor authentication is already enabled; disable it first to enrol again.")
@@ -131,6 +133,7 @@ async def enable(
 async def disable(
     session: AsyncSession, principal: Principal, settings: Settings, data: TwoFactorDisable
 ) -> TwoFactorState:
+    require(principal, Action.ACCOUNT_UPDATE)
     user = await UserRepository(session, principal).get(principal.user_id)
     if not user.two_factor_enabled:
         raise Conflict("Two-factor authentication is not enabled.")

@@ -9,7 +9,7 @@ from strawberry.types import Info
 
 from app.core.clock import iso
 from app.core.models import ApiToken as ApiTokenRow
-from app.core.models import Role
+from app.core.models import Role, TokenAction
 from app.core.models import User as UserRow
 from app.graphql.context import Context
 
@@ -91,10 +91,18 @@ class ApiToken:
     created_at: str
     last_used_at: str | None
     expires_at: str | None
+    project_ids: list[int] | None = strawberry.field(
+        description="Scope: the only projects the token reaches; null for every project its owner sees"
+    )
+    actions: list[TokenAction] | None = strawberry.field(
+        description="Scope: the only actions the token takes; null for an unscoped token, which has "
+        "its owner's full power"
+    )
 
     @classmethod
     def from_row(cls, row: ApiTokenRow) -> ApiToken:
         assert row.id is not None
+        actions = row.scope_actions
         return cls(
             token_id=row.id,
             name=row.name,
@@ -102,6 +110,8 @@ class ApiToken:
             created_at=iso(row.created_at) or "",
             last_used_at=iso(row.last_used_at),
             expires_at=iso(row.expires_at),
+            project_ids=list(row.scope_project_ids) if row.scope_project_ids is not None else None,
+            actions=[TokenAction(a) for a in actions] if actions is not None else None,
         )
 
 

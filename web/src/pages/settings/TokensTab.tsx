@@ -1,4 +1,5 @@
-// API tokens (Settings -> Tokens): create with a name (the secret is shown once), list, revoke.
+// API tokens (Settings -> Tokens): create with a name and optionally a scope (the secret is shown
+// once), list with each token's scope, revoke.
 import { Alert, Button, Group, Paper, Select, Skeleton, Stack, Table, Text, TextInput, Title, VisuallyHidden, useMatches } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
@@ -10,10 +11,11 @@ import { errorDetail } from '../../api/errors';
 import { formatWhen } from '../../components/format';
 import { graphql } from '../../gql';
 import { NewTokenModal } from './NewTokenModal';
+import { NO_SCOPE, scopeInput, scopeText, TokenScopeFields, useProjectNames, type ScopeValues } from './TokenScope';
 import { placeServerError } from './serverErrors';
 
 const TokensQuery = graphql(`
-  query ApiTokens { api_tokens { token_id name prefix created_at last_used_at expires_at } }
+  query ApiTokens { api_tokens { token_id name prefix created_at last_used_at expires_at project_ids actions } }
 `);
 
 const CreateTokenMutation = graphql(`
@@ -44,18 +46,28 @@ export function TokensTab() {
   const [, revoke] = useMutation(RevokeTokenMutation);
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const [general, setGeneral] = useState<string | null>(null);
-  const form = useForm({
-    initialValues: { name: '', expiry: 'never' },
-    validate: { name: (v) => (v.trim() ? null : 'Name the token, e.g. after the CI job that uses it.') },
+  const form = useForm<{ name: string; expiry: string; scope: ScopeValues }>({
+    initialValues: { name: '', expiry: 'never', scope: NO_SCOPE },
+    validate: {
+      name: (v) => (v.trim() ? null : 'Name the token, e.g. after the CI job that uses it.'),
+      scope: { actions: (v, all) => (all.scope.limited && v.length === 0 ? 'Choose at least one action.' : null) },
+    },
   });
+  const projectNames = useProjectNames();
   const reload = () => reexecute({ requestPolicy: 'network-only' });
 
   const submit = form.onSubmit(async (values) => {
     setGeneral(null);
-    const result = await create({ input: { name: values.name.trim(), expires_at: expiresAt(values.expiry) } });
+    const result = await create({
+      input: { name: values.name.trim(), expires_at: expiresAt(values.expiry), ...scopeInput(values.scope) },
+    });
     const token = result.data?.create_api_token;
     if (!token) {
-      const placed = placeServerError(result.error, { name: 'name', expires_at: 'expiry' }, [{ field: 'expiry', pattern: /expires_at/ }]);
+      const placed = placeServerError(
+        result.error,
+        { name: 'name', expires_at: 'expiry', project_ids: 'scope.projects', actions: 'scope.actions' },
+        [{ field: 'expiry', pattern: /expires_at/ }, { field: 'scope.projects', pattern: /project_ids/ }],
+      );
       form.setErrors(placed.byField);
       setGeneral(placed.general);
       return;
@@ -95,7 +107,8 @@ export function TokensTab() {
             <div>
               <Title order={2} size="h4" id="new-token-heading">New API token</Title>
               <Text size="sm" c="dimmed">
-                For scripts and CI: send it as <Text span ff="monospace">Authorization: Bearer &lt;token&gt;</Text>. It acts with your role.
+                For scripts and CI: send it as <Text span ff="monospace">Authorization: Bearer &lt;token&gt;</Text>. It acts with
+                your role, or less when you limit it.
               </Text>
             </div>
             {general && <Alert color="red" role="alert" title="Could not create the token">{general}</Alert>}
@@ -104,6 +117,9 @@ export function TokensTab() {
                 {...form.getInputProps('name')} />
               <Select label="Expires" data={EXPIRY} allowDeselect={false} miw={160} {...form.getInputProps('expiry')} />
             </Group>
+            <TokenScopeFields values={form.values.scope}
+              errors={{ projects: form.errors['scope.projects'] as string | undefined, actions: form.errors['scope.actions'] as string | undefined }}
+              onChange={(scope) => form.setFieldValue('scope', scope)} />
             <Group>
               <Button type="submit" loading={createState.fetching} leftSection={<IconKey size={16} aria-hidden />}>Create token</Button>
             </Group>
@@ -129,6 +145,10 @@ export function TokensTab() {
                   </div>
                   {revokeButton(t)}
                 </Group>
+                <Group gap={4} mt={4}>
+                  <Text size="xs" fw={500}>Scope:</Text>
+                  <Text size="xs">{scopeText(t, projectNames)}</Text>
+                </Group>
                 <Text size="xs" c="dimmed" mt={4}>
                   Created {formatWhen(t.created_at)} · last used {t.last_used_at ? formatWhen(t.last_used_at) : 'never'} ·
                   expires {t.expires_at ? formatWhen(t.expires_at) : 'never'}
@@ -143,6 +163,7 @@ export function TokensTab() {
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th scope="col">Name</Table.Th>
+                  <Table.Th scope="col">Scope</Table.Th>
                   <Table.Th scope="col">Created</Table.Th>
                   <Table.Th scope="col">Last used</Table.Th>
                   <Table.Th scope="col">Expires</Table.Th>
@@ -156,6 +177,7 @@ export function TokensTab() {
                       <Text size="sm" fw={500}>{t.name}</Text>
                       <Text size="xs" c="dimmed" ff="monospace">{t.prefix}…</Text>
                     </Table.Td>
+                    <Table.Td><Text size="sm">{scopeText(t, projectNames)}</Text></Table.Td>
                     <Table.Td>{formatWhen(t.created_at)}</Table.Td>
                     <Table.Td>{t.last_used_at ? formatWhen(t.last_used_at) : 'Never'}</Table.Td>
                     <Table.Td>{t.expires_at ? formatWhen(t.expires_at) : 'Never'}</Table.Td>
