@@ -29,6 +29,7 @@ from app.generation.values.regex_nodes import (
     RxSet,
     capped,
     generate_exact_lengths,
+    steerable,
     within,
 )
 
@@ -366,7 +367,15 @@ class RegexGenerator:
         if max_len is not None and self.min_len > max_len:
             return f"the pattern needs at least {self.min_len} characters but maxLength is {max_len}"
         if min_len > self.max_len and not (self.pad_end or self.pad_start):
-            return f"the pattern allows at most {self.max_len} characters but minLength is {min_len}"
+            if self.true_max is not None and self.true_max < min_len:
+                return f"the pattern allows at most {self.true_max} characters but minLength is {min_len}"
+            # repeats are drawn short (UNBOUNDED_EXTRA, BOUNDED_SPREAD), but lengths of a pattern
+            # of literals, sets and their repeats are steered to any target (`[a-z]*`, minLength 4000)
+            if not steerable(self.gen):
+                return (
+                    f"the pattern's values are drawn at most {self.max_len} characters long but "
+                    f"minLength is {min_len}"
+                )
         return None
 
     def generate(

@@ -264,6 +264,11 @@ def _fit_parts(gen: RxGen) -> list[RxGen] | None:
     return items
 
 
+def steerable(gen: RxGen) -> bool:
+    """Whether `generate_exact_lengths` can draw this tree at any length it allows."""
+    return _fit_parts(gen) is not None
+
+
 def generate_exact_lengths(gen: RxGen, rng: np.random.Generator, target: np.ndarray) -> np.ndarray | None:
     """Code points of strings of exactly `target[i]` characters each (None when not steerable).
     The slack above the fixed minimum is split over the repeats, each taking a random share
