@@ -78,11 +78,12 @@ class Arr:
         starts, ends = self.offsets[idx], self.offsets[idx + 1]
         lengths = ends - starts
         item = None
-        if self.item is not None and lengths.sum():
-            item_idx = np.concatenate(
-                [np.arange(s, e) for s, e in zip(starts.tolist(), ends.tolist(), strict=True)]
-            )
-            item = take(self.item, item_idx.astype(np.int64))
+        total = int(lengths.sum())
+        if self.item is not None and total:
+            # item j of the result is item starts[r] + (j - where row r begins) of this column
+            begins = np.cumsum(lengths) - lengths
+            item_idx = np.arange(total, dtype=np.int64) + np.repeat(starts - begins, lengths)
+            item = take(self.item, item_idx)
         return Arr(lengths, item, None if self.nulls is None else self.nulls[idx])
 
 
@@ -126,3 +127,47 @@ _TakesT = TypeVar("_TakesT", bound=_Takes)
 
 def take(col: _TakesT, idx: np.ndarray) -> _TakesT:
     return col.take(np.asarray(idx, dtype=np.int64))
+
+
+def spread(col: Column, idx: np.ndarray, n: int) -> Column:
+    """`col` (one row per entry of `idx`, or one row when `idx` is empty) as a column of `n`
+    rows holding its row j at row idx[j]: what an optional field drawn only for its present rows
+    becomes. The other rows are filler a presence mask hides: arrays empty, optional children
+    absent, scalars a copy of the first value, so nothing below an absent row is copied."""
+    if isinstance(col, Leaf):
+        first = col.values[0]
+        values = [first] * n
+        for i, v in zip(idx.tolist(), col.values, strict=False):
+            values[i] = v
+        text = None
+        if col.text_values is not None:
+            text = [col.text_values[0]] * n
+            for i, t in zip(idx.tolist(), col.text_values, strict=False):
+                text[i] = t
+        return Leaf(values, col.kind, text)
+    if isinstance(col, Arr):
+        lengths = np.zeros(n, dtype=np.int64)
+        if idx.size:
+            lengths[idx] = col.lengths
+        item = col.item if idx.size else None
+        return Arr(lengths, item, _spread_mask(col.nulls, idx, n))
+    if isinstance(col, Obj):
+        return Obj(
+            n,
+            [None if f is None else spread(f, idx, n) for f in col.fields],
+            [None if p is None else _spread_mask(p, idx, n) for p in col.present],
+            _spread_mask(col.nulls, idx, n),
+        )
+    # a choice's option columns hold their rows in row order: the filler rows repeat row 0
+    rows = np.zeros(n, dtype=np.int64)
+    rows[idx] = np.arange(idx.size)
+    return take(col, rows)
+
+
+def _spread_mask(mask: np.ndarray | None, idx: np.ndarray, n: int) -> np.ndarray | None:
+    if mask is None:
+        return None
+    out = np.zeros(n, dtype=bool)
+    if idx.size:
+        out[idx] = mask
+    return out

@@ -9,7 +9,7 @@ from typing import Any, cast
 import numpy as np
 
 from app.generation.engine.agreement import Unit, UnitInput
-from app.generation.engine.columns import Column, Obj, take
+from app.generation.engine.columns import Column, Obj, spread, take
 from app.generation.engine.generators import (
     OPTIONAL_PRESENCE,
     REDRAWS,
@@ -370,9 +370,7 @@ def _present_rows(gen: Gen, bc: BlockContext, rows: Rows, shared: Shared, mask: 
         return gen.generate(bc, rows, shared)
     drawn = idx if idx.size else np.zeros(1, dtype=np.int64)
     sub = gen.generate(bc, rows.subset(drawn), shared.subset(drawn))
-    spread = np.zeros(rows.n, dtype=np.int64)
-    spread[idx] = np.arange(idx.size)
-    return take(sub, spread)
+    return spread(sub, idx, rows.n)
 
 
 def _replace_obj_rows(col: Obj, idx: np.ndarray, sub: Obj) -> Obj:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import numpy as np
 
 from app.generation.engine.arrays import ArrayGen
 from app.generation.engine.choices import ChoiceGen
-from app.generation.engine.columns import Arr, Choice, Column, Leaf, Obj
+from app.generation.engine.columns import Arr, Choice, Column, Leaf, Obj, take
 from app.generation.engine.generators import Gen, distinct_generators
 from app.generation.engine.objects import ObjectGen
 
@@ -303,15 +304,40 @@ class XmlWriter:
                     self._mask(_escape_column(["" if t is None else t for t in texts], False), present)
                 )
             elif slot.name == "" or (isinstance(slot.gen, (ObjectGen, ChoiceGen)) and slot.gen.name == ""):
-                body_parts.append(self._mask(self._group_content(slot.gen, f, ns), present))
+                body_parts.append(
+                    self._rendered(lambda g, c: self._group_content(g, c, ns), slot.gen, f, present)
+                )
             else:
-                body_parts.append(self._mask(self._element(slot.gen, f, slot.name, ns), present))
+                name = slot.name
+                body_parts.append(
+                    self._rendered(lambda g, c, t=name: self._element(g, c, t, ns), slot.gen, f, present)
+                )
         if attr_prefixes:
             decls = "".join(f' xmlns:{p}="{_escape_attr(ns)}"' for ns, p in attr_prefixes.items())
             attr_parts.append([decls] * n)
         attrs = ["".join(p) for p in zip(*attr_parts, strict=True)] if attr_parts else [""] * n
         body = ["".join(p) for p in zip(*body_parts, strict=True)] if body_parts else [""] * n
         return attrs, body
+
+    def _rendered(
+        self,
+        render: Callable[[Gen, Column], list[str]],
+        gen: Gen,
+        col: Column,
+        present: np.ndarray | None,
+    ) -> list[str]:
+        """A child's fragments for every row, "" where absent. A child absent from most rows
+        (the optional content of a large record) is rendered for its present rows only."""
+        if present is None or col.n < 8:
+            return self._mask(render(gen, col), present)
+        idx = np.flatnonzero(present)
+        if idx.size * 2 > col.n:
+            return self._mask(render(gen, col), present)
+        out = [""] * col.n
+        if idx.size:
+            for i, frag in zip(idx.tolist(), render(gen, take(col, idx)), strict=True):
+                out[i] = frag
+        return out
 
     @staticmethod
     def _mask(frags: list[str], present: np.ndarray | None) -> list[str]:
