@@ -17,6 +17,7 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 import orjson
+from cross_web import HTTPException
 from fastapi import Depends, FastAPI, Request
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
@@ -41,6 +42,7 @@ from app.core.webhooks.dispatcher import WebhookDispatcher
 from app.graphql.context import AppServices, Context, LiveContext, open_context
 from app.graphql.door import JsonErrorsGraphQLRouter
 from app.graphql.schema import build_schema
+from app.graphql.surrogates import lone_surrogate_at
 from app.rest import errors
 from app.rest.body_limit import BodyLimitMiddleware
 from app.rest.facade import build_router
@@ -77,6 +79,20 @@ async def graphql_context(context: Context | LiveContext = Depends(open_context)
 class OfflineGraphQLRouter(JsonErrorsGraphQLRouter):
     """GraphiQL served from vendored assets: no CDN. Answers are encoded with orjson (the REST
     facade's encoder), not the standard library's json: a page of 50 rows took ~0.2 ms there."""
+
+    def decode_json(self, data: str | bytes) -> object:
+        decoded = super().decode_json(data)
+        # json lets a lone surrogate escape through (a resolver then failed with 500); only a
+        # body with an escape at all is walked
+        if ("\\u" in data if isinstance(data, str) else b"\\u" in data) and (
+            where := lone_surrogate_at(decoded)
+        ) is not None:
+            raise HTTPException(
+                400,
+                f"The request body holds a lone UTF-16 surrogate escape (such as \\ud800) at {where}; "
+                "a character beyond U+FFFF is written as a pair of escapes or as UTF-8.",
+            )
+        return decoded
 
     def encode_json(self, data: object) -> bytes:
         try:
