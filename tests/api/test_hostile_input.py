@@ -170,6 +170,13 @@ async def test_search_text_of_any_length(api: Api) -> None:
             assert r.json() == [], (path, len(text))
         body = await api.gql_data("query($q: String) { projects(q: $q) { total } }", {"q": text}, admin)
         assert body["projects"]["total"] == 0
+    # the other free-text parameters, as long
+    long = search_texts(SEED)[0]
+    sid = (await api.call("GET", "/schemas", admin, 200))[0]["schema_id"]
+    assert await api.call("GET", "/projects", admin, 200, params={"tag": long}) == []
+    _refused(await api.request("GET", f"/schemas/{sid}/repr", admin, params={"root": long}), "a long root")
+    r = await api.request("GET", "/data/1", admin, params={"format": "csv", "link": long})
+    assert r.status_code in (*REFUSED, 401, 403, 404), r.text[:300]
     # literal: wildcards and backslashes are text, not patterns
     assert [p["name"] for p in await api.call("GET", "/projects", admin, 200, params={"q": "%_\\"})] == ["aaaaaaaaaa%_\\"]
     assert await api.call("GET", "/projects", admin, 200, params={"q": "_"}) != []
