@@ -7,6 +7,7 @@
     ├── Forbidden         403  visible resource, role lacks the action
     ├── NotFound          404  missing, or invisible to the caller (no existence leak)
     ├── Conflict          409  state does not allow the action (dataset not queued, schema in use)
+    ├── Gone              410  a dataset's stored file is missing (the dataset is marked expired)
     ├── PayloadTooLarge   413  upload above the limit
     ├── UnsupportedMedia  415  JSON route given another content type
     ├── Invalid           422  present but invalid values, constraint conflicts, bad schemas
@@ -57,6 +58,13 @@ class NotFound(DomainError):
 class Conflict(DomainError):
     code = "conflict"
     status = 409
+
+
+class Gone(DomainError):
+    """What was asked for existed and is gone for good (a dataset's file lost from the store)."""
+
+    code = "gone"
+    status = 410
 
 
 class PayloadTooLarge(DomainError):
@@ -110,3 +118,4 @@ class DatabaseUnavailable(DomainError):
 class StorageUnavailable(DomainError):
     code = "storage_unavailable"
     status = 503
+    retry_after = 5

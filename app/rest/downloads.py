@@ -8,6 +8,7 @@ of the Authorization header; the download is then authorized as the link's user.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from typing import Any
 from urllib.parse import quote
@@ -23,6 +24,8 @@ from starlette.responses import (
 )
 from starlette.types import Message, Receive, Scope, Send
 
+from app.core.errors import Gone, StorageUnavailable
+from app.core.principal import Principal
 from app.core.services import datasets, download_links
 from app.core.storage import Store, store_for
 from app.graphql.context import Context, open_context
@@ -33,6 +36,10 @@ from app.rest.variables import build_variables
 # a route's handler as FastAPI calls it: the request, and the context its dependency opened
 # a route's endpoint: FastAPI reads its signature (the download door takes the context as a dependency)
 Endpoint = Callable[..., Coroutine[Any, Any, Response]]
+log = logging.getLogger("tdg.rest")
+# how long a download waits for the store to say whether its file is there (S3's own probe gives
+# up after 5 s connecting and 5 s reading; this bounds a local folder on a hung network volume)
+STAT_SECONDS = 15
 
 
 class FileDownload(FileResponse):
@@ -103,6 +110,7 @@ def make_download_endpoint(route: Route) -> Endpoint:
         )
         await context.session.commit()
         store = store_for(context.settings)
+        await _check_stored(context, principal, store, dataset_id, found)
         headers = {"X-Content-SHA256": found.sha256, "Cache-Control": "private, max-age=0"}
         local = store.local_path(found.path)
         if local is not None:
@@ -121,6 +129,29 @@ def make_download_endpoint(route: Route) -> Endpoint:
 
     endpoint.__name__ = route.operation_id
     return endpoint
+
+
+async def _check_stored(
+    context: Context, principal: Principal, store: Store, dataset_id: int, found: datasets.Download
+) -> None:
+    """The stored file is there, readable and whole, before any status line is sent (a 200 that
+    then breaks off tells the client nothing). Missing or of another size: 410, and the dataset
+    is expired with the reason, so its state says so too; the store not answering: 503."""
+    try:
+        size = await asyncio.wait_for(asyncio.to_thread(store.stat, found.path), STAT_SECONDS)
+    except TimeoutError:
+        raise StorageUnavailable(f"The file store did not answer within {STAT_SECONDS} seconds.") from None
+    if size == found.size_bytes:
+        return
+    problem = (
+        "is missing from the file store" if size is None else f"has {size} bytes, not {found.size_bytes}"
+    )
+    reason = f"The stored file {found.filename} {problem}; generate the dataset again."
+    log.error("dataset %d: %s (%s)", dataset_id, reason, found.path)
+    await datasets.lose_files(context.session, principal, dataset_id, reason)
+    await context.session.commit()
+    await asyncio.to_thread(store.remove, f"datasets/{dataset_id}")  # the rest of it, as expiry does
+    raise Gone(reason)
 
 
 def stored_download(

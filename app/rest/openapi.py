@@ -43,6 +43,10 @@ _ERRORS: dict[int, tuple[str, str]] = {
     403: ("Forbidden", "The caller's role, or their API token's scope, lacks the permission"),
     404: ("NotFound", "Not found, or not visible to the caller"),
     409: ("Conflict", "The resource's state does not allow this"),
+    410: (
+        "Gone",
+        "The dataset's stored file is missing or damaged (the dataset is now expired, with the reason)",
+    ),
     413: ("PayloadTooLarge", "Request body or upload too large"),
     415: ("UnsupportedMediaType", "Wrong Content-Type"),
     416: ("RangeNotSatisfiable", "Range not satisfiable (Content-Range names the file's size)"),
@@ -54,15 +58,15 @@ _ERRORS: dict[int, tuple[str, str]] = {
     429: ("TooManyRequests", "Too many attempts; see Retry-After"),
     503: (
         "Unavailable",
-        "Not now: every database connection stayed in use (busy; see Retry-After), or the file store "
-        "cannot be reached",
+        "Not now (see Retry-After): every database connection stayed in use (busy), the database "
+        "cannot be reached, or the file store cannot be reached",
     ),
 }
 _ERROR_HEADERS: dict[int, dict[str, Any]] = {
     401: {"WWW-Authenticate": {"schema": {"type": "string"}, "description": "Bearer"}},
     416: {"Content-Range": {"schema": {"type": "string"}, "description": "bytes */size"}},
     429: {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait"}},
-    503: {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait (when busy)"}},
+    503: {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait"}},
 }
 
 
@@ -94,6 +98,7 @@ def error_statuses(route: Route) -> list[int]:
         statuses |= {400, 413, 415, 422}  # no or malformed body; too large; wrong type; invalid field
     if route.download:
         statuses |= {400, 416}  # a malformed or unsatisfiable Range header
+        statuses |= {410, 503}  # the stored file missing or damaged; the store not answering
     if route.auth or route.operation is not None:
         statuses.add(503)  # no database connection free within the pool's timeout
     return sorted(statuses)

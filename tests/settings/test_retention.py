@@ -69,7 +69,7 @@ async def test_expired_datasets_lose_their_files(api: Api, settings: Settings) -
     await eventually(lambda: asyncio.to_thread(stored_under, settings, folder), lambda there: not there,
                      timeout=120, what=f"{folder} removed from the store")
     r = await download(api, admin, old["dataset_id"], "json")
-    assert r.status_code == 409 and "expired" in r.json()["detail"]
+    assert r.status_code == 410 and "retention period of 2 days" in r.json()["detail"]
 
     kept = await api.call("GET", f"/datasets/{fresh['dataset_id']}", admin, 200)
     assert kept["status"] == "completed" and kept["files"]

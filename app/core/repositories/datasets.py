@@ -97,6 +97,23 @@ class DatasetRepository(ScopedRepository):
         mine = self.select(Dataset.id).where(col(Dataset.id) == dataset_id)
         await self.session.exec(self.delete_where(DatasetShard, col(DatasetShard.dataset_id).in_(mine)))
 
+    async def expire(self, dataset_id: int, reason: str) -> bool:
+        """completed -> expired with `reason`, its file rows gone (a stored file went missing),
+        unless the dataset changed meanwhile."""
+        result = await self.session.exec(
+            self.update(Dataset)
+            .where(
+                col(Dataset.id) == dataset_id,
+                col(Dataset.status) == DatasetStatus.completed.value,
+                self.visible(),
+            )
+            .values(status=DatasetStatus.expired.value, error=reason)
+        )
+        if result.rowcount != 1:
+            return False
+        await self.session.exec(self.delete_where(DatasetFile, col(DatasetFile.dataset_id) == dataset_id))
+        return True
+
     async def files_of(self, dataset_ids: Sequence[int]) -> dict[int, builtins.list[DatasetFile]]:
         stmt = (
             self.select(DatasetFile, scope=Dataset)

@@ -11,7 +11,7 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.authz import Action, may_act_on_dataset, require, require_dataset, require_project
-from app.core.errors import Conflict, Invalid, NotFound
+from app.core.errors import Conflict, Gone, Invalid, NotFound
 from app.core.jobs.files import EXTENSIONS, MEDIA_TYPES
 from app.core.models import (
     ConstraintSet,
@@ -303,6 +303,8 @@ async def downloadable(repo: DatasetRepository, dataset_id: int, fmt: str, file_
     if file_index < 0:
         raise NotFound(f"Dataset {dataset_id} has no file {file_index}.")
     dataset = await repo.get(dataset_id)
+    if dataset.status == DatasetStatus.expired.value:
+        raise Gone(dataset.error or f"Dataset {dataset_id} has expired: its files were removed.")
     if dataset.status != DatasetStatus.completed.value:
         raise Conflict(
             f"Dataset {dataset_id} is {dataset.status}; files can be downloaded once it is completed."
@@ -339,6 +341,13 @@ async def download(
     )
     name = f"dataset-{dataset_id}" + (f"-{file_index}" if file_index else "") + f".{EXTENSIONS[fmt]}"
     return Download(row.path, name, MEDIA_TYPES[fmt], row.size_bytes, row.sha256)
+
+
+async def lose_files(session: AsyncSession, principal: Principal, dataset_id: int, reason: str) -> None:
+    """A stored file of the dataset is missing or damaged: the dataset is `expired` with `reason`
+    and lists no files (as after the retention purge), so its state says what a download found.
+    The caller commits, then removes what is left of its folder."""
+    await DatasetRepository(session, principal).expire(dataset_id, reason)
 
 
 async def _render(

@@ -77,6 +77,11 @@ class Store(Protocol):
         """Bytes [start, stop) of a file, in chunks."""
         ...
 
+    def stat(self, relative: str) -> int | None:
+        """The file's size in bytes, or None when there is no such file; StorageUnavailable when
+        the store cannot tell within a few seconds (unreachable, frozen, refusing to read it)."""
+        ...
+
     def location(self, relative: str) -> tuple[str | None, str, str] | None:
         """(endpoint URL, bucket, key) of a file in an object store, for copies inside it; None
         for a local folder."""

@@ -84,6 +84,15 @@ class LocalStore:
                 left -= len(chunk)
                 yield chunk
 
+    def stat(self, relative: str) -> int | None:
+        try:
+            with open(self.root / relative, "rb") as fh:  # opened, not only stat'ed: readable too
+                return os.fstat(fh.fileno()).st_size
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except OSError as exc:
+            raise StorageUnavailable(f"The file store cannot read the file ({exc.strerror}).") from None
+
     def location(self, relative: str) -> None:
         return None
 

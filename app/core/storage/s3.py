@@ -38,6 +38,7 @@ log = logging.getLogger("tdg.storage")
 MIN_PART = 5 * 1024 * 1024  # S3's smallest multipart part (all but the last)
 MAX_COPY = 5 * 1024**3  # the largest range one UploadPartCopy may copy
 COPY_READ_SECONDS = 900  # how long a server-side copy may take to answer
+PROBE_SECONDS = 5  # how long a download's look at its object may wait for the store (once)
 _CREDENTIALS = {"InvalidAccessKeyId", "SignatureDoesNotMatch", "AccessDenied", "403", "InvalidToken",
                 "ExpiredToken", "InvalidClientTokenId", "AuthorizationHeaderMalformed"}  # fmt: skip
 
@@ -61,7 +62,9 @@ def describe(exc: Exception, bucket: str) -> str:
     return f"The object store request failed ({exc.__class__.__name__})."
 
 
-def make_client(endpoint_url: str | None, region: str | None, *, read_timeout: int = 60) -> Any:
+def make_client(
+    endpoint_url: str | None, region: str | None, *, read_timeout: int = 60, attempts: int = 3
+) -> Any:
     return boto3.session.Session().client(
         "s3",
         endpoint_url=endpoint_url or None,
@@ -69,7 +72,7 @@ def make_client(endpoint_url: str | None, region: str | None, *, read_timeout: i
         config=Config(
             connect_timeout=5,
             read_timeout=read_timeout,
-            retries={"max_attempts": 3, "mode": "standard"},
+            retries={"max_attempts": attempts, "mode": "standard"},
             max_pool_connections=16,
             signature_version="s3v4",  # presigned URLs too (MinIO and newer AWS regions refuse v2)
             # path-style works with every S3-compatible store (MinIO, Ceph, moto)
@@ -184,6 +187,8 @@ class S3Store:
         # server-side copies (a part of up to 5 GiB) answer only when done: a store without AWS's
         # keep-alive during a copy (moto, a busy MinIO) can be silent for minutes
         self.copy_client = make_client(endpoint_url, region, read_timeout=COPY_READ_SECONDS)
+        # a download looks at its object before it answers: a frozen store is a 503 within seconds
+        self.probe_client = make_client(endpoint_url, region, read_timeout=PROBE_SECONDS, attempts=1)
         self.pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="tdg-s3")
 
     @property
@@ -365,6 +370,18 @@ class S3Store:
                 yield from body.iter_chunks(COPY_BUFFER)
         finally:
             body.close()
+
+    def stat(self, relative: str) -> int | None:
+        with self._errors():
+            try:
+                head = self.probe_client.head_object(Bucket=self.bucket, Key=self.key(relative))
+            except ClientError as exc:
+                if str(exc.response.get("Error", {}).get("Code")) not in {"404", "NoSuchKey"}:
+                    raise
+                # a HEAD has no body to say which is missing: a bucket gone is the store's fault
+                self.probe_client.head_bucket(Bucket=self.bucket)
+                return None
+        return int(head["ContentLength"])
 
     def location(self, relative: str) -> tuple[str | None, str, str]:
         return self.endpoint_url, self.bucket, self.key(relative)
