@@ -11,12 +11,13 @@ from decimal import Decimal
 from typing import Any
 
 from app.generation.errors import GenerationError, RuleError
-from app.generation.limits import MAX_FIELD_CHARS
+from app.generation.limits import MAX_FIELD_CHARS, VALUE_CHARS_FLOOR
 from app.generation.model import FieldTree, Kind, Node
 from app.generation.ordering import check_after, check_after_cycles
 from app.generation.rule_keys import DISTRIBUTIONS, RULE_KEYS, value_problem
+from app.generation.schema.expansion import repetitions
 from app.generation.values.categories import CATEGORIES
-from app.generation.values.regex import unsupported_reason
+from app.generation.values.regex import shortest_match, unsupported_reason
 
 _TEMPORAL = {
     Kind.DATE: dt.date.fromisoformat,
@@ -234,7 +235,23 @@ def _parse_one(tree: FieldTree, raw: Any, index: int) -> Rule:
     _check_shape(node, path, rule)
     if rule.after is not None:
         check_after(tree, field_node, path, raw["after"])
+    _check_cost(tree, path, rule)
     return rule
+
+
+def _check_cost(tree: FieldTree, path: str, rule: Rule) -> None:
+    """The field's cost with the rule's pattern or min_length (checked above) against the limit
+    the schema's own facets are held to (app/generation/schema/expansion.py)."""
+    chars = max(shortest_match(rule.pattern) if isinstance(rule.pattern, str) else 0, rule.min_length or 0)
+    if chars <= VALUE_CHARS_FLOOR:
+        return
+    repeats = repetitions(tree, path)
+    if chars * repeats > MAX_FIELD_CHARS:
+        raise _fail(
+            path,
+            f"values of at least {chars:,} characters, {repeats:,} of them in every record (minItems), "
+            f"need {chars * repeats:,} characters of this field per record; the limit is {MAX_FIELD_CHARS:,}",
+        )
 
 
 def _check_pattern(node: Node, path: str, pattern: Any) -> None:

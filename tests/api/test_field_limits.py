@@ -82,7 +82,17 @@ async def test_oversized_rule_patterns_are_refused_at_the_rule(api: Api) -> None
     r = await api.request("POST", "/constraints", admin, json={
         "name": "c", "schema_id": sid, "rules": [{"path": "b", "min_length": MAX_FIELD_CHARS + 1}]})
     assert f"{MAX_FIELD_CHARS:,}" in _refused(r, "rule min_length"), r.text
+    # a rule on a field every record repeats: the repetitions count (200 rows x 100 characters)
+    rows = (b'{"type": "object", "required": ["rows"], "properties": {"rows": {"type": "array", "minItems": 200, '
+            b'"items": {"type": "object", "properties": {"code": {"type": "string"}}}}}}')
+    rid = (await api.call("POST", "/schemas", admin, 201, files={"file": ("r.json", rows)}))["schema_id"]
+    r = await api.request("POST", "/constraints", admin, json={
+        "name": "c", "schema_id": rid, "rules": [{"path": "rows.code", "pattern": "^[A-Z]{100}$"}]})
+    detail = _refused(r, "rule pattern on a repeated field")
+    assert detail.startswith("Rule for 'rows.code'") and "20,000" in detail, detail
     assert (await api.call("GET", "/constraints", admin, 200)) == []
+    await api.call("POST", "/constraints", admin, 201, json={
+        "name": "c", "schema_id": rid, "rules": [{"path": "rows.code", "pattern": "^[A-Z]{20}$"}]})
 
 
 async def test_a_field_at_the_limit_generates(api: Api) -> None:

@@ -134,3 +134,27 @@ def _value_need(node: Node) -> _Need:
         candidates.append((longest, f"a listed value of {longest:,} characters"))
     chars, why = max(candidates, key=lambda c: c[0])
     return _Need(chars, node.path, why)
+
+
+def repetitions(tree: FieldTree, path: str) -> int:
+    """How many values of the field at `path` every record holds at least: the product of the
+    minimum counts of the arrays on the way to it (its own too), 1 outside arrays. A constraint
+    rule's pattern or min_length is measured with it (a field of 500 items each needing 100
+    characters needs 50,000). Follows the root's tree only (not recursion points)."""
+    best = 0
+    stack: list[tuple[Node, int]] = [(tree.root, 1)]
+    while stack:
+        node, count = stack.pop()
+        if node.path and node.path != path and not path.startswith(node.path + "."):
+            continue
+        if node.kind is Kind.ARRAY:
+            count *= max(node.min_items or 0, 1)
+            if node.path == path:
+                best = max(best, count)
+            stack.extend((child, count) for child in [*node.prefix_items, *filter(None, [node.items])])
+            continue
+        if node.path == path:
+            best = max(best, count)
+            continue
+        stack.extend((child, count) for child in [*node.children, *node.options])
+    return max(best, 1)
