@@ -305,6 +305,10 @@ async def downloadable(repo: DatasetRepository, dataset_id: int, fmt: str, file_
     dataset = await repo.get(dataset_id)
     if dataset.status == DatasetStatus.expired.value:
         raise Gone(dataset.error or f"Dataset {dataset_id} has expired: its files were removed.")
+    if dataset.status in (DatasetStatus.failed.value, DatasetStatus.cancelled.value):
+        # it never will be completed: say why, rather than to wait for it
+        reason = dataset.error or "no reason was recorded"
+        raise Conflict(f"Dataset {dataset_id} is {dataset.status}, so it has no files: {reason}")
     if dataset.status != DatasetStatus.completed.value:
         raise Conflict(
             f"Dataset {dataset_id} is {dataset.status}; files can be downloaded once it is completed."
