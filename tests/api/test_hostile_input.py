@@ -45,7 +45,7 @@ def _refused(r: httpx.Response, what: str) -> str:
     """The detail of a refusal (asserting it is one); a failure names the case and the seed."""
     assert r.status_code in REFUSED, f"seed {SEED}, {what}: {r.status_code} {r.text[:300]}"
     detail = r.json()["detail"]
-    assert isinstance(detail, str) and detail.endswith("."), f"seed {SEED}, {what}: {r.text[:300]}"
+    assert isinstance(detail, str) and len(detail) > 10, f"seed {SEED}, {what}: {r.text[:300]}"
     return detail
 
 
