@@ -16,7 +16,7 @@ from pydantic import BaseModel
 
 from app.core.errors import BadRequest, Invalid, NotFound, PayloadTooLarge, UnsupportedMedia
 from app.core.validation import parse as validate_payload
-from app.generation.schema.loader import MAX_SCHEMA_BYTES
+from app.generation.schema.loader import MAX_SCHEMA_BYTES, size_text
 from app.rest.route import DATE_PATTERN, MAX_INT, Param, Route, id_param
 
 _INT = re.compile(r"-?[0-9]+")  # ASCII digits only: int() also reads other scripts' digits
@@ -136,9 +136,7 @@ async def _multipart_upload(request: Request, model: type[BaseModel]) -> dict[st
     raw = await upload.read(limit + 1)
     if len(raw) > limit:
         what = "schema file" if limit == MAX_SCHEMA_BYTES else "file"
-        raise PayloadTooLarge(
-            f"The {what} is larger than the limit of {limit:,} bytes ({limit / 2**20:g} MiB)."
-        )
+        raise PayloadTooLarge(f"The {what} is larger than the limit of {size_text(limit)}.")
     data: dict[str, Any] = {
         "content_base64": base64.b64encode(raw).decode("ascii"),
         "filename": upload.filename,

@@ -121,7 +121,7 @@ async def test_upload_safety(api: Api, recorder: str, tmp_path: Path) -> None:
     _, admin = await api.create_tenant()
     # 10 MiB + 1 byte -> 413; exactly the limit is not refused for its size
     r = await _upload(api, admin, b" " * (10 * 1024 * 1024 + 1))
-    assert r.status_code == 413 and "10 MiB" in r.json()["detail"]
+    assert r.status_code == 413 and "limit of 10 MiB (10,485,760 bytes)" in r.json()["detail"]
     # not UTF-8
     r = await _upload(api, admin, '{"type": "string", "title": "caf\u00e9"}'.encode("latin-1"))
     assert r.status_code == 422 and "UTF-8" in r.json()["detail"]

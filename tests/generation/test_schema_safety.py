@@ -97,7 +97,7 @@ def _refused(content: bytes, match: str) -> GenerationError:
 
 def test_payload_over_limit() -> None:
     content = b" " * (MAX_SCHEMA_BYTES + 1)
-    with pytest.raises(SchemaTooLarge, match="limit is 10485760 bytes"):
+    with pytest.raises(SchemaTooLarge, match=r"limit is 10 MiB \(10,485,760 bytes\)"):
         load_schema(content)
 
 

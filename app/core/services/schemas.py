@@ -23,7 +23,7 @@ from app.core.schema_cache import load_cached_async, problems_of, remember
 from app.core.services import audit, events
 from app.core.settings import Settings
 from app.core.storage import store_for
-from app.generation.schema.loader import MAX_SCHEMA_BYTES, LoadedSchema
+from app.generation.schema.loader import MAX_SCHEMA_BYTES, MAX_SCHEMA_SIZE, LoadedSchema
 
 
 def describe(doc: SchemaDoc, project_ids: list[int]) -> dict[str, Any]:
@@ -58,9 +58,7 @@ def upload_bytes(data: SchemaUpload) -> bytes:
         except (binascii.Error, ValueError):
             raise Invalid("content_base64 is not valid base64.") from None
     if len(raw) > MAX_SCHEMA_BYTES:
-        raise PayloadTooLarge(
-            f"The schema file is {len(raw):,} bytes; the limit is {MAX_SCHEMA_BYTES:,} bytes (10 MiB)."
-        )
+        raise PayloadTooLarge(f"The schema file is {len(raw):,} bytes; the limit is {MAX_SCHEMA_SIZE}.")
     return raw
 
 

@@ -10,7 +10,7 @@ import { useMutation } from 'urql';
 import { errorDetail, fieldErrors } from '../../api/errors';
 import { graphql } from '../../gql';
 import { ProjectSelect } from './ProjectSelect';
-import { extensionError, readUpload, SCHEMA_ACCEPT, tooLargeSentence } from './uploadFile';
+import { extensionError, MAX_SCHEMA_SIZE, readUpload, SCHEMA_ACCEPT, tooLargeSentence } from './uploadFile';
 
 const UploadSchemaMutation = graphql(`
   mutation UploadSchema($input: SchemaUploadInput!) {
@@ -91,7 +91,7 @@ export function SchemaUpload({ focus, onClose }: { focus: boolean; onClose: () =
             <div>
               <Text size="lg">Drop a schema file here</Text>
               <Text size="sm" c="dimmed" id="upload-hint">
-                JSON Schema (.json), XSD (.xsd) or a .zip of XSD files, up to 10 MiB.
+                JSON Schema (.json), XSD (.xsd) or a .zip of XSD files, up to {MAX_SCHEMA_SIZE}.
               </Text>
             </div>
           </Group>

@@ -1,5 +1,7 @@
 // Reading a schema file in the browser into SchemaUploadInput's `content` / `content_base64`.
 export const MAX_SCHEMA_BYTES = 10 * 1024 * 1024;
+// how the server names the limit (MAX_SCHEMA_SIZE in app/generation/schema/loader.py)
+export const MAX_SCHEMA_SIZE = `10 MiB (${MAX_SCHEMA_BYTES.toLocaleString('en-US')} bytes)`;
 export const SCHEMA_EXTENSIONS = ['.json', '.xsd', '.zip'];
 export const SCHEMA_ACCEPT = {
   'application/json': ['.json'],
@@ -17,7 +19,7 @@ const en = (n: number) => n.toLocaleString('en-US');
 /** The server's own sentence for an oversized file (app/core/services/schemas.py), checked first here. */
 export function tooLargeSentence(size: number): string | null {
   return size > MAX_SCHEMA_BYTES
-    ? `The schema file is ${en(size)} bytes; the limit is ${en(MAX_SCHEMA_BYTES)} bytes (10 MiB).`
+    ? `The schema file is ${en(size)} bytes; the limit is ${MAX_SCHEMA_SIZE}.`
     : null;
 }
 
