@@ -308,10 +308,10 @@ class XmlWriter:
                     self._rendered(lambda g, c: self._group_content(g, c, ns), slot.gen, f, present)
                 )
             else:
-                name = slot.name
-                body_parts.append(
-                    self._rendered(lambda g, c, t=name: self._element(g, c, t, ns), slot.gen, f, present)
-                )
+                def render(g: Gen, c: Column, tag: str = slot.name) -> list[str]:
+                    return self._element(g, c, tag, ns)
+
+                body_parts.append(self._rendered(render, slot.gen, f, present))
         if attr_prefixes:
             decls = "".join(f' xmlns:{p}="{_escape_attr(ns)}"' for ns, p in attr_prefixes.items())
             attr_parts.append([decls] * n)
