@@ -26,7 +26,8 @@ def parse_instant(value: str | None, name: str, *, end_of_day: bool = False) -> 
         if len(value) == 10:
             day = datetime.fromisoformat(value).replace(tzinfo=UTC)
             return day.replace(hour=23, minute=59, second=59, microsecond=999999) if end_of_day else day
-        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        # RFC 3339 (and the OpenAPI document's pattern) allows a lowercase t and z
+        parsed = datetime.fromisoformat(value.upper().replace("Z", "+00:00"))
     except ValueError:
         raise Invalid(f"{name} must be an ISO 8601 date or date-time, got '{value[:40]}'.") from None
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)

@@ -27,7 +27,8 @@ MAX_ID = 2**31 - 1
 # document cannot list them, so only the door's own refusals are compared for it
 DATA_DEPENDENT = {("/schemas/{schema_id}/repr", "root")}
 QUERY_PROBES = ("", "abc", "1.5", "168589.0", "-1", "0", "1", "2", "500", "501", str(MAX_ID), str(MAX_ID + 1),
-                "true", "false", "True", "2026-01-02", "2026-01-02T03:04:05Z", "queued", "expired", "Tester",
+                "true", "false", "True", "2026-01-02", "2026-01-02T03:04:05Z", "2026-01-02t03:04:05z",
+                "2026-01-02T03:04:05.123456+01:00", "2026-02-30", "queued", "expired", "Tester",
                 "json", "JSON", "ndjson", "a\u0000b")
 
 
@@ -119,6 +120,10 @@ def _is_email(prop: dict[str, Any]) -> bool:
     return prop.get("format") == "email" or any(o.get("format") == "email" for o in prop.get("anyOf", []))
 
 
+def _is_date_time(prop: dict[str, Any]) -> bool:
+    return prop.get("format") == "date-time" or any(o.get("format") == "date-time" for o in prop.get("anyOf", []))
+
+
 def _is_string(prop: dict[str, Any]) -> bool:
     return prop.get("type") == "string" or any(o.get("type") == "string" for o in prop.get("anyOf", []))
 
@@ -136,6 +141,8 @@ def _body_probes(document: dict[str, Any], route: Route, body: dict[str, Any]) -
             probes.append((f"{name} with NUL", {**body, name: "a\u0000b"}))
             if _min_length(prop) >= 1 and not _is_email(prop):
                 probes.append((f"{name} blank", {**body, name: " " * max(_min_length(prop), 3)}))
+        if _is_date_time(prop):  # RFC 3339 (and so the document) allows a lowercase t and z
+            probes.append((f"{name} with a lowercase t and z", {**body, name: "2099-01-02t03:04:05z"}))
         if _is_email(prop):
             for domain in ("example.local", "x.localhost", "x.invalid", "host.onion", "in-addr.arpa"):
                 probes.append((f"{name} at .{domain}", {**body, name: f"someone@{domain}"}))
