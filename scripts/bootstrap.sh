@@ -31,9 +31,9 @@ if [ ! -f "$(stamp "$mode")" ]; then
   echo "Installing the $mode dependencies into .venv (once; again only when pyproject.toml changes)..." >&2
   # uv fetches and unpacks the hundred-odd packages in parallel: a first install took 15 s with it
   # where pip took 60-110 s on this project's machines. pip remains the way when uv cannot be had.
-  if .venv/bin/python -m pip install --quiet uv >/dev/null 2>&1 && [ -x .venv/bin/uv ]; then
-    .venv/bin/uv pip install --quiet --python .venv/bin/python -e "$target"
-  else
+  if ! { .venv/bin/python -m pip install --quiet uv >/dev/null 2>&1 &&
+         .venv/bin/uv pip install --quiet --python .venv/bin/python -e "$target"; }; then
+    echo "(uv could not install it; pip does)" >&2
     .venv/bin/python -m pip install --quiet -e "$target"
   fi
   # stamps of another pyproject.toml (and the unmoded ones of earlier versions) are stale
