@@ -16,6 +16,7 @@ from strawberry.types.unset import UNSET
 from app.graphql.errors import transport_error
 
 _CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 415: "unsupported_media_type"}
+_UNPARSED = {"code": "graphql_validation", "status": 400, "classification": "ValidationError"}
 # strawberry's terser reasons, said as sentences that tell the client what to send
 _REASONS = {
     "Unsupported content type": "Unsupported content type: send the operation as application/json "
@@ -46,6 +47,15 @@ class JsonErrorsGraphQLRouter(GraphQLRouter[Any, Any]):
             raise HTTPException(
                 400, 'The request body must be a JSON object: {"query": "...", "variables": {...}}.'
             ) from None
+
+    async def process_result(self, request: Any, result: Any) -> Any:
+        response = await super().process_result(request, result)
+        # a document that does not parse reaches the client as graphql-core made it, without the
+        # code app/graphql/errors.py gives every other error (the request's fault, as a validation)
+        for error in response.get("errors") or ():
+            if isinstance(error, dict) and "code" not in (error.get("extensions") or {}):
+                error["extensions"] = {**(error.get("extensions") or {}), **_UNPARSED}
+        return response
 
     async def run(self, request: Any, context: Any = UNSET, root_value: Any = UNSET) -> Any:
         try:

@@ -52,6 +52,12 @@ async def test_a_get_without_a_query_and_another_method(api: Api) -> None:
     r = await api.client.put("/graphql", json={"query": "{ me { id } }"})
     assert r.status_code == 405 and r.headers["Allow"] == "GET, POST", r.text
     assert r.json()["errors"][0]["extensions"]["code"] == "method_not_allowed"
+    # a document that does not parse has the code of every document error
+    for sent in (api.client.post("/graphql", json={"query": "{ me { "}),
+                 api.client.get("/graphql", params={"query": "\u00ff{"}, headers={"Accept": "application/json"})):
+        r = await sent
+        (error,) = r.json()["errors"]
+        assert error["message"].startswith("Syntax Error") and error["extensions"]["code"] == "graphql_validation"
     # and a readable request is still answered as before
     assert api.root is not None
     r = await api.client.post("/graphql", json={"query": "{ me { username } }"}, headers=api.root.headers)
