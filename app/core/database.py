@@ -86,8 +86,25 @@ def unreachable(exc: BaseException) -> bool:
     return False
 
 
+# libpq's own limits for a PostgreSQL host that stops answering: a connection attempt that gets no
+# reply gives up after connect_timeout (the request is answered 503 database_unavailable, not held
+# until the client gives up), and TCP keepalives find a connection whose host went away without a
+# reset in about a minute. A parameter given in the database URL's query wins.
+PG_CONNECT_ARGS: dict[str, int] = {
+    "connect_timeout": 10, "keepalives": 1, "keepalives_idle": 30, "keepalives_interval": 10, "keepalives_count": 3,
+}
+
+
+def pg_connect_args(url: str) -> dict[str, int]:
+    given = make_url(url).query
+    return {name: value for name, value in PG_CONNECT_ARGS.items() if name not in given}
+
+
 def make_sync_engine(url: str) -> Engine:
-    engine = create_engine(_normalise(url, async_=False), pool_pre_ping=not is_sqlite(url))
+    if is_sqlite(url):
+        engine = create_engine(_normalise(url, async_=False))
+    else:
+        engine = create_engine(_normalise(url, async_=False), pool_pre_ping=True, connect_args=pg_connect_args(url))
     if is_sqlite(url):
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
@@ -273,7 +290,7 @@ def make_async_engine(url: str, pool_size: int = POOL_SIZE, pool_timeout: float 
         # time as the connection's own thread: its statements are awaited one at a time
         kwargs.update(module=_OneHopDBAPI(aiosqlite, sqlite3), connect_args={"check_same_thread": False})
     else:
-        kwargs.update(pool_pre_ping=True)
+        kwargs.update(pool_pre_ping=True, connect_args=pg_connect_args(url))
     engine = create_async_engine(_normalise(url, async_=True), **kwargs)
     if is_sqlite(url):
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import socket
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -20,9 +21,10 @@ import psycopg
 import pytest
 from fastapi import FastAPI
 from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
-from app.core.database import make_async_engine, unreachable
+from app.core.database import make_async_engine, pg_connect_args, unreachable
 from app.core.migrate import upgrade
 from app.core.settings import Settings
 from tests.api_client import Api
@@ -196,3 +198,27 @@ def test_the_relay_refuses_when_closed(proxy: TcpProxy) -> None:
     proxy.refuse()
     with pytest.raises(httpx.ConnectError):
         httpx.get(f"http://{proxy.address[0]}:{proxy.port}/", timeout=2)
+
+
+async def test_a_host_that_never_answers_is_unreachable_after_the_connect_timeout(own_pg: str) -> None:
+    """A host that takes the TCP connection and then says nothing (a frozen server): libpq gives
+    up after connect_timeout and the error is classed unreachable (503), instead of a request held
+    until its client gives up (TimeoutError here). A connect_timeout in the URL wins."""
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)
+    port = silent.getsockname()[1]
+    url = make_url(own_pg).set(host="127.0.0.1", port=port)
+    given = url.update_query_dict({"connect_timeout": "2"}).render_as_string(hide_password=False)
+    assert "connect_timeout" not in pg_connect_args(given) and pg_connect_args(given)["keepalives"] == 1
+    # the default (10 s), not the URL's: without it the connection waits for the asyncio timeout
+    engine = make_async_engine(url.render_as_string(hide_password=False), pool_size=1)
+    try:
+        with pytest.raises(DBAPIError) as silent_host:
+            async with asyncio.timeout(30):
+                async with engine.connect() as conn:
+                    await conn.execute(text("SELECT 1"))
+        assert unreachable(silent_host.value)
+    finally:
+        await engine.dispose()
+        silent.close()
