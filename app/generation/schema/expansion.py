@@ -107,33 +107,44 @@ def _chars(need: _Need) -> int:
 
 
 def _value_need(node: Node) -> _Need:
-    """The fewest characters one value of a scalar field takes, with what asks for them."""
-    candidates = [(VALUE_CHARS_FLOOR, _A_VALUE)]
-    if node.min_length:
-        facet = "length" if node.max_length == node.min_length else "minLength"
-        candidates.append((node.min_length, f"{facet} {node.min_length:,}"))
+    """The fewest characters one value of a scalar field takes, with what asks for them (the
+    sentence is written only for the largest: this runs for every field of every tree built)."""
+    chars, source, detail = VALUE_CHARS_FLOOR, "", ""
+    if node.min_length and node.min_length > chars:
+        chars, source = node.min_length, "length" if node.max_length == node.min_length else "minLength"
     for pattern in node.patterns:
         shortest = shortest_match(pattern)
-        if shortest > VALUE_CHARS_FLOOR:
-            shown = pattern.replace("\\Z", "$")  # as written: JSON Schema's `$` is translated to \Z
-            shown = shown if len(shown) <= 60 else shown[:57] + "..."
-            candidates.append((shortest, f"pattern '{shown}' matches nothing shorter than {shortest:,} characters"))
-    if node.total_digits:
-        candidates.append((node.total_digits, f"totalDigits {node.total_digits:,}"))
-    if node.fraction_digits:
-        candidates.append((node.fraction_digits, f"fractionDigits {node.fraction_digits:,}"))
+        if shortest > chars:
+            chars, source, detail = shortest, "pattern", pattern
+    for digits, facet in ((node.total_digits, "totalDigits"), (node.fraction_digits, "fractionDigits")):
+        if digits and digits > chars:
+            chars, source = digits, facet
     for bound, name in ((node.minimum, "minimum"), (node.maximum, "maximum")):
         if isinstance(bound, int | Decimal) and not isinstance(bound, bool):
             digits = len(str(bound))
-            if digits > _BOUND_DIGITS:
-                candidates.append((digits, f"a {name} of {digits:,} characters"))
-    fixed = [node.const] if node.has_const else []
-    fixed += [node.xml.fixed, node.xml.default] if node.xml is not None else []
-    longest = max((len(v) for v in [*(node.enum or []), *fixed] if isinstance(v, str)), default=0)
-    if longest > VALUE_CHARS_FLOOR:
-        candidates.append((longest, f"a listed value of {longest:,} characters"))
-    chars, why = max(candidates, key=lambda c: c[0])
-    return _Need(chars, node.path, why)
+            if digits > _BOUND_DIGITS and digits > chars:
+                chars, source, detail = digits, "bound", name
+    if node.enum or node.has_const or node.xml is not None:
+        fixed = [*(node.enum or []), *([node.const] if node.has_const else [])]
+        fixed += [node.xml.fixed, node.xml.default] if node.xml is not None else []
+        longest = max((len(v) for v in fixed if isinstance(v, str)), default=0)
+        if longest > chars:
+            chars, source = longest, "listed"
+    return _Need(chars, node.path, _why(source, chars, detail))
+
+
+def _why(source: str, chars: int, detail: str) -> str:
+    if not source:
+        return _A_VALUE
+    if source == "pattern":
+        shown = detail.replace("\\Z", "$")  # as written: JSON Schema's `$` is translated to \Z
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        return f"pattern '{shown}' matches nothing shorter than {chars:,} characters"
+    if source == "bound":
+        return f"a {detail} of {chars:,} characters"
+    if source == "listed":
+        return f"a listed value of {chars:,} characters"
+    return f"{source} {chars:,}"
 
 
 def repetitions(tree: FieldTree, path: str) -> int:

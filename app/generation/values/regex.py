@@ -217,6 +217,7 @@ def _parse(pattern: str, alphabet: tuple[tuple[int, int], ...] | None = None) ->
     return _Parsed(gen, b.exact, start, end, tuple(dict.fromkeys(b.assertions)))
 
 
+@short_key_cache(maxsize=4096)
 def shortest_match(pattern: str) -> int:
     """The length of the pattern's shortest match (0 when it does not parse: that is reported
     where the pattern is used)."""
