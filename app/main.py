@@ -257,13 +257,19 @@ def _add_service_routes(app: FastAPI, settings: Settings, schema: Any) -> None:
 
     @app.get("/readyz", include_in_schema=False)
     async def readyz(request: Request) -> Response:
+        # each dependency within TDG_READY_TIMEOUT_SECONDS: one that hangs is "not ready", and the
+        # probe answers instead of hanging with it (the store's check gives up as soon, in its thread)
+        timeout = settings.ready_timeout_seconds
         try:
-            async with request.app.state.sessionmaker() as session:
+            async with asyncio.timeout(timeout), request.app.state.sessionmaker() as session:
                 await session.exec(text("SELECT 1"))
         except Exception:
             log.exception("readiness check failed")
             return errors.error_response(503, "The database is not reachable.")
-        problem = await asyncio.to_thread(store_problem, settings)
+        try:
+            problem = await asyncio.wait_for(asyncio.to_thread(store_problem, settings), timeout)
+        except TimeoutError:
+            problem = f"it did not answer within {timeout:g} s."
         if problem is not None:
             return errors.error_response(503, f"The file store cannot be used: {problem}")
         return Response(b'{"status":"ready"}', media_type="application/json")

@@ -54,6 +54,9 @@ class Settings(BaseSettings):
     # them: a shard taken over after its worker died resumes from there instead of from its start
     job_checkpoint_seconds: float = Field(default=60.0, gt=0)
     job_max_attempts: int = Field(default=3, ge=1)
+    # a worker's transaction that loses its connection (refused, terminated, reset) is run again
+    # with doubling waits for this long before the worker gives up
+    job_database_retry_seconds: float = Field(default=300.0, gt=0)
     dispatch_interval_seconds: float = Field(default=1.0, gt=0)
     # the local pool's size; with Celery, the generation slots the dispatcher plans shards for
     workers: int = Field(default=2, ge=1)
@@ -84,6 +87,15 @@ class Settings(BaseSettings):
     download_url_seconds: int = Field(default=300, ge=1, le=7 * 24 * 3600)
     # multipart threshold and part size of object-store uploads
     export_part_bytes: int = Field(default=8 * 1024 * 1024, ge=5 * 1024 * 1024)
+    # An object-store call waits this long for an answer (a server-side copy, which answers only
+    # when done, the copy timeout) and is tried again after a transient failure (a timeout, a
+    # connection lost, 5xx, SlowDown) with doubling waits until the retry deadline: a store that
+    # freezes for less than that delays the work in progress and does not fail it
+    storage_timeout_seconds: float = Field(default=60.0, gt=0)
+    storage_copy_timeout_seconds: float = Field(default=900.0, gt=0)
+    storage_retry_seconds: float = Field(default=300.0, gt=0)
+    # /readyz answers 503 when the database or the store does not answer within this
+    ready_timeout_seconds: float = Field(default=3.0, gt=0)
     retention_interval_seconds: float = Field(default=3600.0, gt=0)
     # webhook deliveries that ended (and their attempts) and events already fanned out are
     # deleted after this many days: both tables otherwise grow with every dataset forever

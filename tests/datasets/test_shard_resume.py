@@ -76,8 +76,10 @@ def test_a_killed_shard_resumes_from_its_last_recorded_part(database_url: str, t
         r = client.http.get(f"/data/{did}", params={"format": "json", "file_index": 1})
         assert r.status_code == 200 and r.headers["x-content-sha256"] == expected_file_sha256s(
             ORDER_JSON, "customer_order.schema.json", params, RECORDS, "json")[1]
+        # the assembling worker removes the parts right after its completing commit
         folder = data_dir / "datasets" / str(did)
-        assert sorted(p.parent.name for p in folder.rglob("*") if p.is_file()) == ["files"] * 9
+        eventually_sync(lambda: sorted(p.parent.name for p in folder.rglob("*") if p.is_file()),
+                        lambda left: left == ["files"] * 9, timeout=WAIT, what="only the nine files left")
         client.close()
     finally:
         if server is not None:

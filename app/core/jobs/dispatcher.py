@@ -2,22 +2,26 @@
 cap (cutting each into shards, more of them when workers would idle), hands queued shards to
 the executor as it has room, asks running shards to split when workers idle with nothing
 queued, and re-queues shards whose lease lapsed (their worker is gone) until the attempt limit,
-after which their dataset fails with a reason."""
+after which their dataset fails with a reason. A pass that meets the database unreachable fails
+whole and the next one tries again; after such a pass lapsed leases are left a lease's time, since
+the workers could not renew them meanwhile."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import socket
+import time
 from datetime import timedelta
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from app.core.jobs.db_retry import transient
 from app.core.jobs.executors import CeleryExecutor, LocalPoolExecutor
+from app.core.jobs.outcomes import record_outcome
 from app.core.jobs.periodic import PeriodicTask
 from app.core.jobs.sharding import shard_ranges
-from app.core.jobs.worker_run import record_outcome
 from app.core.models import DatasetStatus, utcnow
 from app.core.repositories.jobs import JobRepository, fenced_dataset_finish, lock_dataset
 from app.core.settings import Settings
@@ -40,6 +44,7 @@ class Dispatcher(PeriodicTask):
         self.executor = executor
         self.owner = f"dispatcher:{socket.gethostname()}"
         self.splits_pending = False
+        self.reap_after = 0.0  # monotonic time before which lapsed leases are left alone
         if isinstance(executor, LocalPoolExecutor):
             executor.on_slot_free = self.wake_threadsafe
 
@@ -50,7 +55,14 @@ class Dispatcher(PeriodicTask):
         return self.settings.dispatch_interval_seconds
 
     async def tick(self) -> None:
-        await asyncio.to_thread(self.run_once)
+        try:
+            await asyncio.to_thread(self.run_once)
+        except Exception as exc:
+            if transient(exc):
+                # the workers could not renew their leases either: once the database is back, give
+                # them a lease's time to do so before taking a lapsed lease for a dead worker
+                self.reap_after = time.monotonic() + self.settings.job_lease_seconds
+            raise
 
     def run_once(self) -> None:
         self.reap()
@@ -58,6 +70,8 @@ class Dispatcher(PeriodicTask):
         self.dispatch()
 
     def reap(self) -> None:
+        if time.monotonic() < self.reap_after:
+            return
         now = utcnow()
         with Session(self.engine) as session:
             repo = JobRepository(session)

@@ -123,14 +123,17 @@ class DatasetInputs(Protocol):
     def record_count(self) -> int: ...
 
 
-def compile_dataset(settings: Settings, dataset: DatasetInputs, schema: SchemaDoc) -> Plan:
+def compile_dataset(
+    settings: Settings, dataset: DatasetInputs, schema: SchemaDoc, *, work: bool = False
+) -> Plan:
     """The generation plan of a dataset: its schema, its rule snapshot, its params and seed;
-    compiled once per process for any seed (app.core.generation.cached_plan)."""
+    compiled once per process for any seed (app.core.generation.cached_plan). `work`: for a
+    worker, whose schema read waits out a store's transient faults (app.core.storage.store_for)."""
     from app.core.generation import cached_plan
 
     return cached_plan(
         (schema.storage_key, schema.filename),
-        lambda: load_cached(store_for(settings), schema.storage_key, schema.filename),
+        lambda: load_cached(store_for(settings, work=work), schema.storage_key, schema.filename),
         dataset.rules or [],
         dataset.params,
         record_count=dataset.record_count,
@@ -155,7 +158,7 @@ def plan_for(settings: Settings, dataset: Dataset, schema: SchemaDoc) -> Plan:
     key = plan_key(dataset, schema)
     plan = _plans.get(key)
     if plan is None:
-        plan = compile_dataset(settings, dataset, schema)
+        plan = compile_dataset(settings, dataset, schema, work=True)
         _plans.put(key, plan)
     return plan
 

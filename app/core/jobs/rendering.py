@@ -37,7 +37,7 @@ def render_format(settings_payload: dict[str, Any], dataset_id: int, fmt: str) -
         def produce(streams: Sequence[Sink], a: int = start, b: int = stop) -> int:
             return write(plan, fmt, streams[0], a, b)
 
-        (written,) = store_for(settings).write_many([rel], produce)
+        (written,) = store_for(settings, work=True).write_many([rel], produce)
         if written.sha256 is None:  # write_many hashes unless told not to
             raise RuntimeError(f"{rel} was written without its sha256.")
         rows.append(

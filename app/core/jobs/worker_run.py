@@ -21,19 +21,18 @@ import logging
 import os
 import socket
 import time
-from collections.abc import Sequence
-from datetime import datetime, timedelta
-from typing import Any
+from collections.abc import Callable, Sequence
+from datetime import timedelta
+from typing import Any, TypeVar
 
 import orjson
 from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Session
 
-from app.core import preferences
-from app.core.clock import iso
 from app.core.database import make_sync_engine
 from app.core.errors import DomainError
 from app.core.generation import write_many
+from app.core.jobs.db_retry import retry_db
 from app.core.jobs.files import (
     Sink,
     WrittenFile,
@@ -43,6 +42,7 @@ from app.core.jobs.files import (
     shard_work_dir,
 )
 from app.core.jobs.heartbeat import Heartbeat
+from app.core.jobs.outcomes import record_outcome
 from app.core.jobs.plans import plan_for, warm_up
 from app.core.jobs.sharding import block_edge, split_point
 from app.core.models import (
@@ -50,24 +50,23 @@ from app.core.models import (
     DatasetFile,
     DatasetShard,
     DatasetStatus,
-    Notification,
     SchemaDoc,
     ShardKind,
     ShardStatus,
-    User,
     utcnow,
 )
 from app.core.repositories.jobs import (
     JobRepository,
+    TakenOver,
     fenced_dataset_finish,
     fenced_shard_update,
     lock_dataset,
     record_parts,
     record_progress,
+    shard_stop,
     split_shard,
     split_wanted,
 )
-from app.core.services import events
 from app.core.settings import Settings
 from app.core.storage import store_for
 
@@ -75,6 +74,7 @@ log = logging.getLogger("tdg.worker")
 _engines: dict[str, Engine] = {}
 _settings: dict[bytes, Settings] = {}
 PROGRESS_EVERY_SECONDS = 0.5
+T = TypeVar("T")
 
 
 class Fenced(Exception):
@@ -114,8 +114,8 @@ def run_shard(settings_payload: dict[str, Any], shard_id: int, attempt: int) -> 
     return _run_claimed(settings, engine_for(settings.database_url), shard_id, attempt)
 
 
-def _run_claimed(settings: Settings, engine: Engine, shard_id: int, attempt: int) -> str:
-    lease = timedelta(seconds=settings.job_lease_seconds)
+def _claimed(engine: Engine, shard_id: int, attempt: int) -> tuple[DatasetShard, Dataset, SchemaDoc] | str:
+    """The claimed shard, its dataset and schema, detached; or why there is nothing to run."""
     with Session(engine) as session:
         repo = JobRepository(session)
         shard = repo.shard(shard_id)
@@ -130,6 +130,16 @@ def _run_claimed(settings: Settings, engine: Engine, shard_id: int, attempt: int
         ):
             return "skipped"
         session.expunge_all()
+    return shard, dataset, schema
+
+
+def _run_claimed(settings: Settings, engine: Engine, shard_id: int, attempt: int) -> str:
+    lease = timedelta(seconds=settings.job_lease_seconds)
+    retry = settings.job_database_retry_seconds
+    found = retry_db(lambda: _claimed(engine, shard_id, attempt), "reading a claimed shard", retry)
+    if isinstance(found, str):
+        return found
+    shard, dataset, schema = found
     job: _ShardJob = (_Assembly if shard.kind == ShardKind.assemble.value else _Generate)(
         settings, engine, dataset, schema, shard, lease
     )
@@ -138,9 +148,8 @@ def _run_claimed(settings: Settings, engine: Engine, shard_id: int, attempt: int
     with Heartbeat(engine, shard.dataset_id, shard_id, attempt, lease) as heartbeat:
         # compiled before taking over: an earlier attempt's worker, if any, goes on until then
         job.prepare()
-        with heartbeat.switching, Session(engine) as session:
-            mine = JobRepository(session).take_over(shard, worker_id(), utcnow(), lease)
-            session.commit()
+        with heartbeat.switching:
+            mine = retry_db(lambda: _take_over(engine, shard, lease), "taking a shard over", retry)
             if mine is not None:
                 heartbeat.attempt = mine.attempt
                 heartbeat.lost.clear()  # a renewal of the claim may have missed a re-queue and re-claim
@@ -151,6 +160,13 @@ def _run_claimed(settings: Settings, engine: Engine, shard_id: int, attempt: int
     if isinstance(outcome, tuple):  # this shard's completion made the count whole: assemble now
         return _run_claimed(settings, engine, *outcome)
     return outcome
+
+
+def _take_over(engine: Engine, shard: DatasetShard, lease: timedelta) -> TakenOver | None:
+    with Session(engine) as session:
+        mine = JobRepository(session).take_over(shard, worker_id(), utcnow(), lease)
+        session.commit()
+    return mine
 
 
 class _ShardJob:
@@ -168,7 +184,7 @@ class _ShardJob:
         self.dataset_id: int = dataset.id
         self.shard_id: int = shard.id
         self.settings = settings
-        self.store = store_for(settings)
+        self.store = store_for(settings, work=True)
         self.engine = engine
         self.dataset = dataset
         self.schema = schema
@@ -233,17 +249,29 @@ class _ShardJob:
         if not force and now - self.last_beat < PROGRESS_EVERY_SECONDS:
             return
         self.last_beat = now
+        stop = self._retry(self._publish, "a progress update")
+        if stop is None:
+            raise Fenced
+        self.stop = stop  # only once committed: a split rolled back must not shorten the range
+
+    def _publish(self) -> int | None:
+        """Progress and lease in one fenced transaction (a split too, when asked); returns where
+        the shard's range now ends, as committed (None: fenced)."""
         with self.engine.begin() as conn:
             lock_dataset(conn, self.dataset_id)
             held = fenced_shard_update(
                 conn, self.shard_id, self.attempt, records_done=self.done, lease_until=utcnow() + self.lease
             )
-            if held and self.shard.kind == ShardKind.generate.value:
+            if not held:
+                return None
+            if self.shard.kind == ShardKind.generate.value:
                 record_progress(conn, self.dataset_id, self.dataset.record_count, len(self.types))
                 if split_wanted(conn, self.shard_id):
                     self._split(conn)
-        if not held:
-            raise Fenced
+            # the row's, not this object's: a retried transaction may have committed a split
+            return (
+                shard_stop(conn, self.shard_id) if self.shard.kind == ShardKind.generate.value else self.stop
+            )
 
     def _split(self, conn: Connection) -> None:
         """Asked to split: keep the first half of what is left, queue the rest as a new shard."""
@@ -251,11 +279,16 @@ class _ShardJob:
         mid = split_point(position, self.stop, self.settings.split_records)
         if mid is not None and split_shard(conn, self.shard, self.attempt, mid, self.stop):
             log.info("dataset %s shard %s: split at record %s", self.dataset_id, self.shard.shard_index, mid)
-            self.stop = mid
         else:  # too little left: the dispatcher may ask another shard
             fenced_shard_update(conn, self.shard_id, self.attempt, split_wanted=False)
 
+    def _retry(self, transaction: Callable[[], T], what: str) -> T:
+        return retry_db(transaction, what, self.settings.job_database_retry_seconds)
+
     def _fail(self, reason: str) -> None:
+        self._retry(lambda: self._record_failure(reason), "recording a failure")
+
+    def _record_failure(self, reason: str) -> None:
         now = utcnow()
         with Session(self.engine) as session:
             conn = session.connection()
@@ -367,16 +400,22 @@ class _Generate(_ShardJob):
             }
             for fmt, part in zip(self.types, written, strict=True)
         )
-        with self.engine.begin() as conn:
-            lock_dataset(conn, self.dataset_id)
-            held = record_parts(conn, self.shard_id, self.attempt, self.outputs, self.done)
+        held = self._retry(self._record_parts, "recording parts")
         if not held:
             raise Fenced
         self.pending = None
         return end
 
+    def _record_parts(self) -> bool:
+        with self.engine.begin() as conn:
+            lock_dataset(conn, self.dataset_id)
+            return record_parts(conn, self.shard_id, self.attempt, self.outputs, self.done)
+
     def _finish(self) -> str | tuple[int, int]:
         """Every part is recorded: the shard is done; the last one to finish claims the assembly."""
+        return self._retry(self._finish_once, "finishing a shard")
+
+    def _finish_once(self) -> str | tuple[int, int]:
         with Session(self.engine) as session:
             repo = JobRepository(session)
             counts = repo.finish_shard(self.shard_id, self.attempt, self.dataset_id, self.outputs, self.done)
@@ -410,15 +449,10 @@ class _Assembly(_ShardJob):
     def work(self) -> str:
         began = time.monotonic()
         self._beat(force=True)
-        with Session(self.engine) as session:
-            shards = sorted(
-                (
-                    s
-                    for s in JobRepository(session).shards_of(self.dataset_id)
-                    if s.kind == ShardKind.generate.value
-                ),
-                key=lambda s: s.start,
-            )
+        shards = sorted(
+            (s for s in self._retry(self._shards, "reading shards") if s.kind == ShardKind.generate.value),
+            key=lambda s: s.start,
+        )
         parts: dict[tuple[str, int], list[dict[str, Any]]] = {}
         for shard in shards:  # in record order (a split's shard comes after the others' indexes)
             if shard.status != ShardStatus.done.value:
@@ -450,7 +484,12 @@ class _Assembly(_ShardJob):
                 )
             )
             self._beat()
-        if not self._complete(files):
+        # fresh rows for each try: a failed commit leaves the last try's rows to its session
+        completed = self._retry(
+            lambda: self._complete([DatasetFile.model_validate(f.model_dump()) for f in files]),
+            "completing a dataset",
+        )
+        if not completed:
             raise Fenced
         # the parts, and folders of runs from before shards existed, are no longer referenced
         self.store.remove(f"datasets/{self.dataset_id}/work")
@@ -465,6 +504,10 @@ class _Assembly(_ShardJob):
             time.monotonic() - began,
         )
         return "completed"
+
+    def _shards(self) -> list[DatasetShard]:
+        with Session(self.engine) as session:
+            return JobRepository(session).shards_of(self.dataset_id)
 
     def _complete(self, files: list[DatasetFile]) -> bool:
         now = utcnow()
@@ -495,63 +538,6 @@ class _Assembly(_ShardJob):
             )
             session.commit()
         return True
-
-
-def record_outcome(
-    session: Session,
-    dataset: Dataset,
-    status: DatasetStatus,
-    *,
-    error: str | None,
-    finished_at: datetime,
-    files: list[DatasetFile],
-) -> None:
-    """The domain event and the creator's notification of a finished dataset (caller commits)."""
-    payload = {
-        "dataset_id": dataset.id,
-        "name": dataset.name,
-        "project_id": dataset.project_id,
-        "created_by": dataset.created_by,
-        "schema_id": dataset.schema_id,
-        "record_count": dataset.record_count,
-        "status": status.value,
-        "error": error,
-        "finished_at": iso(finished_at),
-        "files": [
-            {
-                "format": f.format,
-                "file_index": f.file_index,
-                "records": f.records,
-                "size_bytes": f.size_bytes,
-                "sha256": f.sha256,
-            }
-            for f in files
-        ],
-    }
-    event = "dataset.completed" if status is DatasetStatus.completed else "dataset.failed"
-    events.record(session, event, tenant_id=dataset.tenant_id, data=payload)
-    creator_id = dataset.created_by
-    creator = session.get(User, creator_id) if creator_id is not None else None
-    if (
-        creator_id is not None
-        and creator is not None
-        and preferences.enabled(creator.notification_prefs, event, "in_app")
-    ):
-        title = (
-            f"Dataset '{dataset.name}' is ready"
-            if status is DatasetStatus.completed
-            else f"Dataset '{dataset.name}' failed"
-        )
-        session.add(
-            Notification(
-                tenant_id=dataset.tenant_id,
-                user_id=creator_id,
-                type=event,
-                title=title[:200],
-                message=error or f"{dataset.record_count} records.",
-                data={"dataset_id": dataset.id, "project_id": dataset.project_id},
-            )
-        )
 
 
 __all__ = ["Fenced", "engine_for", "record_outcome", "run_shard", "settings_of", "warm_up", "worker_id"]

@@ -356,6 +356,11 @@ def record_parts(
     return fenced_shard_update(conn, shard_id, attempt, outputs=outputs, records_done=records_done)
 
 
+def shard_stop(conn: Connection, shard_id: int) -> int:
+    """Where a shard's range ends now (a split lowers it)."""
+    return int(conn.execute(select(DatasetShard.stop).where(col(DatasetShard.id) == shard_id)).scalar_one())
+
+
 def split_wanted(conn: Connection, shard_id: int) -> bool:
     return bool(
         conn.execute(select(DatasetShard.split_wanted).where(col(DatasetShard.id) == shard_id)).scalar()

@@ -6,13 +6,20 @@ a background thread while the next fills; a file smaller than one part is one PU
 visible under a key until it is whole. A dataset file is assembled from its shards' parts by
 server-side copy (UploadPartCopy); only the pieces too small to be a multipart part on their own
 (S3's 5 MiB floor) pass through the worker, and every part is read once for the sha256. Removing a
-folder also aborts its unfinished multipart uploads (a worker killed mid-file leaves one)."""
+folder also aborts its unfinished multipart uploads (a worker killed mid-file leaves one).
+
+Every call but the readiness check and a download's look at its object waits at most
+TDG_STORAGE_TIMEOUT_SECONDS for an answer (a copy TDG_STORAGE_COPY_TIMEOUT_SECONDS) and is tried
+again on a transient failure until TDG_STORAGE_RETRY_SECONDS have passed (retrying.py): a store
+that freezes or drops connections for a while delays the work, and fails it only after that."""
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import logging
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -33,11 +40,12 @@ from app.core.errors import StorageUnavailable
 from app.core.jobs.files import COPY_BUFFER, WrittenFile
 from app.core.storage.base import Produce
 from app.core.storage.blobs import blob_path
+from app.core.storage.retrying import RetryPolicy, transient
 
 log = logging.getLogger("tdg.storage")
 MIN_PART = 5 * 1024 * 1024  # S3's smallest multipart part (all but the last)
 MAX_COPY = 5 * 1024**3  # the largest range one UploadPartCopy may copy
-COPY_READ_SECONDS = 900  # how long a server-side copy may take to answer
+CONNECT_SECONDS = 5.0
 PROBE_SECONDS = 5  # how long a download's look at its object may wait for the store (once)
 _CREDENTIALS = {"InvalidAccessKeyId", "SignatureDoesNotMatch", "AccessDenied", "403", "InvalidToken",
                 "ExpiredToken", "InvalidClientTokenId", "AuthorizationHeaderMalformed"}  # fmt: skip
@@ -63,14 +71,14 @@ def describe(exc: Exception, bucket: str) -> str:
 
 
 def make_client(
-    endpoint_url: str | None, region: str | None, *, read_timeout: int = 60, attempts: int = 3
+    endpoint_url: str | None, region: str | None, *, read_timeout: float = 60, attempts: int = 3
 ) -> Any:
     return boto3.session.Session().client(
         "s3",
         endpoint_url=endpoint_url or None,
         region_name=region or None,
         config=Config(
-            connect_timeout=5,
+            connect_timeout=min(CONNECT_SECONDS, read_timeout),
             read_timeout=read_timeout,
             retries={"max_attempts": attempts, "mode": "standard"},
             max_pool_connections=16,
@@ -93,6 +101,7 @@ class _Upload:
         self.upload_id: str | None = None
         self.parts: list[dict[str, Any]] = []
         self._pending: Future[None] | None = None
+        self.tries = 0  # of completing it
 
     def write(self, data: bytes) -> int:
         self.buffer += data
@@ -107,7 +116,11 @@ class _Upload:
         self._wait()
         if self.upload_id is None:
             s = self.store
-            self.upload_id = s.client.create_multipart_upload(Bucket=s.bucket, Key=self.key)["UploadId"]
+            reply = s.retry.run(
+                lambda: s.client.create_multipart_upload(Bucket=s.bucket, Key=self.key), "starting an upload"
+            )
+            self.upload_id = reply["UploadId"]
+        assert self.upload_id is not None
         return self.upload_id
 
     def _wait(self) -> None:
@@ -124,8 +137,11 @@ class _Upload:
 
         def send() -> None:
             s = self.store
-            reply = s.client.upload_part(
-                Bucket=s.bucket, Key=self.key, UploadId=upload_id, PartNumber=number, Body=body
+            reply = s.retry.run(
+                lambda: s.client.upload_part(
+                    Bucket=s.bucket, Key=self.key, UploadId=upload_id, PartNumber=number, Body=body
+                ),
+                "uploading a part",
             )
             part["ETag"] = reply["ETag"]
 
@@ -142,29 +158,47 @@ class _Upload:
         for a in range(start, stop, step):
             b = min(stop, a + step)
             number = len(self.parts) + 1
-            reply = s.copy_client.upload_part_copy(
-                Bucket=s.bucket,
-                Key=self.key,
-                UploadId=upload_id,
-                PartNumber=number,
-                CopySource={"Bucket": s.bucket, "Key": source_key},
-                CopySourceRange=f"bytes={a}-{b - 1}",
+            reply = s.retry.run(
+                functools.partial(
+                    s.copy_client.upload_part_copy,
+                    Bucket=s.bucket,
+                    Key=self.key,
+                    UploadId=upload_id,
+                    PartNumber=number,
+                    CopySource={"Bucket": s.bucket, "Key": source_key},
+                    CopySourceRange=f"bytes={a}-{b - 1}",
+                ),
+                "copying a part",
             )
             self.parts.append({"PartNumber": number, "ETag": reply["CopyPartResult"]["ETag"]})
 
     def finish(self) -> None:
         s = self.store
         if self.upload_id is None:
-            s.client.put_object(Bucket=s.bucket, Key=self.key, Body=bytes(self.buffer))
+            body = bytes(self.buffer)
+            s.retry.run(
+                lambda: s.client.put_object(Bucket=s.bucket, Key=self.key, Body=body), "writing a file"
+            )
             self.buffer = bytearray()
             return
         if self.buffer:
             self._send()
         self._wait()
-        s.client.complete_multipart_upload(
-            Bucket=s.bucket, Key=self.key, UploadId=self.upload_id, MultipartUpload={"Parts": self.parts}
-        )
+        s.retry.run(self._complete, "completing an upload")
         self.upload_id = None
+
+    def _complete(self) -> None:
+        s = self.store
+        self.tries += 1
+        try:
+            s.client.complete_multipart_upload(
+                Bucket=s.bucket, Key=self.key, UploadId=self.upload_id, MultipartUpload={"Parts": self.parts}
+            )
+        except ClientError as exc:
+            # a repeat whose first try completed the upload, its answer lost on the way back
+            if self.tries < 2 or str(exc.response.get("Error", {}).get("Code")) != "NoSuchUpload":
+                raise
+            s.client.head_object(Bucket=s.bucket, Key=self.key)  # raises when it is not there
 
     def abort(self) -> None:
         with contextlib.suppress(Exception):
@@ -177,16 +211,30 @@ class _Upload:
 
 class S3Store:
     def __init__(
-        self, bucket: str, prefix: str, *, endpoint_url: str | None, region: str | None, part_bytes: int
+        self,
+        bucket: str,
+        prefix: str,
+        *,
+        endpoint_url: str | None,
+        region: str | None,
+        part_bytes: int,
+        timeout_seconds: float = 60.0,
+        copy_timeout_seconds: float = 900.0,
+        retry_seconds: float = 300.0,
+        check_seconds: float = 3.0,
     ) -> None:
         self.bucket = bucket
         self.endpoint_url = endpoint_url
         self.prefix = prefix.strip("/")
         self.part_bytes = max(part_bytes, MIN_PART)
-        self.client = make_client(endpoint_url, region)
+        # one try per call in botocore: the retries are ours, with a deadline (retrying.py)
+        self.retry = RetryPolicy(retry_seconds)
+        self.client = make_client(endpoint_url, region, read_timeout=timeout_seconds, attempts=1)
         # server-side copies (a part of up to 5 GiB) answer only when done: a store without AWS's
         # keep-alive during a copy (moto, a busy MinIO) can be silent for minutes
-        self.copy_client = make_client(endpoint_url, region, read_timeout=COPY_READ_SECONDS)
+        self.copy_client = make_client(endpoint_url, region, read_timeout=copy_timeout_seconds, attempts=1)
+        # the readiness check: one short try, so /readyz answers within its own timeout
+        self.check_client = make_client(endpoint_url, region, read_timeout=check_seconds, attempts=1)
         # a download looks at its object before it answers: a frozen store is a 503 within seconds
         self.probe_client = make_client(endpoint_url, region, read_timeout=PROBE_SECONDS, attempts=1)
         self.pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="tdg-s3")
@@ -207,17 +255,32 @@ class S3Store:
 
     def check(self) -> None:
         with self._errors():
-            self.client.head_bucket(Bucket=self.bucket)
+            self.check_client.head_bucket(Bucket=self.bucket)
 
     def put_blob(self, content: bytes) -> str:
         key = hashlib.sha256(content).hexdigest()
         with self._errors():
-            self.client.put_object(Bucket=self.bucket, Key=self.key(blob_path(key)), Body=content)
+            self.retry.run(
+                lambda: self.client.put_object(
+                    Bucket=self.bucket, Key=self.key(blob_path(key)), Body=content
+                ),
+                "storing a blob",
+            )
         return key
 
     def get_blob(self, key: str) -> bytes:
-        with self.open(blob_path(key)) as body:
-            return body.read()
+        def read() -> bytes:
+            body = self.client.get_object(Bucket=self.bucket, Key=self.key(blob_path(key)))["Body"]
+            with contextlib.closing(body):
+                return cast(bytes, body.read())
+
+        try:
+            with self._errors():
+                return self.retry.run(read, "reading a blob")
+        except StorageUnavailable as exc:
+            if "(NoSuchKey)" in exc.detail:
+                raise FileNotFoundError(blob_path(key)) from None
+            raise
 
     def write_many(
         self, relatives: Sequence[str], produce: Produce, *, hashing: bool = True
@@ -259,46 +322,76 @@ class S3Store:
     def _append(self, out: _Upload, source_key: str, digest: Any, beat: Callable[[], object]) -> int:
         """One part onto `out`: copied in the store from where no bytes wait in `out`'s buffer and
         at least MIN_PART remain; the bytes before that are buffered. All of it is read for the hash."""
-        reply = self.client.get_object(Bucket=self.bucket, Key=source_key)
-        length = int(reply["ContentLength"])
-        body = reply["Body"]
+        length = int(
+            self.retry.run(
+                lambda: self.client.head_object(Bucket=self.bucket, Key=source_key), "reading a part's size"
+            )["ContentLength"]
+        )
         position = 0
         copied = False
-        try:
-            while position < length:
-                if not copied and not out.buffer and length - position >= MIN_PART:
-                    out.copy(source_key, position, length)
-                    copied = True
-                chunk = body.read(COPY_BUFFER)
-                if not chunk:
-                    raise OSError("a part ended before its recorded size")
-                digest.update(chunk)
-                if not copied:  # a buffer that fills to a part is sent: a copy may start next chunk
-                    out.write(chunk)
-                position += len(chunk)
-                beat()
-        finally:
-            body.close()
+        for chunk in self._chunks(source_key, 0, length):
+            if not copied and not out.buffer and length - position >= MIN_PART:
+                out.copy(source_key, position, length)
+                copied = True
+            digest.update(chunk)
+            if not copied:  # a buffer that fills to a part is sent: a copy may start next chunk
+                out.write(chunk)
+            position += len(chunk)
+            beat()
         return length
+
+    def _chunks(self, key: str, start: int, stop: int) -> Iterator[bytes]:
+        """Bytes [start, stop) of an object, read again from where they broke off after a
+        transient failure (a new ranged GET), until no byte has come for the retry deadline."""
+        position = start
+        deadline = time.monotonic() + self.retry.deadline_seconds
+        while position < stop:
+            reply = self.retry.run(
+                functools.partial(
+                    self.client.get_object, Bucket=self.bucket, Key=key, Range=f"bytes={position}-{stop - 1}"
+                ),
+                "reading a file",
+            )
+            body = reply["Body"]
+            try:
+                while position < stop:
+                    chunk = body.read(min(COPY_BUFFER, stop - position))
+                    if not chunk:
+                        raise OSError("an object ended before its recorded size")
+                    position += len(chunk)
+                    deadline = time.monotonic() + self.retry.deadline_seconds
+                    yield chunk
+            except Exception as exc:
+                if not transient(exc) or time.monotonic() > deadline:
+                    raise
+                log.warning(
+                    "object store: reading %s broke off at byte %s (%r), reading on", key, position, exc
+                )
+            finally:
+                body.close()
 
     def place(self, source: str, relative: str) -> None:
         with self._errors():
-            self.copy_client.copy_object(
-                Bucket=self.bucket,
-                Key=self.key(relative),
-                CopySource={"Bucket": self.bucket, "Key": self.key(source)},
+            self.retry.run(
+                lambda: self.copy_client.copy_object(
+                    Bucket=self.bucket,
+                    Key=self.key(relative),
+                    CopySource={"Bucket": self.bucket, "Key": self.key(source)},
+                ),
+                "copying a file",
             )
 
+    def _pages(self, operation: str, **params: Any) -> list[dict[str, Any]]:
+        """Every page of a listing, the whole listing tried again on a transient failure."""
+        paginator = self.client.get_paginator(operation)
+        return self.retry.run(lambda: list(paginator.paginate(Bucket=self.bucket, **params)), "listing")
+
     def _uploads(self, prefix: str) -> Iterator[dict[str, Any]]:
-        pages = self.client.get_paginator("list_multipart_uploads").paginate(
-            Bucket=self.bucket, Prefix=prefix
-        )
-        for page in pages:
+        for page in self._pages("list_multipart_uploads", Prefix=prefix):
             yield from page.get("Uploads", [])
 
     def _objects(self, prefix: str) -> Iterator[str]:
-        pages = self.client.get_paginator("list_objects_v2").paginate(Bucket=self.bucket, Prefix=prefix)
-        for page in pages:
+        for page in self._pages("list_objects_v2", Prefix=prefix):
             yield from (item["Key"] for item in page.get("Contents", []))
 
     def remove(self, prefix: str) -> None:
@@ -306,14 +399,21 @@ class S3Store:
         try:
             with self._errors():
                 for upload in list(self._uploads(folder)):
-                    self.client.abort_multipart_upload(
-                        Bucket=self.bucket, Key=upload["Key"], UploadId=upload["UploadId"]
+                    self.retry.run(
+                        functools.partial(
+                            self.client.abort_multipart_upload,
+                            Bucket=self.bucket,
+                            Key=upload["Key"],
+                            UploadId=upload["UploadId"],
+                        ),
+                        "aborting an upload",
                     )
                 keys = list(self._objects(folder))
                 for i in range(0, len(keys), 1000):
-                    self.client.delete_objects(
-                        Bucket=self.bucket,
-                        Delete={"Objects": [{"Key": k} for k in keys[i : i + 1000]], "Quiet": True},
+                    batch = {"Objects": [{"Key": k} for k in keys[i : i + 1000]], "Quiet": True}
+                    self.retry.run(
+                        functools.partial(self.client.delete_objects, Bucket=self.bucket, Delete=batch),
+                        "removing files",
                     )
         except StorageUnavailable as exc:
             log.warning("removing %s from %s failed: %s", prefix, self.description, exc.detail)
@@ -321,7 +421,9 @@ class S3Store:
     def has(self, prefix: str) -> bool:
         folder = self.key(prefix).rstrip("/") + "/"
         with self._errors():
-            listed = self.client.list_objects_v2(Bucket=self.bucket, Prefix=folder, MaxKeys=1)
+            listed = self.retry.run(
+                lambda: self.client.list_objects_v2(Bucket=self.bucket, Prefix=folder, MaxKeys=1), "listing"
+            )
             if listed.get("KeyCount", 0) > 0:
                 return True
             return any(True for _ in self._uploads(folder))
@@ -330,10 +432,7 @@ class S3Store:
         root = self.key("datasets/")
         ids: set[int] = set()
         with self._errors():
-            pages = self.client.get_paginator("list_objects_v2").paginate(
-                Bucket=self.bucket, Prefix=root, Delimiter="/"
-            )
-            for page in pages:
+            for page in self._pages("list_objects_v2", Prefix=root, Delimiter="/"):
                 for common in page.get("CommonPrefixes", []):
                     name = common["Prefix"][len(root) :].strip("/")
                     if name.isdigit():
@@ -350,9 +449,11 @@ class S3Store:
     def open(self, relative: str) -> IO[bytes]:
         try:
             with self._errors():
-                return cast(
-                    IO[bytes], self.client.get_object(Bucket=self.bucket, Key=self.key(relative))["Body"]
+                reply = self.retry.run(
+                    lambda: self.client.get_object(Bucket=self.bucket, Key=self.key(relative)),
+                    "opening a file",
                 )
+                return cast(IO[bytes], reply["Body"])
         except StorageUnavailable as exc:
             if "(NoSuchKey)" in exc.detail:
                 raise FileNotFoundError(relative) from None
@@ -362,14 +463,7 @@ class S3Store:
         if stop <= start:
             return
         with self._errors():
-            body = self.client.get_object(
-                Bucket=self.bucket, Key=self.key(relative), Range=f"bytes={start}-{stop - 1}"
-            )["Body"]
-        try:
-            with self._errors():
-                yield from body.iter_chunks(COPY_BUFFER)
-        finally:
-            body.close()
+            yield from self._chunks(self.key(relative), start, stop)
 
     def stat(self, relative: str) -> int | None:
         with self._errors():
