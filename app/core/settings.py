@@ -51,8 +51,10 @@ class Settings(BaseSettings):
     # a lapsed lease means the worker is gone (dead, or cut off from the database)
     job_lease_seconds: float = Field(default=30.0, gt=0)
     # a running shard closes its parts at the next block edge after this many seconds and records
-    # them: a shard taken over after its worker died resumes from there instead of from its start
-    job_checkpoint_seconds: float = Field(default=60.0, gt=0)
+    # them: a shard taken over after its worker died resumes from there instead of from its start.
+    # The price: a file whose range takes longer than this to write is joined from its parts (a
+    # kernel copy and one hashing read) instead of hard-linked whole
+    job_checkpoint_seconds: float = Field(default=120.0, gt=0)
     job_max_attempts: int = Field(default=3, ge=1)
     # a worker's transaction that loses its connection (refused, terminated, reset) is run again
     # with doubling waits for this long before the worker gives up
