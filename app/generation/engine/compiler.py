@@ -98,35 +98,6 @@ def _tighter(a: Any, b: Any, pick_max: bool) -> Any:
         return a if (str(a) >= str(b)) == pick_max else b
 
 
-def expanded_size(tree: FieldTree, cap: int, limit: int) -> int:
-    """The nodes a compile without shared recursion points visits at recursion depth `cap`
-    (children, items, prefix items and options; a REF below the cap its definition), counted up
-    to `limit` on the field tree in one memoised pass: far cheaper than compiling to find out."""
-    memo: dict[tuple[int, int], int] = {}
-
-    def size(node: Node, depth: int) -> int:
-        key = (id(node), depth)
-        got = memo.get(key)
-        if got is not None:
-            return got
-        if node.kind == Kind.REF:
-            target = tree.definitions.get(node.ref or "") if depth < cap else None
-            got = 1 + (size(target, depth + 1) if target is not None else 0)
-        else:
-            got = 1
-            for child in (*node.children, *node.prefix_items, *node.options):
-                got += size(child, depth)
-                if got >= limit:
-                    break
-            if node.items is not None and got < limit:
-                got += size(node.items, depth)
-        got = min(got, limit)
-        memo[key] = got
-        return got
-
-    return size(tree.root, 0)
-
-
 class _TooLarge(Exception):
     """The expansion exceeded MAX_COMPILED_NODES at the current recursion depth."""
 
@@ -172,11 +143,6 @@ class Compiler:
         deeper: tuple[Gen, int, dict[tuple[str, int, str, float], Gen | None] | None, list[str]] | None = None
         for shared in (False, True):
             for cap in range(MAX_REF_DEPTH, 0, -1):
-                if (
-                    not shared
-                    and expanded_size(self.tree, cap, 2 * MAX_COMPILED_NODES) >= 2 * MAX_COMPILED_NODES
-                ):
-                    continue  # it would stop at MAX_COMPILED_NODES after seconds of work (Vega-Lite: 15 s each)
                 self.max_depth = cap
                 self.count = 0
                 self.shared = {} if shared else None
