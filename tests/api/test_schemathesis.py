@@ -486,7 +486,8 @@ def _valid_content(case: Case, world: World) -> None:
     decodes, a rule path that names one of the schema's fields, a root the schema has, a time
     still in the future, a webhook URL that resolves (the fixture's receiver), generation params
     (their names and meaning are in prose; a root must be one of the schema's), a record count
-    within the tenant's limit (a setting; a dataset is created deferred, so the run stays bounded)."""
+    within the tenant's limit (a setting; a dataset is created deferred, so the run stays bounded),
+    a token scope's projects (ones its owner sees)."""
     if not _is_positive(case):
         return
     key = (case.method.upper(), case.path)
@@ -522,8 +523,11 @@ def _valid_content(case: Case, world: World) -> None:
         body["params"] = {"seed": 1}
     elif key == ("POST", "/datasets/{dataset_id}/export-objectstore"):
         body["integration_id"] = world.s3  # the fixture's other integration is a webhook: 422
-    elif key == ("POST", "/settings/tokens") and body.get("expires_at") is not None:
-        body["expires_at"] = FUTURE
+    elif key == ("POST", "/settings/tokens"):
+        if body.get("expires_at") is not None:
+            body["expires_at"] = FUTURE
+        if body.get("project_ids") is not None:
+            body["project_ids"] = [world.make.project_id]  # a scope names projects its owner sees
     elif key in (("POST", "/integrations"), ("PUT", "/integrations/{integration_id}")):
         _valid_integration(body, world)
 
