@@ -269,8 +269,11 @@ def require_dataset(
 def require_owner_or(principal: Principal, owner_id: int | None, action: Action) -> None:
     """The creator of a library item may manage it; others need the action's role. Either way a
     scoped API token needs the action in its scope."""
-    require_scope(principal, action)
     if owner_id is not None and owner_id == principal.user_id:
+        scope = principal.scope
+        if scope is not None and not scope_allows(principal, action):
+            # its own item: the token's scope is all that refuses ("of others" would mislead)
+            raise Forbidden(_scope_refusal(scope, "change the schema library"))
         return
     require(principal, action)
 

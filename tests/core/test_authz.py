@@ -215,3 +215,41 @@ async def test_a_tenant_keeps_an_active_admin() -> None:
         authz.require_not_own_tenant_deactivation(who(Role.SuperUser), TENANT, False)
     authz.require_not_own_tenant_deactivation(who(Role.SuperUser), OTHER_TENANT, False)
     authz.require_not_own_tenant_deactivation(who(Role.SuperUser), TENANT, None)
+
+
+def test_a_scoped_token_is_held_to_its_actions() -> None:
+    """TOKEN_ACTIONS: each covered action needs its TokenAction in the scope; the others (managing
+    anything, one's account) are never a scoped token's; reading needs `read`."""
+    from app.core.models import TokenAction
+    from app.core.principal import TokenScope
+
+    def token(*actions: TokenAction, role: Role = Role.Admin) -> Principal:
+        return Principal(user_id=1, tenant_id=TENANT, username="u1", role=role, via="api_token",
+                         scope=TokenScope(None, frozenset(actions)))
+
+    for action in Action:
+        covered = authz.TOKEN_ACTIONS.get(action)
+        for granted in TokenAction:
+            allowed = covered is granted
+            assert authz.scope_allows(token(granted), action) is allowed, (action, granted)
+        if covered is None:
+            with pytest.raises(Forbidden, match=r"^This API token's scope allows read, upload, generate, "
+                                                r"download; it may not "):
+                require(token(*TokenAction, role=Role.SuperUser), action)  # the role allows it
+    authz.require_read(token(TokenAction.read))
+    with pytest.raises(Forbidden, match=r"scope allows download; it may not read anything"):
+        authz.require_read(token(TokenAction.download))
+    # one's own library item: only the scope can refuse, and says so plainly
+    authz.require_owner_or(token(TokenAction.upload, role=Role.Tester), 1, Action.CONSTRAINT_CHANGE_ANY)
+    with pytest.raises(Forbidden, match=r"scope allows read; it may not change the schema library"):
+        authz.require_owner_or(token(TokenAction.read), 1, Action.CONSTRAINT_CHANGE_ANY)
+    # a dataset: the scope and the ownership rule both apply
+    assert not authz.may_act_on_dataset(token(TokenAction.read), ProjectRole.owner, 1, Action.DATASET_DELETE)
+    assert authz.may_act_on_dataset(token(TokenAction.generate), ProjectRole.owner, 1, Action.DATASET_DELETE)
+    # projects outside the scope are invisible, whatever the role
+    limited = Principal(user_id=1, tenant_id=TENANT, username="u1", role=Role.SuperUser, via="api_token",
+                        scope=TokenScope(frozenset({7}), frozenset(TokenAction)))
+    assert effective_project_role(limited, project_id=7, project_tenant_id=TENANT, created_by=None,
+                                  membership=None) is ProjectRole.owner
+    assert effective_project_role(limited, project_id=8, project_tenant_id=TENANT, created_by=None,
+                                  membership=None) is None
