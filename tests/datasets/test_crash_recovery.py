@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -180,6 +181,74 @@ async def test_celery_worker_killed_mid_dataset(api: Api, settings: Settings, tm
     finally:
         for w in workers:
             w.stop()
+
+
+SHORT_LEASE_SECONDS = 4.0  # the workers' own lease in the test below: renewed by their heartbeat
+REAP_SLACK_SECONDS = 30.0  # the reaper's tick, and a loaded machine's delays, on top of the lease
+
+
+async def test_celery_worker_killed_loses_its_shard_within_the_lease(api: Api, settings: Settings,
+                                                                     tmp_path: Path) -> None:
+    """No lease expired by hand: the killed worker's heartbeat stops with it, its shard's lease
+    lapses after SHORT_LEASE_SECONDS and the reaper re-queues it; the survivor, whose heartbeat
+    keeps its own shards through blocks and uploads of any length, finishes the dataset."""
+    root = api.root
+    assert root is not None
+    short = settings.model_copy(update={"job_lease_seconds": SHORT_LEASE_SECONDS})
+    workers: list[Proc] = []
+    try:
+        for i in range(2):
+            workers.append(await asyncio.to_thread(
+                start_worker, worker_env(short), tmp_path / f"worker{i}.log", f"lapse{i}"))
+        project = await api.create_project(root, "Celery lapse")
+        schema = await upload_schema(api, root, ORDER_JSON, "customer_order.schema.json")
+        ds = await create_dataset(api, root, project["project_id"], schema["schema_id"], RECORDS, types=["csv"],
+                                  params={"seed": SEED})
+        did = ds["dataset_id"]
+        shard_id, locker = await eventually(
+            lambda: asyncio.to_thread(_starting_shard, settings.database_url, did),
+            timeout=WAIT, interval=0.02, what="a shard seen starting")
+        pid = int(locker.rsplit(":", 1)[1])
+        victim = next(w for w in workers if os.getpgid(pid) == w.pid)
+        victim.kill9()
+        killed = time.monotonic()
+        await eventually(lambda: asyncio.to_thread(_holder, settings.database_url, shard_id),
+                         lambda holder: holder != locker, timeout=WAIT, interval=0.1,
+                         what="the killed worker's shard re-queued")
+        lapsed_after = time.monotonic() - killed
+        assert lapsed_after < SHORT_LEASE_SECONDS + REAP_SLACK_SECONDS, lapsed_after
+
+        done = await wait_for(api, root, did, timeout=WAIT)
+        _assert_clean_completion(done, lambda: stored_under(settings, f"datasets/{did}", empty_folders=True))
+        assert done["attempt"] == 2, done  # only the killed worker's shard ran twice
+    finally:
+        for w in workers:
+            w.stop()
+
+
+def _starting_shard(database_url: str, dataset_id: int) -> tuple[int, str] | None:
+    """(id, locked_by) of a shard of the dataset seen starting (see _starting_shard_worker)."""
+    engine = make_sync_engine(database_url)
+    try:
+        with Session(engine) as session:
+            row = session.exec(select(DatasetShard.id, DatasetShard.locked_by).where(
+                DatasetShard.dataset_id == dataset_id, DatasetShard.kind == ShardKind.generate.value,
+                DatasetShard.status == ShardStatus.running.value, DatasetShard.attempt >= 1,
+                DatasetShard.records_done == 0, col(DatasetShard.stop) - col(DatasetShard.start) > 10_000,
+            ).limit(1)).first()
+    finally:
+        engine.dispose()
+    return (row[0], row[1]) if row is not None and row[0] is not None and row[1] else None
+
+
+def _holder(database_url: str, shard_id: int) -> str | None:
+    """Who holds the shard now (None: queued, or done and gone with its dataset's completion)."""
+    engine = make_sync_engine(database_url)
+    try:
+        with Session(engine) as session:
+            return session.exec(select(DatasetShard.locked_by).where(DatasetShard.id == shard_id)).first()
+    finally:
+        engine.dispose()
 
 
 def _starting_shard_worker(database_url: str, dataset_id: int) -> str | None:

@@ -224,26 +224,39 @@ class _ShardJob:
                 raise self.prepare_error
             return self.work()
         except Fenced:
-            # only what is not recorded: the recorded parts of this attempt are its successor's
-            if self.pending is not None:
-                self.store.remove(self.pending)
+            self._drop_pending()
             return "fenced"
-        except DomainError as exc:
-            self._fail(exc.detail)
+        except Exception as exc:
+            if self._lost():  # a failure from losing the shard (a cancel aborted our uploads)
+                self._drop_pending()
+                return "fenced"
+            self._fail(self._reason(exc))
             return "failed"
-        except OSError as exc:
-            reason = exc.strerror or exc.__class__.__name__
-            self._fail(f"Writing the dataset files failed: {reason}.")
-            return "failed"
-        except Exception:
-            log.exception("dataset %s shard %s: unexpected error", self.dataset_id, self.shard.shard_index)
-            self._fail("Generation failed unexpectedly; the error has been logged for the operators.")
-            return "failed"
+
+    def _reason(self, exc: Exception) -> str:
+        """The sentence a failed dataset shows for `exc`."""
+        if isinstance(exc, DomainError):
+            return exc.detail
+        if isinstance(exc, OSError):
+            return f"Writing the dataset files failed: {exc.strerror or exc.__class__.__name__}."
+        log.exception(
+            "dataset %s shard %s: unexpected error", self.dataset_id, self.shard.shard_index, exc_info=exc
+        )
+        return "Generation failed unexpectedly; the error has been logged for the operators."
+
+    def _lost(self) -> bool:
+        """Whether the heartbeat found this worker no longer holds the shard."""
+        return self.heartbeat is not None and self.heartbeat.lost.is_set()
+
+    def _drop_pending(self) -> None:
+        """Remove only what is not recorded: the recorded parts of this attempt are its successor's."""
+        if self.pending is not None:
+            self.store.remove(self.pending)
 
     def _beat(self, *, force: bool = False) -> None:
         """Publish progress (and renew the lease) at most every PROGRESS_EVERY_SECONDS; stop at
         once when the heartbeat found the fence lost."""
-        if self.heartbeat is not None and self.heartbeat.lost.is_set():
+        if self._lost():
             raise Fenced
         now = time.monotonic()
         if not force and now - self.last_beat < PROGRESS_EVERY_SECONDS:
@@ -306,7 +319,7 @@ class _ShardJob:
                 )
             ):
                 session.rollback()
-                self.store.remove(self.work_rel)
+                self._drop_pending()
                 return
             JobRepository(session).drop_shards(self.dataset_id)
             record_outcome(
@@ -384,6 +397,7 @@ class _Generate(_ShardJob):
             [f"{folder}/{file_name(fmt, index)}" for fmt in self.types],
             produce,
             hashing=header and b == last,
+            give_up=self._lost,
         )
         end = min(b, limit())
         whole = header and end == last

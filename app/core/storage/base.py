@@ -41,9 +41,15 @@ class Store(Protocol):
         ...
 
     def write_many(
-        self, relatives: Sequence[str], produce: Produce, *, hashing: bool = True
+        self,
+        relatives: Sequence[str],
+        produce: Produce,
+        *,
+        hashing: bool = True,
+        give_up: Callable[[], bool] | None = None,
     ) -> list[WrittenFile]:
-        """Several files written together, one stream each; on failure none of them appears."""
+        """Several files written together, one stream each; on failure none of them appears.
+        `give_up`: asked before a transient fault is retried (the work was cancelled meanwhile)."""
         ...
 
     def concatenate(self, sources: Sequence[str], relative: str, beat: Callable[[], object]) -> WrittenFile:

@@ -48,7 +48,12 @@ class LocalStore:
         return self.blobs.get(key)
 
     def write_many(
-        self, relatives: Sequence[str], produce: Produce, *, hashing: bool = True
+        self,
+        relatives: Sequence[str],
+        produce: Produce,
+        *,
+        hashing: bool = True,
+        give_up: Callable[[], bool] | None = None,
     ) -> list[WrittenFile]:
         return write_many_atomically(self.root, relatives, produce, hashing=hashing)
 

@@ -61,15 +61,20 @@ class RetryPolicy:
 
     deadline_seconds: float
 
-    def run(self, call: Callable[[], T], what: str) -> T:
-        """`call()`, tried again after each transient failure until the deadline passes."""
+    def run(self, call: Callable[[], T], what: str, give_up: Callable[[], bool] | None = None) -> T:
+        """`call()`, tried again after each transient failure until the deadline passes, or
+        until `give_up()` (the work it serves was cancelled or taken over meanwhile)."""
         deadline = time.monotonic() + self.deadline_seconds
         wait = FIRST_WAIT_SECONDS
         while True:
             try:
                 return call()
             except Exception as exc:
-                if not transient(exc) or time.monotonic() + wait > deadline:
+                if (
+                    not transient(exc)
+                    or time.monotonic() + wait > deadline
+                    or (give_up is not None and give_up())
+                ):
                     raise
                 log.warning(
                     "object store: %s failed (%s), retrying in %.1f s", what, exc.__class__.__name__, wait

@@ -92,7 +92,10 @@ def make_client(
 class _Upload:
     """One object written as it is produced; visible only once `finish` completes it."""
 
-    def __init__(self, store: S3Store, key: str, *, hashing: bool) -> None:
+    def __init__(
+        self, store: S3Store, key: str, *, hashing: bool, give_up: Callable[[], bool] | None = None
+    ) -> None:
+        self.give_up = give_up
         self.store = store
         self.key = key
         self.sha256 = hashlib.sha256() if hashing else None
@@ -117,7 +120,9 @@ class _Upload:
         if self.upload_id is None:
             s = self.store
             reply = s.retry.run(
-                lambda: s.client.create_multipart_upload(Bucket=s.bucket, Key=self.key), "starting an upload"
+                lambda: s.client.create_multipart_upload(Bucket=s.bucket, Key=self.key),
+                "starting an upload",
+                self.give_up,
             )
             self.upload_id = reply["UploadId"]
         assert self.upload_id is not None
@@ -142,6 +147,7 @@ class _Upload:
                     Bucket=s.bucket, Key=self.key, UploadId=upload_id, PartNumber=number, Body=body
                 ),
                 "uploading a part",
+                self.give_up,
             )
             part["ETag"] = reply["ETag"]
 
@@ -169,6 +175,7 @@ class _Upload:
                     CopySourceRange=f"bytes={a}-{b - 1}",
                 ),
                 "copying a part",
+                self.give_up,
             )
             self.parts.append({"PartNumber": number, "ETag": reply["CopyPartResult"]["ETag"]})
 
@@ -177,14 +184,16 @@ class _Upload:
         if self.upload_id is None:
             body = bytes(self.buffer)
             s.retry.run(
-                lambda: s.client.put_object(Bucket=s.bucket, Key=self.key, Body=body), "writing a file"
+                lambda: s.client.put_object(Bucket=s.bucket, Key=self.key, Body=body),
+                "writing a file",
+                self.give_up,
             )
             self.buffer = bytearray()
             return
         if self.buffer:
             self._send()
         self._wait()
-        s.retry.run(self._complete, "completing an upload")
+        s.retry.run(self._complete, "completing an upload", self.give_up)
         self.upload_id = None
 
     def _complete(self) -> None:
@@ -283,9 +292,16 @@ class S3Store:
             raise
 
     def write_many(
-        self, relatives: Sequence[str], produce: Produce, *, hashing: bool = True
+        self,
+        relatives: Sequence[str],
+        produce: Produce,
+        *,
+        hashing: bool = True,
+        give_up: Callable[[], bool] | None = None,
     ) -> list[WrittenFile]:
-        uploads = [_Upload(self, self.key(relative), hashing=hashing) for relative in relatives]
+        uploads = [
+            _Upload(self, self.key(relative), hashing=hashing, give_up=give_up) for relative in relatives
+        ]
         finished: list[_Upload] = []
         try:
             with self._errors():
