@@ -94,11 +94,13 @@ class OfflineGraphQLRouter(JsonErrorsGraphQLRouter):
             )
         return decoded
 
-    def encode_json(self, data: object) -> bytes:
+    def encode_json(self, data: object) -> str:
+        # str, not bytes: strawberry sends bytes over the WebSocket as binary frames, which
+        # graphql-ws in the browser cannot parse (it closed every socket with 4004 on its ack)
         try:
-            return orjson.dumps(data)
+            return orjson.dumps(data).decode()
         except TypeError:  # what orjson cannot encode (an integer beyond 64 bits) json can
-            return json.dumps(data, separators=(",", ":")).encode()
+            return json.dumps(data, separators=(",", ":"))
 
     async def render_graphql_ide(self, request: Request) -> HTMLResponse:
         if GRAPHIQL_HTML.exists():
