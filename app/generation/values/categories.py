@@ -78,19 +78,26 @@ CATEGORIES: dict[str, Category] = {
         # business and money
         Category("company", "A company name in the dataset's locale.", _STR, "Acme Corp"),
         Category("catch_phrase", "A company slogan.", _STR, "Robust zero-defect paradigm"),
-        Category("iban", "An IBAN with valid check digits.", _STR, "DE89370400440532013000"),
-        Category("swift", "A SWIFT/BIC code.", _STR, "DEUTDEFF"),
+        Category(
+            "iban",
+            "An IBAN with valid check digits in its country's BBAN shape: the locale's country where it "
+            "uses IBAN, else one of 28 IBAN countries.",
+            _STR,
+            "DE89370400440532013000",
+        ),
+        Category("swift", "A SWIFT/BIC code of the locale's country.", _STR, "DEUTDEFF"),
         Category(
             "credit_card_number",
-            "A 16-digit card number with a valid Luhn check digit.",
+            "A 16-digit Visa, Mastercard, Discover or JCB number with a valid Luhn check digit.",
             _STR,
             "4539578763621486",
         ),
         Category("currency_code", "An ISO 4217 currency code.", _STR, "EUR"),
         Category("price", "A price with two decimals.", _NUM, "19.99"),
         Category("quantity", "A small positive count (1-100).", _INT, "3"),
-        Category("isbn", "An ISBN-13 without separators.", _STR, "9780306406157"),
-        Category("ean13", "An EAN-13 barcode number.", _STR, "4006381333931"),
+        Category("isbn", "An ISBN-13 (978 or 979-8) without separators.", _STR, "9780306406157"),
+        Category("ean13", "An EAN-13 barcode number with a GS1 country prefix.", _STR, "4006381333931"),
+        Category("upc", "A UPC-A product code (12 digits).", _STR, "036000291452"),
         # internet
         Category("url", "An https URL.", _STR, "https://www.example.com/path/page.html"),
         Category("domain_name", "An internet domain name.", _STR, "example.com"),

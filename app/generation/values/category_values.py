@@ -10,7 +10,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from app.generation.values import vocab, wordlists
+from app.generation.values import checksums, vocab, wordlists
 from app.generation.values.textcodes import small_int_texts
 
 HEX = np.array(list("0123456789abcdef"), dtype=object)
@@ -163,25 +163,6 @@ def mac_address(c: CategoryContext, n: int) -> list[str]:
 
 def hex_color(c: CategoryContext, n: int) -> list[str]:
     return [f"#{v:06x}" for v in c.rng.integers(0, 1 << 24, size=n).tolist()]
-
-
-def luhn_complete(digits: np.ndarray) -> np.ndarray:
-    """Append the Luhn check digit to each row of an (n, k) digit matrix."""
-    k = digits.shape[1]
-    weights = np.where((np.arange(k)[::-1] % 2) == 0, 2, 1)
-    prod = digits * weights
-    total = (prod // 10 + prod % 10).sum(axis=1)
-    check = (10 - total % 10) % 10
-    return np.concatenate([digits, check[:, None]], axis=1)
-
-
-def credit_card_number(c: CategoryContext, n: int) -> list[str]:
-    body = c.rng.integers(0, 10, size=(n, 15))
-    brand = c.rng.integers(0, 2, size=n)
-    body[:, 0] = np.where(brand == 0, 4, 5)  # Visa / Mastercard prefixes
-    body[:, 1] = np.where(brand == 0, body[:, 1], c.rng.integers(1, 6, size=n))
-    full = luhn_complete(body)
-    return ["".join(map(str, row)) for row in full.tolist()]
 
 
 def domain_name(c: CategoryContext, n: int) -> list[str]:
@@ -404,12 +385,13 @@ STRING_GENERATORS: dict[str, CategoryFn] = {
     "address": address,
     "company": _simple("company"),
     "catch_phrase": _simple("catch_phrase"),
-    "iban": _simple("iban"),
-    "swift": _simple("swift"),
-    "credit_card_number": credit_card_number,
+    "iban": checksums.iban,
+    "swift": checksums.swift,
+    "credit_card_number": checksums.credit_card_number,
     "currency_code": _simple("currency_code"),
-    "isbn": _simple("isbn13"),
-    "ean13": _simple("ean13"),
+    "isbn": checksums.isbn,
+    "ean13": checksums.ean13,
+    "upc": checksums.upc,
     "url": url,
     "domain_name": domain_name,
     "ipv4": ipv4,

@@ -175,13 +175,14 @@ NAME_TABLE: tuple[NameRule, ...] = (
     _rule(r"sku|product_code|item_code|article_number|part_number|model_number", "sku"),
     _rule(r"category|categories|product_category|genre|segment", "category"),
     _rule(r"iban|bank_?account|account_iban", "iban"),
-    _rule(r"bic|swift|swift_?code|bic_code", "swift"),
+    _rule(r"bic|bic_?fi|any_?bic|swift|swift_?code|bic_code", "swift"),  # bicfi: ISO 20022
     _rule(r"credit_?card|card_?number|cc_?number|pan|card_no|card_num", "credit_card_number"),
     _rule(r"cvv|cvc|cvv2|cvc2|security_code|card_verification", "cvv"),
     _rule(r"expiry|expiration|exp_date|card_expiry|expiry_date|valid_thru", "card_expiry"),
     _rule(r"currency|currency_?code|ccy|currency_?id|currency_iso|document_currency_code", "currency_code"),
     _rule(r"isbn|isbn13", "isbn"),
-    _rule(r"ean|ean13|barcode|gtin|upc", "ean13"),
+    _rule(r"upc|upc_?a|upc_?code", "upc"),
+    _rule(r"ean|ean13|barcode|gtin", "ean13"),
     _rule(r"catch_?phrase|slogan|tagline|motto", "catch_phrase"),
     _rule(r"unit|uom|unit_of_measure|unit_code|measure_unit|units", "unit"),
     # -- internet, software ---------------------------------------------------------------

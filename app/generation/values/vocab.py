@@ -178,11 +178,7 @@ _SIMPLE: dict[str, Callable[[Faker], object]] = {
     "sentence": lambda f: f.sentence(),
     "paragraph": lambda f: f.paragraph(),
     "uri_path": lambda f: f.uri_path(),
-    "iban": lambda f: f.iban(),
-    "swift": lambda f: f.swift(),
     "license_plate": lambda f: f.license_plate(),
-    "isbn13": lambda f: f.isbn13(separator=""),
-    "ean13": lambda f: f.ean13(),
     # field semantics (category_values.py)
     "timezone": lambda f: f.timezone(),
     "file_path": lambda f: f.file_path(depth=2),
