@@ -136,3 +136,19 @@ def test_same_seed_same_identifiers() -> None:
     }
     assert _records(schema, {"seed": 11}, 500) == _records(schema, {"seed": 11}, 500)
     assert _records(schema, {"seed": 11}, 500) != _records(schema, {"seed": 12}, 500)
+
+
+def test_iban_and_bic_follow_each_record_locale() -> None:
+    """With several locales each record belongs to one country: its IBAN (where that country uses
+    IBAN) and its BIC name the record's country."""
+    schema = {
+        "type": "object",
+        "properties": {"country_code": {"type": "string"}, **ACCOUNT["properties"]},
+        "required": ["country_code", "iban", "bic"],
+    }
+    records = _records(schema, {"seed": 1, "locales": ["de_DE", "fr_FR", "es_ES", "en_US"]}, 2000)
+    assert {r["country_code"] for r in records} == {"DE", "FR", "ES", "US"}
+    for r in records:
+        assert iban.is_valid(r["iban"]) and bic.is_valid(r["bic"])
+        assert r["bic"][4:6] == r["country_code"]
+        assert r["iban"][:2] == r["country_code"] or r["country_code"] == "US"
