@@ -9,8 +9,10 @@ import random
 import time
 
 from app.generation.errors import GenerationError
+from app.generation.schema.files import load_schema_path
 from app.generation.schema.loader import load_schema
 from app.generation.values.regex import RegexGenerator, UnsupportedPattern
+from tests.paths import REPO
 from tests.support.hostile_inputs import hostile_patterns, schema_files, seed_of_run
 
 SEED = seed_of_run()
@@ -40,3 +42,12 @@ def test_hostile_patterns_are_unsupported_not_crashes() -> None:
             except (UnsupportedPattern, RecursionError):
                 continue  # RecursionError: rules.py and the schema loaders refuse those before
             raise AssertionError(f"seed {SEED}: {pattern[:60]!r} was accepted")
+
+
+def test_a_deep_real_xsd_is_measured_without_exhausting_the_stack() -> None:
+    """XHTML 1.0 Strict's nested block/inline groups make a field tree deeper than Python's stack
+    allows a recursive walk (the field-limit check raised RecursionError on it): the walk is
+    iterative and the schema loads, its tree measured."""
+    loaded = load_schema_path(REPO / "tests/corpus/xsd/xhtml1-strict/XHTML/xhtml1-strict.xsd")
+    tree = loaded.field_tree()
+    assert tree.root is not None

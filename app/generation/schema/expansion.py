@@ -52,7 +52,8 @@ def refuse_costly_fields(tree: FieldTree, xsd: bool) -> None:
 
 class _Walk:
     """One pass over the tree; a subtree reached twice (a shared definition) is measured once,
-    and a recursion point being measured counts for nothing where it recurs."""
+    and a recursion point being measured counts for nothing where it recurs. Iterative: a deep
+    tree (XHTML's nested groups) exhausted Python's stack when this walk recursed."""
 
     def __init__(self, tree: FieldTree, xsd: bool) -> None:
         self.definitions = tree.definitions
@@ -60,45 +61,66 @@ class _Walk:
         self.memo: dict[int, _Need] = {}
         self.active: set[int] = set()
 
-    def need(self, node: Node | None) -> _Need:
-        if node is None:
+    def need(self, root: Node | None) -> _Need:
+        if root is None:
             return _NOTHING
-        key = id(node)
-        known = self.memo.get(key)
-        if known is not None:
-            return known
-        if key in self.active:
-            return _NOTHING
-        self.active.add(key)
-        try:
-            found = self._measure(node)
-        finally:
-            self.active.discard(key)
-        self.memo[key] = found
-        return found
+        stack: list[tuple[Node, bool]] = [(root, False)]
+        while stack:
+            node, children_done = stack.pop()
+            key = id(node)
+            if children_done:
+                self.active.discard(key)
+                self.memo[key] = self._measure(node)
+                continue
+            if key in self.memo or key in self.active:
+                continue
+            self.active.add(key)
+            stack.append((node, True))
+            stack.extend((child, False) for child in self._children(node) if child is not None)
+        return self.memo.get(id(root), _NOTHING)
+
+    def _known(self, node: Node | None) -> _Need:
+        """A child's need once measured; a recursion point still being measured counts nothing."""
+        return _NOTHING if node is None else self.memo.get(id(node), _NOTHING)
+
+    def _children(self, node: Node) -> list[Node | None]:
+        if node.kind is Kind.REF:
+            return [self.definitions.get(node.ref or "")]
+        if node.kind is Kind.OBJECT:
+            found: list[Node | None] = [*node.children, node.additional]
+            found += [n for _, n in node.pattern_properties]
+            for cond in node.conditionals:
+                found += [cond.if_, cond.then, cond.else_]
+            return found
+        if node.kind is Kind.ARRAY:
+            return [node.items, *node.prefix_items, node.contains]
+        if node.kind is Kind.CHOICE:
+            return list(node.options)
+        return []
 
     def _measure(self, node: Node) -> _Need:
+        """The node's need from its children's, which are measured already."""
         if node.kind is Kind.REF:
-            return self.need(self.definitions.get(node.ref or ""))
+            return self._known(self.definitions.get(node.ref or ""))
         if node.kind is Kind.OBJECT:
             own = _Need(0, node.path, "")
             if node.min_properties:
                 own = _Need(node.min_properties * VALUE_CHARS_FLOOR, node.path, f"minProperties {node.min_properties:,}")
-            parts = [own, *(self.need(c) for c in node.children), self.need(node.additional)]
-            parts += [self.need(n) for _, n in node.pattern_properties]
+            parts = [own, *(self._known(c) for c in node.children), self._known(node.additional)]
+            parts += [self._known(n) for _, n in node.pattern_properties]
             for cond in node.conditionals:
-                parts += [self.need(cond.if_), self.need(cond.then), self.need(cond.else_)]
+                parts += [self._known(cond.if_), self._known(cond.then), self._known(cond.else_)]
             return max(parts, key=_chars)
         if node.kind is Kind.ARRAY:
             repeats = max(node.min_items or 0, 1)
             listed = node.xml is not None and node.xml.list_value
             what = "minLength" if listed else "minOccurs" if self.xsd else "minItems"
-            parts = [self.need(node.items).times(repeats, what), *(self.need(p) for p in node.prefix_items)]
+            parts = [self._known(node.items).times(repeats, what), *(self._known(p) for p in node.prefix_items)]
             if node.contains is not None:
-                parts.append(self.need(node.contains).times(max(node.min_contains or 1, 1), "minContains"))
+                parts.append(self._known(node.contains).times(max(node.min_contains or 1, 1), "minContains"))
             return max(parts, key=_chars)
         if node.kind is Kind.CHOICE:
-            return max((self.need(o) for o in node.options), key=_chars, default=_NOTHING)
+            return max((self._known(o) for o in node.options), key=_chars, default=_NOTHING)
         return _value_need(node)
 
 
