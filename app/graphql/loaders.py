@@ -10,7 +10,13 @@ from strawberry.dataloader import DataLoader
 
 from app.core.models import Dataset, DatasetFile, Project, ProjectMember, ProjectRole, SchemaDoc, User
 from app.core.principal import Principal
-from app.core.repositories import DatasetRepository, ProjectRepository, SchemaRepository, UserRepository
+from app.core.repositories import (
+    DatasetRepository,
+    ProjectRepository,
+    SchemaRepository,
+    TenantRepository,
+    UserRepository,
+)
 
 
 class Loaders:
@@ -27,6 +33,8 @@ class Loaders:
         self._datasets = DatasetRepository(session, principal)
         self.datasets_by_project = DataLoader(self._load_datasets_by_project)
         self.files_by_dataset = DataLoader(self._load_files_by_dataset)
+        self._tenants = TenantRepository(session, principal)
+        self.tenant_name = DataLoader(self._load_tenant_names)
 
     async def _load_members(self, project_ids: Sequence[int]) -> list[list[ProjectMember]]:
         grouped: dict[int, list[ProjectMember]] = defaultdict(list)
@@ -61,3 +69,8 @@ class Loaders:
     async def _load_files_by_dataset(self, dataset_ids: Sequence[int]) -> list[list[DatasetFile]]:
         found = await self._datasets.files_of(dataset_ids)
         return [found.get(did, []) for did in dataset_ids]
+
+    async def _load_tenant_names(self, tenant_ids: Sequence[int]) -> list[str]:
+        # a project the caller sees is in a tenant they see (their own, or any for a SuperUser)
+        found = await self._tenants.names(tenant_ids)
+        return [found.get(tid, "") for tid in tenant_ids]

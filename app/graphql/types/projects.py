@@ -63,6 +63,10 @@ class ProjectSummary:
     created_at: str
     updated_at: str
 
+    @strawberry.field(description="The name of the project's tenant (SuperUsers list projects of every tenant).")
+    async def tenant_name(self, info: Info[Context, None]) -> str:
+        return await info.context.loaders.tenant_name.load(self.tenant_id)
+
     @classmethod
     def from_row(cls, row: ProjectListing) -> ProjectSummary:
         assert row.id is not None

@@ -8,11 +8,19 @@ import { graphql } from '../gql';
 
 const ProjectsMenuQuery = graphql(`
   query ProjectsMenu($q: String) {
-    projects(q: $q, limit: 20) { total items { project_id name description } }
+    projects(q: $q, limit: 20) { total items { project_id name description tags } }
   }
 `);
 
 export const openProjectsMenu = spotlight.open;
+
+/** Focus leaves the search field as soon as the menu starts closing: until its transition ends the
+ *  field kept focus, and a shortcut typed then (Esc, then `?` at typing speed) went into the field
+ *  (the shortcuts ignore keys typed into fields) and was lost. */
+function releaseFocus(): void {
+  const focused = document.activeElement;
+  if (focused instanceof HTMLElement && focused.closest('[role="dialog"]')) focused.blur();
+}
 
 export function ProjectsSpotlight() {
   const navigate = useNavigate();
@@ -22,7 +30,7 @@ export function ProjectsSpotlight() {
     ...(data?.projects.items ?? []).map((p) => ({
       id: `project-${p.project_id}`,
       label: p.name,
-      description: p.description || undefined,
+      description: [p.description, p.tags.length ? `Tags: ${p.tags.join(', ')}` : ''].filter(Boolean).join(' · ') || undefined,
       leftSection: <IconFolder size={18} aria-hidden />,
       onClick: () => navigate(`/projects/${p.project_id}`),
     })),
@@ -36,6 +44,8 @@ export function ProjectsSpotlight() {
       filter={(_q, a) => a}
       nothingFound="No project matches"
       shortcut={null}
+      title="Projects menu"
+      onSpotlightClose={releaseFocus}
       searchProps={{ leftSection: <IconSearch size={18} aria-hidden />, placeholder: 'Search projects…', 'aria-label': 'Search projects' }}
       scrollable
       maxHeight={400}

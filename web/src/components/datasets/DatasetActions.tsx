@@ -4,7 +4,7 @@
 import { Button, Group, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { IconPlayerPlay, IconTrash } from '@tabler/icons-react';
+import { IconPlayerPlay, IconPlayerStop, IconTrash } from '@tabler/icons-react';
 import { useMutation } from 'urql';
 import { errorDetail } from '../../api/errors';
 import { graphql } from '../../gql';
@@ -64,7 +64,7 @@ export function DatasetActions({ dataset, manageable, onChanged }: Props) {
     });
 
   return (
-    <Group gap={6} wrap="nowrap" justify="flex-end">
+    <Group gap={6} wrap="wrap" justify="flex-end">
       {dataset.status === 'failed' && dataset.error && (
         <Text size="xs" c="red.9" maw={240} lineClamp={2} title={dataset.error}>{dataset.error}</Text>
       )}
@@ -77,7 +77,8 @@ export function DatasetActions({ dataset, manageable, onChanged }: Props) {
         </Button>
       )}
       {mayRemove && (
-        <Button size="xs" variant="subtle" color="red" c="red.9" onClick={confirmDelete} leftSection={<IconTrash size={14} aria-hidden />}
+        <Button size="xs" variant="subtle" color="red" c="red.9" onClick={confirmDelete}
+          leftSection={running ? <IconPlayerStop size={14} aria-hidden /> : <IconTrash size={14} aria-hidden />}
           aria-label={`${running ? 'Cancel' : 'Delete'} dataset ${dataset.name}`}>
           {running ? 'Cancel' : 'Delete'}
         </Button>

@@ -31,10 +31,16 @@ export function LoginPage() {
       password: (v) => (v ? null : 'Enter your password.'),
     },
   });
-  const detail = errorDetail(state.error);
+  const serverDetail = errorDetail(state.error);
+  // the server asks for the second factor with a 401 ("A one-time code is required: send 'otp'..."):
+  // for the person logging in that is the next step, not an error, so it is not shown as one
+  // (an answer to a submitted code, such as a wrong one, stays an error)
+  const [sentCode, setSentCode] = useState(false);
+  const asksForCode = !sentCode && !!serverDetail && /one-time code/i.test(serverDetail);
+  const detail = asksForCode ? null : serverDetail;
   useEffect(() => {
-    if (detail && /one-time code/i.test(detail)) setNeedsCode(true);
-  }, [detail]);
+    if (asksForCode) setNeedsCode(true);
+  }, [asksForCode]);
   useEffect(() => {
     document.title = 'Log in · Test Data Generation';
   }, []);
@@ -42,7 +48,9 @@ export function LoginPage() {
   if (session.token) return <Navigate to={safeNext(params.get('next'))} replace />;
 
   const submit = form.onSubmit(async (values) => {
-    const result = await login({ username: values.username.trim(), password: values.password, otp: values.otp.trim() || null });
+    const otp = values.otp.trim() || null;
+    setSentCode(otp !== null);
+    const result = await login({ username: values.username.trim(), password: values.password, otp });
     const token = result.data?.login.access_token;
     if (token) session.signIn(token);
   });
@@ -54,15 +62,18 @@ export function LoginPage() {
           <Stack>
             <Title order={1} size="h2">Log in</Title>
             <Text size="sm" c="dimmed">Test Data Generation Service</Text>
-            {params.get('next') && !detail && (
+            {needsCode && !detail && (
+              <Text size="sm" role="status">Enter the 6-digit code from your authenticator app.</Text>
+            )}
+            {params.get('next') && !detail && !needsCode && (
               <Alert color="blue" variant="light">Log in to continue where you were.</Alert>
             )}
             {detail && <Alert color="red" role="alert" title="Could not log in">{detail}</Alert>}
             <TextInput label="Username" autoComplete="username" required autoFocus {...form.getInputProps('username')} />
             <PasswordInput label="Password" autoComplete="current-password" required {...form.getInputProps('password')} />
             {needsCode && (
-              <TextInput label="One-time code" description="From your authenticator app, or a recovery code"
-                autoComplete="one-time-code" inputMode="numeric" {...form.getInputProps('otp')} />
+              <TextInput label="One-time code" description="Or one of your recovery codes."
+                autoComplete="one-time-code" inputMode="numeric" autoFocus {...form.getInputProps('otp')} />
             )}
             <Button type="submit" loading={state.fetching} fullWidth>Log in</Button>
             <Text size="xs" c="dimmed">

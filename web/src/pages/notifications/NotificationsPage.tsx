@@ -107,7 +107,7 @@ export default function NotificationsPage() {
                             : n.title}
                         </Text>
                         {!n.is_read && <Badge size="xs" variant="filled" tt="none">Unread</Badge>}
-                        {n.type === 'dataset.failed' && <Badge size="xs" color="red.9" variant="light" tt="none">Failed</Badge>}
+                        {n.type === 'dataset.failed' && <Badge size="xs" color="red.9" variant="filled" tt="none">Failed</Badge>}
                       </Group>
                       <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>{n.message}</Text>
                       <Text size="xs" c="dimmed">

@@ -1,6 +1,6 @@
 // Projects: the caller's projects, searched, filtered by tag and paginated on the server.
 import {
-  Alert, Anchor, Badge, Button, CloseButton, Group, Paper, Skeleton, Stack, Table, Text, TextInput,
+  Alert, Anchor, Badge, Button, CloseButton, Group, Paper, Skeleton, Stack, Table, Text, TextInput, useMatches,
 } from '@mantine/core';
 import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
@@ -20,7 +20,7 @@ const ProjectsQuery = graphql(`
   query Projects($q: String, $tag: String, $limit: Int!, $offset: Int!) {
     projects(q: $q, tag: $tag, limit: $limit, offset: $offset) {
       total
-      items { project_id name description tags updated_at }
+      items { project_id name description tags tenant_id tenant_name updated_at }
     }
   }
 `);
@@ -32,10 +32,32 @@ const CreateProjectMutation = graphql(`
 `);
 
 const PAGE_SIZE = 20;
+
+function tenantLabel(p: { tenant_id: number; tenant_name: string }): string {
+  return p.tenant_name || `#${p.tenant_id}`;
+}
+
+/** A project's tags; each filters the list by itself. */
+function TagBadges({ tags, active, onPick }: { tags: string[]; active: string; onPick: (tag: string) => void }) {
+  if (tags.length === 0) return null;
+  return (
+    <Group gap={4}>
+      {tags.map((t) => (
+        <Badge key={t} component="button" type="button" variant={t === active ? 'filled' : 'light'} tt="none"
+          style={{ cursor: 'pointer' }} aria-label={`Filter by tag ${t}`} onClick={() => onPick(t)}>
+          {t}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
 const EMPTY_PROJECT: ProjectValues = { name: '', description: '', tags: [] };
 
 export default function ProjectsPage() {
-  const { can } = useSession();
+  const { can, user } = useSession();
+  // a SuperUser lists the projects of every tenant: each says whose it is
+  const showTenant = user?.role === 'SuperUser';
+  const compact = useMatches({ base: true, sm: false });
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const [search, setSearch] = useState(params.get('q') ?? '');
@@ -117,11 +139,27 @@ export default function ProjectsPage() {
               )}
             </Stack>
           ) : (
-            <Table.ScrollContainer minWidth={640} type="native">
+            compact ? (
+              <Stack component="ul" gap={0} p={0} m={0} style={{ listStyle: 'none', opacity: fetching ? 0.6 : 1 }} aria-label="Projects">
+                {items.map((p, i) => (
+                  <Stack key={p.project_id} component="li" gap={4} p="sm"
+                    style={i ? { borderTop: '1px solid var(--mantine-color-default-border)' } : undefined}>
+                    <Anchor component={Link} to={`/projects/${p.project_id}`} fw={500}>{p.name}</Anchor>
+                    {p.description && <Text size="sm" c="dimmed" lineClamp={2}>{p.description}</Text>}
+                    <TagBadges tags={p.tags} active={tag} onPick={(t) => setParam('tag', t)} />
+                    <Text size="xs" c="dimmed">
+                      {showTenant ? `Tenant ${tenantLabel(p)} · ` : ''}Updated {formatWhen(p.updated_at)}
+                    </Text>
+                  </Stack>
+                ))}
+              </Stack>
+            ) : (
+            <Table.ScrollContainer minWidth={showTenant ? 760 : 640} type="native">
               <Table verticalSpacing="sm" highlightOnHover aria-label="Projects">
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th scope="col">Name</Table.Th>
+                    {showTenant && <Table.Th scope="col">Tenant</Table.Th>}
                     <Table.Th scope="col">Description</Table.Th>
                     <Table.Th scope="col">Tags</Table.Th>
                     <Table.Th scope="col">Updated</Table.Th>
@@ -131,23 +169,16 @@ export default function ProjectsPage() {
                   {items.map((p) => (
                     <Table.Tr key={p.project_id}>
                       <Table.Td><Anchor component={Link} to={`/projects/${p.project_id}`} fw={500}>{p.name}</Anchor></Table.Td>
+                      {showTenant && <Table.Td><Text size="sm">{tenantLabel(p)}</Text></Table.Td>}
                       <Table.Td maw={360}><Text size="sm" c="dimmed" lineClamp={2}>{p.description || '—'}</Text></Table.Td>
-                      <Table.Td>
-                        <Group gap={4}>
-                          {p.tags.map((t) => (
-                            <Badge key={t} component="button" type="button" variant={t === tag ? 'filled' : 'light'} tt="none"
-                              style={{ cursor: 'pointer' }} aria-label={`Filter by tag ${t}`} onClick={() => setParam('tag', t)}>
-                              {t}
-                            </Badge>
-                          ))}
-                        </Group>
-                      </Table.Td>
+                      <Table.Td><TagBadges tags={p.tags} active={tag} onPick={(t) => setParam('tag', t)} /></Table.Td>
                       <Table.Td><Text size="sm">{formatWhen(p.updated_at)}</Text></Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>
               </Table>
             </Table.ScrollContainer>
+            )
           )}
         </Paper>
         <Pager page={page} pageSize={PAGE_SIZE} total={total} noun="projects"
