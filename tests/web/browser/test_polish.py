@@ -222,6 +222,9 @@ def test_project_list_shows_tags_and_the_superusers_tenant(page: Page, rest: Res
     expect(row.get_by_role("cell", name=tenant_name)).to_be_visible()
     expect(row.get_by_role("button", name=f"Filter by tag {tag}")).to_be_visible()
     expect(row.get_by_role("button", name="Filter by tag billing")).to_be_visible()
+    # the list at rest: the search answered (header and one row), not faded while being answered
+    expect(table.get_by_role("row")).to_have_count(2)
+    expect(table.locator("tbody")).to_have_css("opacity", "1")
     visit_check(page, "Projects as a SuperUser")
 
     # at phone width a list of the same, tenant and tags included
