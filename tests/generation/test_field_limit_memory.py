@@ -6,30 +6,17 @@ reports its own peak RSS, so nothing this test process holds is counted."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from app.generation.limits import MAX_FIELD_CHARS
-from tests.paths import REPO
+from tests.support.peak_memory import tdg_peak_mib
 
 # README (Interface decisions, Schema limits): 0.39 GB measured for the costliest field at the
 # limit; the bound checked leaves room for allocator and import differences, not for a regression
 # to a field's value of millions of characters (2.6 GB for three records before)
 PEAK_BOUND_MB = 600
-_MEASURE = """
-import resource, sys
-from app.cli import app as main
-sys.argv = ["tdg", "generate", sys.argv[1], "-n", "4096", "-f", "json", "-o", sys.argv[2], "--seed", "1"]
-try:
-    main()
-except SystemExit as exit:
-    if exit.code:
-        raise
-print("PEAK_KB", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
-"""
 
 
 def _string_field(spec: dict[str, object]) -> dict[str, object]:
@@ -46,10 +33,7 @@ def test_a_block_at_the_limit_stays_within_the_documented_memory(tmp_path: Path,
     schema = tmp_path / "s.json"
     schema.write_text(json.dumps(_string_field(spec)))
     out = tmp_path / "out.json"
-    done = subprocess.run([sys.executable, "-c", _MEASURE, str(schema), str(out)], cwd=REPO,
-                          capture_output=True, text=True, timeout=1800)
-    assert done.returncode == 0, done.stderr[-2000:]
-    peak_mb = int(done.stdout.split("PEAK_KB")[-1]) / 1024
+    peak_mb = tdg_peak_mib(["generate", str(schema), "-n", "4096", "-f", "json", "-o", str(out), "--seed", "1"])
     assert peak_mb < PEAK_BOUND_MB, f"{spec}: peak {peak_mb:.0f} MB"
     values = [record["a"] for record in json.loads(out.read_text())]
     assert len(values) == 4096 and max(map(len, values)) <= MAX_FIELD_CHARS

@@ -6,8 +6,6 @@ depend on where a range is cut. A memory bound, never a timing."""
 from __future__ import annotations
 
 import io
-import os
-import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -18,6 +16,7 @@ import xmlschema
 from app.generation.plan import BLOCK_SIZE, compile_plan, sub_block_size
 from app.generation.schema.files import load_schema_path
 from tests.paths import BENCH
+from tests.support.peak_memory import tdg_peak_mib
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 ISO = CORPUS / "xsd" / "iso20022-pain.001.001.09.xsd"
@@ -28,15 +27,7 @@ RECORDS = 300  # two sub-blocks (256 + 44); the old single block of 4,096 record
 
 def test_iso_message_generates_in_bounded_memory_and_validates(tmp_path: Path) -> None:
     out = tmp_path / "pain.xml"
-    proc = subprocess.Popen(
-        [str(TDG), "generate", str(ISO), "-n", str(RECORDS), "-f", "xml", "-o", str(out), "--seed", "11"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    # this child's own rusage (RUSAGE_CHILDREN would also hold earlier children of the worker)
-    _pid, status, usage = os.wait4(proc.pid, 0)
-    assert status == 0, proc.stderr.read().decode() if proc.stderr else status
-    peak_mib = usage.ru_maxrss / 1024
+    peak_mib = tdg_peak_mib(["generate", str(ISO), "-n", str(RECORDS), "-f", "xml", "-o", str(out), "--seed", "11"])
     assert peak_mib < RSS_LIMIT_MIB, f"tdg generate peaked at {peak_mib:.0f} MiB"
 
     schema = xmlschema.XMLSchema10(str(ISO))
