@@ -162,3 +162,14 @@ async def test_concurrent_uploads_on_sqlite_all_succeed(api: Api) -> None:
     ]
     for r in answers:
         assert [p["path"] for p in r.json()["problems"] if p["blocking"]] == ["count"]
+
+
+def test_a_pattern_nested_past_the_stack_is_a_refusal_not_a_crash() -> None:
+    """350-480 nested groups pass the loader's regex check (which refuses from about 500) and then
+    overflowed the stack inside jsonschema's pattern check: the probe raised RecursionError and the
+    upload answered 500 (CI, hostile-input seed 2864005589). Now a refusal sentence (422)."""
+    for depth in (350, 450):
+        schema = {"type": "object", "required": ["a"],
+                  "properties": {"a": {"type": "string", "pattern": "(" * depth + "a" + ")" * depth}}}
+        problems, refusal = find_problems(json.dumps(schema).encode(), "s.json", None)
+        assert problems == [] and refusal is not None and "nested too deeply" in refusal

@@ -37,6 +37,10 @@ def find_problems(
             return root_problems(load_schema(raw, filename), root), None
     except DomainError as exc:
         return [], exc.detail
+    except RecursionError:
+        # a schema nested deeper than the loader's own checks catch (a regex of a few hundred
+        # nested groups is parsed, then overflows the stack inside jsonschema's pattern check)
+        return [], "The schema is nested too deeply to be checked (a pattern's groups or the schema's levels)."
 
 
 class ProbePool:
