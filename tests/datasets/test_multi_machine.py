@@ -155,6 +155,14 @@ def test_serve_and_two_workers_sharing_no_disk(
             holders.update(_shard_holders(database_url, did, workers))
             return found
 
+        # the dataset is split across both machines, not run by whichever took it first: each of
+        # them is seen holding a shard of it (waited for: on a loaded machine the second worker's
+        # first claim can come after the first worker's upload started; CI met it)
+        def both_hold() -> bool:
+            watched(None)
+            return holders == {0, 1}
+
+        eventually_sync(both_hold, timeout=120, interval=0.02, what="both machines holding a shard")
         # kill -9 the worker of a shard that has just started writing its part
         locker = eventually_sync(lambda: watched(_starting_shard_worker(database_url, did)), timeout=90,
                                  interval=0.02, what="a shard seen starting")
@@ -163,9 +171,6 @@ def test_serve_and_two_workers_sharing_no_disk(
         eventually_sync(lambda: watched(unfinished_uploads(s3_server, s3_bucket)), timeout=120, interval=0.02,
                         what="a multipart upload under way")
         victim = next(w for w in workers if os.getpgid(pid) == w.pid)
-        # the dataset is split across both machines, not run by whichever took it first: before the
-        # kill, each of them was seen writing a shard of it
-        assert watched(holders) == {0, 1}, holders
         victim.kill9()
         eventually_sync(lambda: not _alive(pid), timeout=30, what="the victim gone")
         assert expire_leases(database_url, did, {pid}) >= 1
