@@ -19,8 +19,7 @@ from app.core.storage.s3 import PROBE_SECONDS
 from tests.api.test_download_honesty import completed
 from tests.api_client import Api
 from tests.datasets.flow import download
-from tests.support.ports import free_port
-from tests.support.s3_server import AWS_ENV, s3_client, start_moto
+from tests.support.s3_server import own_moto, s3_client
 
 # the store is this module's own S3 server (below), whatever the suite's storage parameter says
 pytestmark = pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
@@ -28,21 +27,8 @@ pytestmark = pytest.mark.parametrize("database_url", ["postgresql"], indirect=Tr
 
 @pytest.fixture
 def own_s3() -> Iterator[tuple[subprocess.Popen[bytes], str]]:
-    saved = {k: os.environ.get(k) for k in AWS_ENV}
-    os.environ.update(AWS_ENV)
-    port = free_port()
-    proc = start_moto(port)
-    try:
-        yield proc, f"http://127.0.0.1:{port}"
-    finally:
-        os.kill(proc.pid, signal.SIGCONT)
-        proc.terminate()
-        proc.wait(timeout=30)
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    with own_moto() as (endpoint, proc):
+        yield proc, endpoint
 
 
 @pytest.fixture

@@ -23,8 +23,7 @@ from app.core.settings import Settings
 from tests.api_client import Api
 from tests.datasets.flow import ORDER_JSON, create_dataset, download, upload_schema, wait_for
 from tests.datasets.processes import expected_sha256
-from tests.support.ports import free_port
-from tests.support.s3_server import s3_client, start_moto, stored_under
+from tests.support.s3_server import own_moto, s3_client, stored_under
 from tests.support.waiting import eventually
 
 CALL_TIMEOUT_SECONDS = 2.0  # how long one store call waits for an answer before it is retried
@@ -41,14 +40,8 @@ def storage() -> str:
 @pytest.fixture
 def moto() -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """A moto server of this test's own (endpoint, process), stopped with the test."""
-    port = free_port()
-    proc = start_moto(port)
-    try:
-        yield f"http://127.0.0.1:{port}", proc
-    finally:
-        os.kill(proc.pid, signal.SIGCONT)  # a test that failed while it was frozen
-        proc.terminate()
-        proc.wait(timeout=10)
+    with own_moto() as server:
+        yield server
 
 
 @pytest.fixture

@@ -8,12 +8,14 @@ environment variables (moto accepts any key) for this process and the workers it
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -63,23 +65,32 @@ def s3_client(endpoint: str) -> Any:
     )
 
 
-@pytest.fixture(scope="session")
-def s3_server() -> Iterator[str]:
-    """The endpoint URL of a moto server for this test session (process)."""
+@contextmanager
+def own_moto() -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """A moto server (endpoint URL, process) with the AWS variables set while it runs; a process a
+    test left stopped (SIGSTOP, a frozen store) is resumed so that it can end."""
     saved = {k: os.environ.get(k) for k in AWS_ENV}
     os.environ.update(AWS_ENV)
     port = free_port()
     proc = start_moto(port)
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{port}", proc
     finally:
+        os.kill(proc.pid, signal.SIGCONT)
         proc.terminate()
-        proc.wait(timeout=10)
+        proc.wait(timeout=30)
         for k, v in saved.items():
             if v is None:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+@pytest.fixture(scope="session")
+def s3_server() -> Iterator[str]:
+    """The endpoint URL of a moto server for this test session (process)."""
+    with own_moto() as (endpoint, _):
+        yield endpoint
 
 
 @pytest.fixture
