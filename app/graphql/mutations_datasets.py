@@ -28,6 +28,19 @@ class DatasetMutation:
         ctx.after_commit(lambda: _wake(ctx))
         return Dataset.from_row(row)
 
+    @strawberry.mutation(
+        description="Generate a dataset again: a new dataset with the same project, schema, record count, "
+        "formats, params (seed included) and the rules that dataset recorded (not its constraint set's "
+        "current ones), so its records are the same. name: by default the source's with ' (again)'."
+    )
+    async def generate_again(
+        self, info: Info[Context, None], dataset_id: int, name: str | None = None
+    ) -> Dataset:
+        ctx = info.context
+        row = await datasets.again(ctx.session, ctx.principal, ctx.settings, dataset_id, name)
+        ctx.after_commit(lambda: _wake(ctx))
+        return Dataset.from_row(row)
+
     @strawberry.mutation(description="Start a queued (deferred) dataset; idempotent; 409 in any other state.")
     async def start_dataset(self, info: Info[Context, None], dataset_id: int) -> Dataset:
         ctx = info.context

@@ -37,6 +37,7 @@ from app.core.schema_cache import load_cached_async
 from app.core.services import audit, schema_problems
 from app.core.settings import Settings
 from app.core.storage import store_for
+from app.core.validation import parse
 
 DOWNLOAD_FORMATS = ("csv", "json", "xml", "sql", "ndjson")
 
@@ -125,6 +126,36 @@ async def create(
         },
     )
     return dataset
+
+
+async def again(
+    session: AsyncSession, principal: Principal, settings: Settings, dataset_id: int, name: str | None
+) -> Dataset:
+    """A new dataset from another's inputs: its project, schema, record count, formats, params (the
+    seed included) and the rules as that dataset recorded them, so it generates the same records
+    even after its constraint set was edited. Created as `create` would (rights, limits, checks)."""
+    source = await DatasetRepository(session, principal).get(dataset_id)
+    params = dict(source.params)
+    data = parse(
+        DatasetCreate,
+        {
+            "name": name if name is not None else _again_name(source.name),
+            "project_id": source.project_id,
+            "schema_id": source.schema_id,
+            "record_count": source.record_count,
+            "types": list(source.types),
+            "params": params,
+        },
+    )
+    dataset = await create(session, principal, settings, data)
+    dataset.constraint_set_id = source.constraint_set_id
+    dataset.rules = list(source.rules)
+    return dataset
+
+
+def _again_name(name: str) -> str:
+    suffix = " (again)"
+    return name[: 200 - len(suffix)] + suffix
 
 
 async def checked_params(

@@ -74,6 +74,14 @@ class Dataset:
     created_at: str
     started_at: str | None
     finished_at: str | None
+    seed: str | None = strawberry.field(
+        description="params.seed in decimal: exact, where a 63-bit seed read as a JSON number is not "
+        "(JavaScript rounds integers beyond 2^53)"
+    )
+    rules: JSON = strawberry.field(
+        description="The constraint rules as they were when the dataset was created (later edits of "
+        "its constraint set change nothing); what a re-generation or `tdg generate --constraints` uses"
+    )
     # read with the row where there are no per-request loaders (a subscription's poll)
     file_rows: strawberry.Private[list[DatasetFileRow] | None] = None
     # likewise the caller's rights, where there is no principal on the context to read them with
@@ -121,9 +129,16 @@ class Dataset:
             created_at=iso(row.created_at) or "",
             started_at=iso(row.started_at),
             finished_at=iso(row.finished_at),
+            seed=_seed(row.params),
+            rules=JSON(list(row.rules)),
             file_rows=files,
             rights=rights,
         )
+
+
+def _seed(params: dict[str, object]) -> str | None:
+    seed = params.get("seed")
+    return str(seed) if isinstance(seed, int) and not isinstance(seed, bool) else None
 
 
 @strawberry.type
