@@ -100,13 +100,17 @@ def generate(
     records_per_file: int | None = None,
     sql_dialect: str | None = None,
     table_name: str | None = None,
+    jobs: int = 1,
+    part: str | None = None,
     progress: Callable[[int], None] | None = None,
     stdout: IO[bytes] | None = None,
     process_exits: bool = False,
 ) -> tuple[Plan, list[Path]]:
-    """Generate `count` records of `fmt` into `out` (a path, or "-" for stdout). `process_exits`:
+    """Generate `count` records of `fmt` into `out` (a path, or "-" for stdout), drawn by `jobs`
+    processes; `part` "K/N": only the records of part K of N (see `part_bounds`). `process_exits`:
     the process ends with this run (the console command), see `_collector_deferred`."""
     from app.generation.errors import ParamsError
+    from app.generation.fanout import pieces, write_pieces
     from app.generation.plan import FORMATS
 
     if fmt not in FORMATS:
@@ -115,6 +119,11 @@ def generate(
         raise ParamsError("The record count must be at least 1.")
     if out == "-" and records_per_file:
         raise ParamsError("--records-per-file needs an output path, not stdout.")
+    if jobs < 1:
+        raise ParamsError("--jobs must be at least 1.")
+    start, stop, head, foot = part_bounds(count, part)
+    if part is not None and records_per_file:
+        raise ParamsError("--part writes a piece of one file: it cannot be combined with --records-per-file.")
     with _collector_deferred() if process_exits else contextlib.nullcontext():
         plan = build_plan(
             schema_file,
@@ -127,21 +136,77 @@ def generate(
             sql_dialect=sql_dialect,
             table_name=table_name,
         )
+    # one piece per file in one process; pieces of the plan's blocks to share among processes
+    unit = plan.block_size if jobs > 1 else max(1, count)
+    work = pieces(plan, start, stop, unit, header=head, footer=foot)
     if out == "-":
         stream = stdout if stdout is not None else sys.stdout.buffer
-        plan.write(fmt, stream, progress=progress)
-        stream.flush()
+        write_pieces(plan, fmt, work, _Stdout(stream), jobs=jobs, progress=progress)
         return plan, []
-    paths: list[Path] = []
-    ranges = plan.file_ranges()
-    for i, _ in enumerate(ranges):
-        path = file_path(Path(out), i, len(ranges) > 1 or bool(records_per_file))
+    files = _Files(Path(out), len(plan.file_ranges()) > 1 or bool(records_per_file))
+    try:
+        write_pieces(plan, fmt, work, files, jobs=jobs, progress=progress)
+        if not work:  # a part past the blocks: an empty file, so every part has its file
+            files.open(0)
+            files.close(0)
+    finally:
+        files.abandon()
+    return plan, files.paths
+
+
+def part_bounds(count: int, part: str | None) -> tuple[int, int, bool, bool]:
+    """(start, stop, header, footer) of `--part K/N` (all records, header and footer without it):
+    part K holds whole blocks of BLOCK_SIZE records (plan.part_range); part 1 writes the header and
+    part N the footer, so parts 1..N joined in order are the whole file, byte for byte."""
+    if part is None:
+        return 0, count, True, True
+    from app.generation.fanout import parse_part
+    from app.generation.plan import part_range
+
+    k, n = parse_part(part)
+    start, stop = part_range(count, k, n)
+    return start, stop, k == 1, k == n
+
+
+class _Stdout:
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+
+    def open(self, file: int) -> IO[bytes]:
+        return self.stream
+
+    def close(self, file: int) -> None:
+        self.stream.flush()
+
+
+class _Files:
+    """Output files written as `NAME.part` and renamed once whole: a run that fails or is
+    interrupted leaves its `.part` file, never a file that looks complete."""
+
+    def __init__(self, out: Path, split: bool) -> None:
+        self.out, self.split = out, split
+        self.paths: list[Path] = []
+        self.current: tuple[Path, Path, IO[bytes]] | None = None
+
+    def open(self, file: int) -> IO[bytes]:
+        path = file_path(self.out, file, self.split)
         tmp = path.with_name(path.name + ".part")
-        with tmp.open("wb") as fh:
-            plan.write_file(fmt, fh, i, progress=progress)
+        fh = tmp.open("wb")
+        self.current = (path, tmp, fh)
+        return fh
+
+    def close(self, file: int) -> None:
+        assert self.current is not None
+        path, tmp, fh = self.current
+        self.current = None
+        fh.close()
         tmp.replace(path)
-        paths.append(path)
-    return plan, paths
+        self.paths.append(path)
+
+    def abandon(self) -> None:
+        if self.current is not None:
+            self.current[2].close()
+            self.current = None
 
 
 @contextlib.contextmanager
@@ -192,6 +257,20 @@ def register(app: typer.Typer) -> None:
         ),
         sql_dialect: str | None = typer.Option(None, "--sql-dialect", help="postgresql, mysql or sqlite"),
         table_name: str | None = typer.Option(None, "--table-name", help="SQL table name"),
+        jobs: int | None = typer.Option(
+            None,
+            "-j",
+            "--jobs",
+            min=1,
+            help="Processes drawing blocks of records at once (default: this machine's cores); "
+            "the output is the same bytes whatever the number",
+        ),
+        part: str | None = typer.Option(
+            None,
+            "--part",
+            help="K/N: write only part K of N (whole blocks of 4,096 records; part 1 holds the "
+            "header, part N the footer), so parts 1..N joined in order are the whole output",
+        ),
     ) -> None:
         """Generate test data from a schema file, offline."""
         run_command(
@@ -206,33 +285,68 @@ def register(app: typer.Typer) -> None:
             records_per_file=records_per_file,
             sql_dialect=sql_dialect,
             table_name=table_name,
+            jobs=jobs,
+            part=part,
         )
 
 
 def run_command(schema_file: Path, count: int, fmt: str, out: str, **options: Any) -> None:
     """The `generate` command's work once its command line is read (by typer or by `fast_path`):
-    a progress bar on a terminal, the seed on stderr; a GenerationError exits with status 2."""
+    a progress bar on a terminal, the seed on stderr; a GenerationError exits with status 2, a
+    generation process that died with status 1 (its file left as NAME.part, as any failed run's)."""
     from app.generation.errors import GenerationError
+    from app.generation.fanout import WorkerLost, default_jobs
 
+    if options.get("jobs") is None:
+        options["jobs"] = default_jobs()
     try:
+        start, stop, _, _ = part_bounds(count, options.get("part"))
         if sys.stderr.isatty():
-            from rich.progress import Progress
-
-            with Progress(transient=True) as bar:
-                task = bar.add_task("generating", total=count)
-                plan, paths = generate(
-                    schema_file, count, fmt, out, progress=lambda k: bar.advance(task, k), **options
-                )
+            with _Bar(stop - start) as bar:
+                plan, paths = generate(schema_file, count, fmt, out, progress=bar.advance, **options)
         else:
             plan, paths = generate(schema_file, count, fmt, out, **options)
     except GenerationError as exc:
         typer.echo(f"error: {exc.detail}", err=True)
         raise typer.Exit(2) from None
+    except WorkerLost as exc:
+        typer.echo(f"error: {exc}; no output was completed.", err=True)
+        raise typer.Exit(1) from None
+    written = f"{stop - start} records" + (
+        f" (part {options['part']} of {count})" if options.get("part") else ""
+    )
     typer.echo(
-        f"seed {plan.params.seed}: {count} records"
+        f"seed {plan.params.seed}: {written}"
         + (f" in {len(paths)} file(s): {', '.join(map(str, paths))}" if paths else ""),
         err=True,
     )
+
+
+class _Bar:
+    """rich's progress bar, started at the first records written, not before: its refresh thread
+    must not exist yet when `--jobs` forks the generation processes (a forked child would inherit
+    the locks that thread holds)."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.progress: Any = None
+        self.task: Any = None
+
+    def __enter__(self) -> _Bar:
+        return self
+
+    def advance(self, k: int) -> None:
+        if self.progress is None:
+            from rich.progress import Progress
+
+            self.progress = Progress(transient=True)
+            self.progress.start()
+            self.task = self.progress.add_task("generating", total=self.total)
+        self.progress.advance(self.task, k)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.progress is not None:
+            self.progress.stop()
 
 
 # -- the fast path ---------------------------------------------------------------------------
@@ -259,8 +373,11 @@ FAST_OPTIONS: dict[str, str] = {
     "--records-per-file": "records_per_file",
     "--sql-dialect": "sql_dialect",
     "--table-name": "table_name",
+    "-j": "jobs",
+    "--jobs": "jobs",
+    "--part": "part",
 }
-_INTS = {"count": 1, "seed": None, "records_per_file": 1}  # dest -> its minimum
+_INTS = {"count": 1, "seed": None, "records_per_file": 1, "jobs": 1}  # dest -> its minimum
 
 
 def _words(argv: list[str]) -> dict[str, str] | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import secrets
 from bisect import bisect_left
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import IO, Any
@@ -86,6 +86,15 @@ def block_ranges(record_count: int, shards: int) -> list[tuple[int, int]]:
         for s in range(shards)
         if s * per < blocks
     ]
+
+
+def part_range(record_count: int, part: int, parts: int) -> tuple[int, int]:
+    """Records [start, stop) of part `part` (1-based) of `parts`: whole blocks of BLOCK_SIZE, the
+    blocks shared as evenly as they go with the larger parts first, so part 1 always holds records
+    and part `parts` always ends at `record_count` (a part past the blocks is empty)."""
+    blocks = -(-record_count // BLOCK_SIZE)
+    lo, hi = -(-(part - 1) * blocks // parts), -(-part * blocks // parts)
+    return min(lo * BLOCK_SIZE, record_count), min(hi * BLOCK_SIZE, record_count)
 
 
 @dataclass(frozen=True)
@@ -267,6 +276,7 @@ class Plan:
         progress: Progress | None = None,
         guard: bool = True,
         chunk_size: int = BLOCK_SIZE,
+        guard_rows: Collection[int] | None = None,
     ) -> int:
         """Write records [start, stop) as `fmt` to a binary stream; returns the bytes written.
         `chunk_size` bounds the records encoded at once (memory); it never changes the bytes."""
@@ -279,6 +289,7 @@ class Plan:
             progress=progress,
             guard=guard,
             chunk_size=chunk_size,
+            guard_rows=guard_rows,
         )[0]
 
     def write_many(
@@ -293,6 +304,7 @@ class Plan:
         guard: bool = True,
         chunk_size: int = BLOCK_SIZE,
         limit: Callable[[], int] | None = None,
+        guard_rows: Collection[int] | None = None,
     ) -> list[int]:
         """`write` for several (format, stream) targets at once: each chunk is generated (and
         guarded) once and handed to every writer, instead of once per format. The bytes of each
@@ -301,7 +313,9 @@ class Plan:
 
         `limit` lets a running shard give the rest of its range away: asked before each chunk,
         it returns where the range now ends (a block edge at or after the records written so
-        far, at most `stop`); the footer is written only when the range still ends at `stop`."""
+        far, at most `stop`); the footer is written only when the range still ends at `stop`.
+        `guard_rows`: the records the guard checks, when a larger write this range is a piece of
+        chose them (`guard_rows` of the whole range; see fanout), instead of this range's sample."""
         stop = self.record_count if stop is None else min(stop, self.record_count)
         writers = [(self.writer(fmt), stream) for fmt, stream in targets]
         written = [0] * len(writers)
@@ -314,7 +328,11 @@ class Plan:
             (w for (fmt, _), (w, _) in zip(targets, writers, strict=True) if fmt == "xml"), None
         )
         guarded = (
-            _Guard(self, self._guard_rows(start, stop), xml_writer) if guard and self.validator else None
+            _Guard(
+                self, set(guard_rows) if guard_rows is not None else self.guard_rows(start, stop), xml_writer
+            )
+            if guard and self.validator
+            else None
         )
         end = start
         for first, col in self.chunks(start, stop, max(1, chunk_size), limit):
@@ -344,7 +362,7 @@ class Plan:
 
     # -- validity guard --------------------------------------------------------------------
 
-    def _guard_rows(self, start: int, stop: int) -> set[int]:
+    def guard_rows(self, start: int, stop: int) -> set[int]:
         """The records of [start, stop) the guard checks: all of a small run, else evenly spaced
         ones (the first and last included); see GUARD_ALL_VALUES and GUARD_VALUES."""
         values = max(1.0, self.record_values)
