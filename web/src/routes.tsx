@@ -16,6 +16,7 @@ const IntegrationPage = lazy(() => import('./pages/integrations/IntegrationPage'
 const AnalyticsPage = lazy(() => import('./pages/analytics/AnalyticsPage'));
 const SettingsPage = lazy(() => import('./pages/settings/SettingsPage'));
 const AdminPage = lazy(() => import('./pages/admin/AdminPage'));
+const DatasetPage = lazy(() => import('./pages/datasets/DatasetPage'));
 const NotificationsPage = lazy(() => import('./pages/notifications/NotificationsPage'));
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage'));
 
@@ -39,6 +40,7 @@ export const router = createBrowserRouter([
       { path: 'settings/:tab', element: <SettingsPage /> },
       { path: 'admin', element: <AdminPage /> },
       { path: 'admin/:tab', element: <AdminPage /> },
+      { path: 'datasets/:datasetId', element: <DatasetPage /> },
       { path: 'notifications', element: <NotificationsPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],

@@ -24,9 +24,11 @@ interface Props {
   /** Offer start, cancel and delete here at all (each still only where `viewer_can` allows it)? */
   manageable: boolean;
   onChanged: () => void;
+  /** Leave the failure reason out (a page that shows it in full). */
+  hideError?: boolean;
 }
 
-export function DatasetActions({ dataset, manageable, onChanged }: Props) {
+export function DatasetActions({ dataset, manageable, onChanged, hideError = false }: Props) {
   const [startState, start] = useMutation(StartDatasetMutation);
   const [, remove] = useMutation(DeleteDatasetMutation);
   const running = dataset.status === 'queued' || dataset.status === 'running';
@@ -65,7 +67,7 @@ export function DatasetActions({ dataset, manageable, onChanged }: Props) {
 
   return (
     <Group gap={6} wrap="wrap" justify="flex-end">
-      {dataset.status === 'failed' && dataset.error && (
+      {dataset.status === 'failed' && dataset.error && !hideError && (
         <Text size="xs" c="red.9" maw={240} lineClamp={2} title={dataset.error}>{dataset.error}</Text>
       )}
       {dataset.status === 'completed' && <DownloadMenu dataset={dataset} />}

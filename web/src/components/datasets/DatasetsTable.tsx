@@ -22,7 +22,10 @@ interface Props {
 function DatasetName({ d, projectNames }: { d: LiveDataset; projectNames?: Map<number, string> }) {
   return (
     <>
-      <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>{d.name}</Text>
+      <Anchor component={Link} to={`/datasets/${d.dataset_id}`} size="sm" fw={500} display="block"
+        style={{ overflowWrap: 'anywhere' }}>
+        {d.name}
+      </Anchor>
       {projectNames && (
         <Anchor component={Link} to={`/projects/${d.project_id}`} size="xs" display="block">
           {projectNames.get(d.project_id) ?? `Project ${d.project_id}`}

@@ -7,7 +7,7 @@ export const LiveDatasetFields = graphql(`
   fragment LiveDatasetFields on Dataset {
     dataset_id name project_id schema_id constraint_set_id record_count types params status progress
     records_generated error attempt created_at started_at finished_at
-    files { format file_index records size_bytes }
+    files { format file_index records size_bytes sha256 }
     viewer_can { start cancel delete }
   }
 `);

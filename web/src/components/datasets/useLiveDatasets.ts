@@ -52,7 +52,7 @@ export interface LiveDatasets {
 const STATUS_RANK: Record<string, number> = { queued: 0, running: 1, completed: 2, failed: 2, cancelled: 2 };
 
 /** The fresher of two snapshots of one dataset: a dataset only moves forward within an attempt. */
-function fresher(a: LiveDataset, b: LiveDataset): LiveDataset {
+export function fresher<T extends LiveDataset>(a: T, b: T): T {
   const key = (d: LiveDataset) => [d.attempt ?? 0, STATUS_RANK[d.status] ?? 0, d.progress, d.records_generated];
   const ka = key(a);
   const kb = key(b);

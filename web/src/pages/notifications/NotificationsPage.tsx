@@ -28,9 +28,17 @@ const NotificationsMarkReadMutation = graphql(`
 
 const PAGE_SIZE = 20;
 
-function projectOf(data: unknown): number | null {
-  const id = data && typeof data === 'object' ? (data as Record<string, unknown>).project_id : null;
+function idOf(data: unknown, key: 'project_id' | 'dataset_id'): number | null {
+  const id = data && typeof data === 'object' ? (data as Record<string, unknown>)[key] : null;
   return typeof id === 'number' ? id : null;
+}
+
+/** Where a notification's title leads: its dataset's page, else its project's. */
+function linkOf(data: unknown): string | null {
+  const datasetId = idOf(data, 'dataset_id');
+  if (datasetId != null) return `/datasets/${datasetId}`;
+  const projectId = idOf(data, 'project_id');
+  return projectId != null ? `/projects/${projectId}` : null;
 }
 
 export default function NotificationsPage() {
@@ -95,15 +103,15 @@ export default function NotificationsPage() {
           ) : (
             <Stack gap={0} component="ul" m={0} p={0} style={{ listStyle: 'none' }} aria-label="Notifications">
               {items.map((n, i) => {
-                const projectId = projectOf(n.data);
+                const to = linkOf(n.data);
                 return (
                   <Group key={n.notification_id} component="li" justify="space-between" wrap="nowrap" align="flex-start"
                     gap="sm" p="md" style={i ? { borderTop: '1px solid var(--mantine-color-default-border)' } : undefined}>
                     <div style={{ minWidth: 0 }}>
                       <Group gap="xs" wrap="wrap">
                         <Text size="sm" fw={n.is_read ? 400 : 600}>
-                          {projectId != null
-                            ? <Anchor component={Link} to={`/projects/${projectId}`} inherit>{n.title}</Anchor>
+                          {to != null
+                            ? <Anchor component={Link} to={to} inherit>{n.title}</Anchor>
                             : n.title}
                         </Text>
                         {!n.is_read && <Badge size="xs" variant="filled" tt="none">Unread</Badge>}
