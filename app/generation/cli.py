@@ -122,6 +122,8 @@ def generate(
     if jobs < 1:
         raise ParamsError("--jobs must be at least 1.")
     start, stop, head, foot = part_bounds(count, part)
+    if part is not None and seed is None:
+        raise ParamsError("--part needs --seed: every part of one output must draw from the same seed.")
     if part is not None and records_per_file:
         raise ParamsError("--part writes a piece of one file: it cannot be combined with --records-per-file.")
     with _collector_deferred() if process_exits else contextlib.nullcontext():

@@ -167,6 +167,8 @@ def test_a_part_of_a_split_output_is_refused(schema: Path, tmp_path: Path) -> No
             "10",
             "-o",
             str(tmp_path / "o.json"),
+            "--seed",
+            "1",
             "--part",
             "1/2",
             "--records-per-file",
@@ -174,6 +176,14 @@ def test_a_part_of_a_split_output_is_refused(schema: Path, tmp_path: Path) -> No
         ],
     )
     assert result.exit_code == 2 and "cannot be combined with --records-per-file" in result.output
+
+
+def test_a_part_without_a_seed_is_refused(schema: Path, tmp_path: Path) -> None:
+    # each part would draw a seed of its own, and the parts would not join
+    result = CliRunner().invoke(
+        _app(), ["generate", str(schema), "-n", "9", "-o", str(tmp_path / "o"), "--part", "1/2"]
+    )
+    assert result.exit_code == 2 and "error: --part needs --seed" in result.output
 
 
 def test_the_command_reports_the_part_it_wrote(schema: Path, tmp_path: Path) -> None:
