@@ -80,7 +80,8 @@ def baseline_app() -> Any:
     from starlette.responses import Response
 
     from app.core.database import make_async_engine, make_sessionmaker
-    from app.core.models import Dataset, Project
+    from app.core.datasets.models import Dataset
+    from app.core.models import Project
     from app.core.settings import get_settings
 
     @asynccontextmanager

@@ -342,29 +342,6 @@ OUTPUT_FORMATS = ("csv", "json", "xml", "sql", "ndjson")
 FormatName = Annotated[str, documented(enum=OUTPUT_FORMATS)]
 
 
-class DatasetCreate(Strict):
-    name: Name
-    project_id: Id
-    schema_id: Id
-    record_count: Integer = Field(
-        ge=1,
-        le=1_000_000_000,
-        description="Records to generate: 1 to the tenant's max_record_count "
-        "(at most the deployment's limit); more is refused",
-    )
-    constraint_set_id: Id | None = None
-    types: Annotated[list[FormatName], Field(max_length=5), documented(minItems=1)] | None = Field(
-        default=None,
-        description="Formats to pre-generate: csv, json, xml, sql, ndjson (others render on download)",
-    )
-    params: dict[str, Any] = Field(
-        default_factory=dict,
-        description="seed, locale (e.g. de_DE: names, addresses, postcodes, phone formats), locales "
-        "(a list: each record's locale and country drawn from it), root, records_per_file, null_rate, "
-        "sql_dialect, table_name, csv_delimiter, csv_formula_guard, deferred",
-    )
-
-
 # -- settings, two-factor -------------------------------------------------------------------
 
 Theme = Literal["light", "dark", "system"]

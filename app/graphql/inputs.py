@@ -10,6 +10,7 @@ from strawberry.experimental.pydantic import input as pydantic_input
 from strawberry.scalars import JSON
 
 from app.core import payloads
+from app.core.datasets import payloads as dataset_payloads
 from app.core.validation import parse
 from app.graphql.types import common as _enums  # noqa: F401  (registers Role/ProjectRole once, with descriptions)
 
@@ -93,7 +94,7 @@ class ConstraintSetUpdateInput:
     rules: list[JSON] | None = None
 
 
-class _DatasetCreateGraphQL(payloads.DatasetCreate):
+class _DatasetCreateGraphQL(dataset_payloads.DatasetCreate):
     """DatasetCreate as GraphQL takes it: `params` may be null, meaning none (as in `preview`).
 
     Not `JSON! = {}`: graphql-core cannot print an object as a JSON scalar's default literal, so
@@ -101,7 +102,7 @@ class _DatasetCreateGraphQL(payloads.DatasetCreate):
 
     params: dict[str, Any] | None = Field(  # type: ignore[assignment]  # nullable here, a dict in DatasetCreate
         default=None,
-        description=str(payloads.DatasetCreate.model_fields["params"].description) + " (null: none)",
+        description=str(dataset_payloads.DatasetCreate.model_fields["params"].description) + " (null: none)",
     )
 
 
@@ -111,7 +112,7 @@ class DatasetCreateInput:
 
 
 # Input fields whose GraphQL null stands for the payload model's default (see DatasetCreateInput).
-_NULL_MEANS_DEFAULT: dict[type[BaseModel], frozenset[str]] = {payloads.DatasetCreate: frozenset({"params"})}
+_NULL_MEANS_DEFAULT: dict[type[BaseModel], frozenset[str]] = {dataset_payloads.DatasetCreate: frozenset({"params"})}
 
 
 def to_payload(model: type[M], value: Any) -> M:

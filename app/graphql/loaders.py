@@ -8,15 +8,11 @@ from collections.abc import Sequence
 from sqlmodel.ext.asyncio.session import AsyncSession
 from strawberry.dataloader import DataLoader
 
-from app.core.models import Dataset, DatasetFile, Project, ProjectMember, ProjectRole, SchemaDoc, User
+from app.core.datasets.models import Dataset, DatasetFile
+from app.core.datasets.repository import DatasetRepository
+from app.core.models import Project, ProjectMember, ProjectRole, SchemaDoc, User
 from app.core.principal import Principal
-from app.core.repositories import (
-    DatasetRepository,
-    ProjectRepository,
-    SchemaRepository,
-    TenantRepository,
-    UserRepository,
-)
+from app.core.repositories import ProjectRepository, SchemaRepository, TenantRepository, UserRepository
 
 
 class Loaders:

@@ -6,8 +6,8 @@ import strawberry
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
+from app.core.datasets import preview as previews
 from app.core.services import analytics
-from app.core.services import preview as previews
 from app.core.services.analytics import AnalyticsPeriod
 from app.graphql.context import Context
 from app.graphql.types.insights import Analytics, Preview  # (and registers the GraphQL enum AnalyticsPeriod)

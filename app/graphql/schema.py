@@ -23,15 +23,15 @@ from strawberry.types import ExecutionResult
 from strawberry.types.graphql import OperationType
 
 from app.core.settings import Settings
+from app.graphql.datasets.downloads import DownloadMutation
+from app.graphql.datasets.mutations import DatasetMutation
+from app.graphql.datasets.queries import DatasetQuery
 from app.graphql.errors import DomainErrors
 from app.graphql.execution import FastLeafExecutionContext
 from app.graphql.mutations import Mutation
-from app.graphql.mutations_datasets import DatasetMutation
-from app.graphql.mutations_downloads import DownloadMutation
 from app.graphql.mutations_library import LibraryMutation
 from app.graphql.mutations_settings import SettingsMutation
 from app.graphql.queries import Query
-from app.graphql.queries_datasets import DatasetQuery
 from app.graphql.queries_insights import InsightsQuery
 from app.graphql.queries_library import LibraryQuery
 from app.graphql.queries_settings import SettingsQuery

@@ -12,11 +12,11 @@ from strawberry.extensions import SchemaExtension
 from strawberry.types import Info
 from strawberry.types.graphql import OperationType
 
+from app.core.datasets import updates as dataset_updates
+from app.core.datasets.updates import DatasetWatch
 from app.core.errors import BadRequest
-from app.core.services import dataset_updates
-from app.core.services.dataset_updates import DatasetWatch
 from app.graphql.context import LiveContext
-from app.graphql.types.datasets import Dataset
+from app.graphql.datasets.types import Dataset
 
 POLL_SECONDS = 1.0
 

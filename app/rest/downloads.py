@@ -24,9 +24,10 @@ from starlette.responses import (
 )
 from starlette.types import Message, Receive, Scope, Send
 
+from app.core.datasets import download_links
+from app.core.datasets import service as datasets
 from app.core.errors import Gone, StorageUnavailable
 from app.core.principal import Principal
-from app.core.services import datasets, download_links
 from app.core.storage import Store, store_for
 from app.graphql.context import Context, open_context
 from app.rest.errors import error_response

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from app.core import payloads
 from app.core.authz import Action
-from app.core.models import DatasetStatus, Role
-from app.core.services.datasets import DOWNLOAD_FORMATS
-from app.core.services.preview import PreviewRequest
+from app.core.datasets import payloads as dataset_payloads
+from app.core.datasets.models import DatasetStatus
+from app.core.datasets.preview import PreviewRequest
+from app.core.datasets.service import DOWNLOAD_FORMATS
+from app.core.models import Role
 from app.graphql.paging import DEFAULT_LIMIT, MAX_LIMIT
 from app.rest.operations import op
 from app.rest.route import Param, Route, id_param
@@ -97,7 +99,7 @@ ROUTES: tuple[Route, ...] = (
           op("DeleteConstraintSet"), action=Action.CONSTRAINT_CHANGE_ANY, errors=(403, 404)),
     # Datasets and data
     Route("POST", "/datasets/create", "Create a dataset (triggers generation; not idempotent)", "Datasets",
-          op("CreateDataset"), body=payloads.DatasetCreate, status=201, action=Action.DATASET_CREATE,
+          op("CreateDataset"), body=dataset_payloads.DatasetCreate, status=201, action=Action.DATASET_CREATE,
           errors=(400, 403, 404, 422)),
     Route("GET", "/datasets", "List datasets", "Datasets", op("Datasets"), paged=True,
           query=(id_param("project_id"), Param("status", "str", choices=tuple(s.value for s in DatasetStatus)),

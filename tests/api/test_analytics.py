@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
-from app.core.models import DatasetFile, DatasetStatus, Role
-from app.core.payloads import DatasetCreate
+from app.core.datasets import service as datasets
+from app.core.datasets.models import DatasetFile, DatasetStatus
+from app.core.datasets.payloads import DatasetCreate
+from app.core.models import Role
 from app.core.principal import Principal
-from app.core.services import datasets
 from app.core.settings import Settings
 from tests.api_client import Actor, Api
 

@@ -18,7 +18,7 @@ import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from app.core.services import dataset_updates
+from app.core.datasets import updates as dataset_updates
 from app.core.settings import Settings
 from app.main import create_app
 from tests.api_client import Actor, Api

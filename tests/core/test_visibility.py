@@ -7,10 +7,12 @@ from __future__ import annotations
 import itertools
 
 from app.core.database import make_async_engine, make_sessionmaker
+from app.core.datasets.models import Dataset
+from app.core.datasets.repository import DatasetRepository
 from app.core.errors import NotFound
-from app.core.models import Dataset, Project, ProjectMember, ProjectRole, Role, SchemaDoc, Tenant, User
+from app.core.models import Project, ProjectMember, ProjectRole, Role, SchemaDoc, Tenant, User
 from app.core.principal import Principal
-from app.core.repositories import DatasetRepository, ProjectRepository
+from app.core.repositories import ProjectRepository
 
 _names = itertools.count()
 

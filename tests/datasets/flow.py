@@ -9,7 +9,7 @@ import httpx
 from sqlmodel import Session, col, select
 
 from app.core.database import make_sync_engine
-from app.core.models import DatasetShard
+from app.core.datasets.models import DatasetShard
 from tests.api_client import Actor, Api
 from tests.paths import BENCH
 from tests.support.waiting import eventually

@@ -13,7 +13,7 @@ import pytest
 from sqlmodel import Session, col, select
 
 from app.core.database import make_sync_engine
-from app.core.models import Dataset
+from app.core.datasets.models import Dataset
 from app.core.settings import Settings
 from tests.api_client import Api
 from tests.datasets.flow import (

@@ -17,7 +17,7 @@ import pytest
 from sqlmodel import Session, col, select
 
 from app.core.database import make_sync_engine
-from app.core.models import DatasetShard, ShardKind, ShardStatus
+from app.core.datasets.models import DatasetShard, ShardKind, ShardStatus
 from app.core.settings import Settings
 from tests.api_client import Api
 from tests.datasets.flow import ORDER_JSON, create_dataset, download, upload_schema, wait_for

@@ -23,7 +23,7 @@ import pytest
 from sqlmodel import Session, col, select
 
 from app.core.database import make_sync_engine
-from app.core.models import DatasetShard, ShardKind, ShardStatus
+from app.core.datasets.models import DatasetShard, ShardKind, ShardStatus
 from tests.datasets.flow import ORDER_JSON
 from tests.datasets.processes import (
     Proc,

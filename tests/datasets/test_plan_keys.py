@@ -10,8 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from app.core.datasets.models import Dataset
 from app.core.jobs.plans import plan_for
-from app.core.models import Dataset, SchemaDoc
+from app.core.models import SchemaDoc
 from app.core.settings import Settings
 from tests.api_client import Api
 from tests.datasets.flow import create_dataset, download, upload_schema, wait_for

@@ -12,7 +12,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from app.core.database import make_sync_engine
-from app.core.models import DatasetShard, ShardKind
+from app.core.datasets.models import DatasetShard, ShardKind
 from tests.datasets.flow import ORDER_JSON
 from tests.datasets.processes import Proc, expected_file_sha256s, free_port, service_env, start_serve
 from tests.datasets.test_crash_recovery import WAIT, _Client

@@ -12,7 +12,8 @@ from sqlalchemy import select, update
 from sqlmodel import col
 
 from app.core.database import make_sync_engine
-from app.core.models import DatasetShard, ShardStatus, utcnow
+from app.core.datasets.models import DatasetShard, ShardStatus
+from app.core.models import utcnow
 
 _TICKS = os.sysconf("SC_CLK_TCK")
 

@@ -17,12 +17,13 @@ from datetime import timedelta
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from app.core.datasets.models import DatasetStatus
 from app.core.jobs.db_retry import transient
 from app.core.jobs.executors import CeleryExecutor, LocalPoolExecutor
 from app.core.jobs.outcomes import record_outcome
 from app.core.jobs.periodic import PeriodicTask
 from app.core.jobs.sharding import shard_ranges
-from app.core.models import DatasetStatus, utcnow
+from app.core.models import utcnow
 from app.core.repositories.jobs import JobRepository, fenced_dataset_finish, lock_dataset
 from app.core.settings import Settings
 from app.core.storage import store_for

@@ -9,7 +9,8 @@ from sqlmodel import Session
 
 from app.core import preferences
 from app.core.clock import iso
-from app.core.models import Dataset, DatasetFile, DatasetStatus, Notification, User
+from app.core.datasets.models import Dataset, DatasetFile, DatasetStatus
+from app.core.models import Notification, User
 from app.core.services import events
 
 

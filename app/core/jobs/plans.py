@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
+from app.core.datasets.models import Dataset
 from app.core.lru import BoundedLRU
-from app.core.models import Dataset, SchemaDoc
+from app.core.models import SchemaDoc
 from app.core.schema_cache import load_cached
 from app.core.settings import Settings
 from app.core.storage import store_for

@@ -9,11 +9,11 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
+from app.core.datasets.models import DatasetFile
 from app.core.generation import write
 from app.core.jobs.files import Sink, rendered_file_path
 from app.core.jobs.plans import plan_for
 from app.core.jobs.worker_run import engine_for, settings_of
-from app.core.models import DatasetFile
 from app.core.repositories.jobs import JobRepository
 from app.core.storage import store_for
 

@@ -16,8 +16,9 @@ from datetime import timedelta
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from app.core.datasets.models import DatasetStatus
 from app.core.jobs.periodic import PeriodicTask
-from app.core.models import DatasetStatus, utcnow
+from app.core.models import utcnow
 from app.core.repositories.retention import RetentionRepository
 from app.core.settings import Settings
 from app.core.storage import store_for

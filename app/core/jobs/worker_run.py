@@ -30,6 +30,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Session
 
 from app.core.database import make_sync_engine
+from app.core.datasets.models import Dataset, DatasetFile, DatasetShard, DatasetStatus, ShardKind, ShardStatus
 from app.core.errors import DomainError
 from app.core.generation import write_many
 from app.core.jobs.db_retry import retry_db
@@ -45,16 +46,7 @@ from app.core.jobs.heartbeat import Heartbeat
 from app.core.jobs.outcomes import record_outcome
 from app.core.jobs.plans import plan_for, warm_up
 from app.core.jobs.sharding import block_edge, split_point
-from app.core.models import (
-    Dataset,
-    DatasetFile,
-    DatasetShard,
-    DatasetStatus,
-    SchemaDoc,
-    ShardKind,
-    ShardStatus,
-    utcnow,
-)
+from app.core.models import SchemaDoc, utcnow
 from app.core.repositories.jobs import (
     JobRepository,
     TakenOver,

@@ -6,7 +6,7 @@ from alembic import context
 from sqlalchemy.engine import Connection
 from sqlmodel import SQLModel
 
-import app.core.models  # noqa: F401  (registers the tables on SQLModel.metadata)
+import app.core.tables  # noqa: F401  (registers every table on SQLModel.metadata)
 from app.core.database import is_sqlite, make_sync_engine
 
 config = context.config

@@ -9,7 +9,7 @@ bare statements out of the scoped repositories.
 
 from app.core.repositories.audit import AuditRepository
 from app.core.repositories.auth import AuthRepository
-from app.core.repositories.datasets import DatasetRepository, NotificationRepository
+from app.core.repositories.notifications import NotificationRepository
 from app.core.repositories.projects import ProjectListing, ProjectRepository, VisibleProject
 from app.core.repositories.schemas import ConstraintSetRepository, SchemaRepository
 from app.core.repositories.tenants import TenantRepository
@@ -19,7 +19,6 @@ __all__ = [
     "AuditRepository",
     "AuthRepository",
     "ConstraintSetRepository",
-    "DatasetRepository",
     "NotificationRepository",
     "ProjectListing",
     "ProjectRepository",

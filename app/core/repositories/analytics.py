@@ -14,9 +14,10 @@ from typing import Any
 from sqlalchemy import ColumnElement, Date, Float, Text, case, cast, desc, func
 from sqlmodel import col
 
-from app.core.models import Dataset, DatasetFile, DatasetStatus, Project, SchemaDoc
+from app.core.datasets.models import Dataset, DatasetFile, DatasetStatus
+from app.core.datasets.repository import DatasetRepository
+from app.core.models import Project, SchemaDoc
 from app.core.payloads import OUTPUT_FORMATS
-from app.core.repositories.datasets import DatasetRepository
 
 TOP = 10
 

@@ -17,16 +17,8 @@ from sqlalchemy import case, delete, exists, func, insert, or_, update
 from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select
 
-from app.core.models import (
-    Dataset,
-    DatasetFile,
-    DatasetShard,
-    DatasetStatus,
-    SchemaDoc,
-    ShardKind,
-    ShardStatus,
-    Tenant,
-)
+from app.core.datasets.models import Dataset, DatasetFile, DatasetShard, DatasetStatus, ShardKind, ShardStatus
+from app.core.models import SchemaDoc, Tenant
 
 RUNNING = DatasetStatus.running.value
 QUEUED = DatasetStatus.queued.value

@@ -10,16 +10,8 @@ from datetime import datetime
 from sqlalchemy import delete, update
 from sqlmodel import Session, col, select
 
-from app.core.models import (
-    Dataset,
-    DatasetFile,
-    DatasetStatus,
-    DeliveryAttempt,
-    DeliveryStatus,
-    DomainEvent,
-    Tenant,
-    WebhookDelivery,
-)
+from app.core.datasets.models import Dataset, DatasetFile, DatasetStatus
+from app.core.models import DeliveryAttempt, DeliveryStatus, DomainEvent, Tenant, WebhookDelivery
 
 
 class RetentionRepository:

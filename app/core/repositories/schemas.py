@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from sqlalchemy import func
 from sqlmodel import col
 
-from app.core.models import ConstraintSet, Dataset, ProjectSchema, SchemaDoc
+from app.core.datasets.models import Dataset
+from app.core.models import ConstraintSet, ProjectSchema, SchemaDoc
 from app.core.repositories.base import ScopedRepository
 from app.core.repositories.text_match import contains_folded
 

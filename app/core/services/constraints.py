@@ -8,11 +8,12 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.authz import Action, require, require_owner_or
+from app.core.datasets.repository import DatasetRepository
 from app.core.errors import Conflict, Invalid, NotFound
 from app.core.models import ConstraintSet, utcnow
 from app.core.payloads import ConstraintSetCreate, ConstraintSetUpdate
 from app.core.principal import Principal
-from app.core.repositories import ConstraintSetRepository, DatasetRepository, SchemaRepository
+from app.core.repositories import ConstraintSetRepository, SchemaRepository
 from app.core.services import audit
 from app.core.services.schemas import loaded_schema
 from app.core.settings import Settings

@@ -7,7 +7,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from app.core.authz import Action, require
 from app.core.models import Notification, utcnow
 from app.core.principal import Principal
-from app.core.repositories import NotificationRepository
+from app.core.repositories.notifications import NotificationRepository
 
 
 async def list_own(

@@ -14,14 +14,17 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.authz import Action, require_project
+from app.core.datasets import service as datasets
+from app.core.datasets.models import Dataset, DatasetStatus
+from app.core.datasets.repository import DatasetRepository
 from app.core.errors import Conflict, Invalid, NotFound, StorageUnavailable
 from app.core.jobs.files import EXTENSIONS, MEDIA_TYPES
-from app.core.models import Dataset, DatasetStatus, Integration, ObjectExport, utcnow
+from app.core.models import Integration, ObjectExport, utcnow
 from app.core.payloads import ObjectExportCreate
 from app.core.principal import Principal
-from app.core.repositories import DatasetRepository, ProjectRepository
+from app.core.repositories import ProjectRepository
 from app.core.repositories.integrations import IntegrationRepository
-from app.core.services import audit, datasets, integrations
+from app.core.services import audit, integrations
 from app.core.settings import Settings
 from app.core.storage import Store, store_for
 

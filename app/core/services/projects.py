@@ -119,7 +119,7 @@ async def delete(
     require_project(principal, visible.role, Action.PROJECT_DELETE)
     project = visible.project
     if settings is not None:
-        from app.core.services import datasets
+        from app.core.datasets import service as datasets
 
         await datasets.delete_for_project(session, principal, settings, project_id)
     await repo.delete_schema_links(project_id)

@@ -8,8 +8,8 @@ from typing import Any
 
 import strawberry
 
+from app.core.datasets.preview import PreviewResult
 from app.core.services import analytics
-from app.core.services.preview import PreviewResult
 
 AnalyticsPeriodEnum = strawberry.enum(
     analytics.AnalyticsPeriod, name="AnalyticsPeriod", description="Days covered, today (UTC) included."

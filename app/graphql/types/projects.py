@@ -11,7 +11,7 @@ from app.core.models import ProjectRole, Role
 from app.core.models import User as UserRow
 from app.core.repositories import ProjectListing, VisibleProject
 from app.graphql.context import Context
-from app.graphql.types.datasets import Dataset
+from app.graphql.datasets.types import Dataset
 from app.graphql.types.library import Schema
 
 

@@ -1,4 +1,4 @@
-"""Datasets, their files and notifications, as the caller may see them."""
+"""Datasets and their files, as the caller may see them."""
 
 from __future__ import annotations
 
@@ -10,15 +10,8 @@ from sqlalchemy import ColumnElement, bindparam, func
 from sqlmodel import col
 from sqlmodel.sql.expression import Select
 
+from app.core.datasets.models import Dataset, DatasetFile, DatasetShard, DatasetStatus
 from app.core.errors import NotFound
-from app.core.models import (
-    Dataset,
-    DatasetFile,
-    DatasetShard,
-    DatasetStatus,
-    Notification,
-    utcnow,
-)
 from app.core.repositories.base import ScopedRepository
 from app.core.repositories.visibility import visible_project_ids
 
@@ -146,28 +139,4 @@ class DatasetRepository(ScopedRepository):
     async def of_project(self, project_id: int) -> builtins.list[Dataset]:
         return list(
             (await self.session.exec(self.select(Dataset).where(Dataset.project_id == project_id))).all()
-        )
-
-
-class NotificationRepository(ScopedRepository):
-    """Only ever the caller's own notifications."""
-
-    async def list(
-        self, *, unread_only: bool, limit: int, offset: int
-    ) -> tuple[builtins.list[Notification], int]:
-        stmt = self.select(Notification)
-        if unread_only:
-            stmt = stmt.where(col(Notification.read_at).is_(None))
-        return await self.paginate(stmt.order_by(col(Notification.id).desc()), limit, offset)
-
-    async def get(self, notification_id: int) -> Notification:
-        return await self.get_owned(Notification, notification_id)
-
-    async def unread_count(self) -> int:
-        stmt = self.select(func.count(), scope=Notification).where(col(Notification.read_at).is_(None))
-        return int((await self.session.exec(stmt)).one())
-
-    async def mark_all_read(self) -> None:
-        await self.session.exec(
-            self.update(Notification).where(col(Notification.read_at).is_(None)).values(read_at=utcnow())
         )

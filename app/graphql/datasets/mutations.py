@@ -5,11 +5,12 @@ from __future__ import annotations
 import strawberry
 from strawberry.types import Info
 
-from app.core import payloads
-from app.core.services import datasets, notifications
+from app.core.datasets import payloads as dataset_payloads
+from app.core.datasets import service as datasets
+from app.core.services import notifications
 from app.graphql.context import Context
+from app.graphql.datasets.types import Dataset, Notification
 from app.graphql.inputs import DatasetCreateInput, to_payload
-from app.graphql.types.datasets import Dataset, Notification
 
 
 def _wake(ctx: Context) -> None:
@@ -23,7 +24,7 @@ class DatasetMutation:
     async def create_dataset(self, info: Info[Context, None], input: DatasetCreateInput) -> Dataset:
         ctx = info.context
         row = await datasets.create(
-            ctx.session, ctx.principal, ctx.settings, to_payload(payloads.DatasetCreate, input)
+            ctx.session, ctx.principal, ctx.settings, to_payload(dataset_payloads.DatasetCreate, input)
         )
         ctx.after_commit(lambda: _wake(ctx))
         return Dataset.from_row(row)

@@ -13,13 +13,14 @@ from urllib.parse import urlencode
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.clock import as_utc
+from app.core.datasets.repository import DatasetRepository
+from app.core.datasets.service import downloadable
 from app.core.errors import NotFound, Unauthenticated
 from app.core.models import Role, utcnow
 from app.core.principal import Principal, TokenScope
-from app.core.repositories import AuthRepository, DatasetRepository
+from app.core.repositories import AuthRepository
 from app.core.security import jwt_tokens
 from app.core.services.auth import scope_of
-from app.core.services.datasets import downloadable
 from app.core.settings import Settings
 
 LINK_TTL = timedelta(minutes=5)

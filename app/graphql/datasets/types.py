@@ -7,11 +7,11 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from app.core.clock import iso
-from app.core.models import Dataset as DatasetRow
-from app.core.models import DatasetFile as DatasetFileRow
+from app.core.datasets.models import Dataset as DatasetRow
+from app.core.datasets.models import DatasetFile as DatasetFileRow
+from app.core.datasets.service import DatasetRights as DatasetRightsRow
+from app.core.datasets.service import rights_on
 from app.core.models import Notification as NotificationRow
-from app.core.services.datasets import DatasetRights as DatasetRightsRow
-from app.core.services.datasets import rights_on
 from app.graphql.context import Context
 
 

@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.authz import require_read
-from app.core.models import Dataset, DatasetFile, DatasetStatus
+from app.core.datasets.models import Dataset, DatasetFile, DatasetStatus
+from app.core.datasets.repository import DatasetRepository
+from app.core.datasets.service import DatasetRights, rights_on
 from app.core.principal import Principal
-from app.core.repositories import DatasetRepository, ProjectRepository
-from app.core.services.datasets import DatasetRights, rights_on
+from app.core.repositories import ProjectRepository
 
 FINAL = frozenset(
     {

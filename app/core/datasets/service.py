@@ -11,24 +11,16 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.authz import Action, may_act_on_dataset, require, require_dataset, require_project
+from app.core.datasets.models import Dataset, DatasetFile, DatasetStatus
+from app.core.datasets.payloads import DatasetCreate
+from app.core.datasets.repository import DatasetRepository
 from app.core.errors import Conflict, Gone, Invalid, NotFound
 from app.core.jobs.files import EXTENSIONS, MEDIA_TYPES
-from app.core.models import (
-    ConstraintSet,
-    Dataset,
-    DatasetFile,
-    DatasetStatus,
-    ProjectRole,
-    ProjectSchema,
-    SchemaDoc,
-    stored_id,
-    utcnow,
-)
-from app.core.payloads import OUTPUT_FORMATS, DatasetCreate
+from app.core.models import ConstraintSet, ProjectRole, ProjectSchema, SchemaDoc, stored_id, utcnow
+from app.core.payloads import OUTPUT_FORMATS
 from app.core.principal import Principal
 from app.core.repositories import (
     ConstraintSetRepository,
-    DatasetRepository,
     ProjectRepository,
     SchemaRepository,
     TenantRepository,

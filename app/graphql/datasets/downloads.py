@@ -6,7 +6,7 @@ import strawberry
 from strawberry.types import Info
 
 from app.core.clock import iso
-from app.core.services import download_links
+from app.core.datasets import download_links
 from app.graphql.context import Context
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import strawberry
 from strawberry.types import Info
 
-from app.core.services import datasets, notifications
+from app.core.datasets import service as datasets
+from app.core.services import notifications
 from app.graphql.context import Context
+from app.graphql.datasets.types import Dataset, DatasetPage, Notification, NotificationPage, UnreadCount
 from app.graphql.paging import DEFAULT_LIMIT, check_page
-from app.graphql.types.datasets import Dataset, DatasetPage, Notification, NotificationPage, UnreadCount
 
 
 @strawberry.type

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import Field
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from app.core.datasets.service import checked_params
 from app.core.errors import DomainError, Invalid
 from app.core.generation import write
 from app.core.jobs.files import MEDIA_TYPES
@@ -21,7 +22,6 @@ from app.core.models import ConstraintSet, SchemaDoc
 from app.core.payloads import Id, Integer, Strict
 from app.core.principal import Principal
 from app.core.repositories import ConstraintSetRepository, SchemaRepository
-from app.core.services.datasets import checked_params
 from app.core.settings import Settings
 
 log = logging.getLogger("tdg.preview")

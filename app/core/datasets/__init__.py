@@ -1,0 +1,1 @@
+"""Datasets: generation requests, their files, previews and download links."""

@@ -1,0 +1,1 @@
+"""GraphQL of datasets: their types, root queries and mutations, download links."""
