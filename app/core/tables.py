@@ -2,5 +2,9 @@
 (Alembic compares SQLModel.metadata with the database). A domain's tables live in its package
 (app/core/<domain>/models.py); importing this module registers all of them on the metadata."""
 
-import app.core.datasets.models  # noqa: F401
-import app.core.models  # noqa: F401
+from types import ModuleType
+
+from app.core import models as shared_models
+from app.core.datasets import models as datasets_models
+
+TABLE_MODULES: tuple[ModuleType, ...] = (shared_models, datasets_models)
