@@ -53,6 +53,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResp
 from uvicorn.server import ServerState
 from uvicorn.supervisors import Multiprocess
 
+from app.core.error_codes import ErrorCode
 from app.core.settings import Settings
 from app.listening import worker_sockets
 
@@ -189,8 +190,8 @@ class ServeConfig(Config):
         return {**self.__dict__, "_trim_timer": None}
 
 
-def _response(status: int, reason: str, detail: str, extra: bytes = b"") -> bytes:
-    body = b'{"detail":"%s"}' % detail.encode()
+def _response(status: int, reason: str, detail: str, code: ErrorCode, extra: bytes = b"") -> bytes:
+    body = b'{"detail":"%s","code":"%s"}' % (detail.encode(), code.value.encode())
     return (
         b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\n"
         b"connection: close\r\n%s\r\n%s" % (status, reason.encode(), len(body), extra, body)
@@ -201,10 +202,15 @@ REFUSED = _response(
     503,
     "Service Unavailable",
     "The server has too many open connections; retry shortly.",
+    ErrorCode.BUSY,
     b"retry-after: 1\r\n",
 )
-HEADER_TIMEOUT = _response(408, "Request Timeout", "The request headers did not arrive in time.")
-HEADER_TOO_LARGE = _response(431, "Request Header Fields Too Large", "The request headers are too large.")
+HEADER_TIMEOUT = _response(
+    408, "Request Timeout", "The request headers did not arrive in time.", ErrorCode.REQUEST_TIMEOUT
+)
+HEADER_TOO_LARGE = _response(
+    431, "Request Header Fields Too Large", "The request headers are too large.", ErrorCode.HEADERS_TOO_LARGE
+)
 
 
 class HeadTooLarge(Exception):

@@ -42,7 +42,7 @@ S3_DATABASE = "postgresql" if "postgresql" in BACKENDS else BACKENDS[0]
 # or avatars or make datasets. A test elsewhere in tests/api or tests/datasets that leaves files
 # in the local store fails (`app` below), so a new one cannot be missed
 STORING = ("tests/datasets/", *(f"tests/api/test_{name}.py" for name in (
-    "analytics", "download_honesty", "download_links", "download_store_frozen", "field_limits",
+    "analytics", "download_honesty", "download_links", "download_store_frozen", "error_codes", "field_limits",
     "hostile_input", "introspection", "locales_and_ordering", "openapi_constraints", "openapi_statuses",
     "preview", "rest_graphql_parity", "rest_strictness", "rule_shapes", "schema_library", "schema_problems",
     "subscriptions")), "tests/settings/test_retention.py")

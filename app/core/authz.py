@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from enum import StrEnum
 
+from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Forbidden
 from app.core.models import ProjectRole, Role, TokenAction
 from app.core.principal import Principal, TokenScope
@@ -175,7 +176,7 @@ def describe(action: Action) -> str:
 def require(principal: Principal, action: Action) -> None:
     """Raise Forbidden unless the caller's tenant role allows `action` (and their token's scope)."""
     if not principal.at_least(MIN_ROLE[action]):
-        raise Forbidden(f"Your role ({principal.role.value}) may not {describe(action)}.")
+        raise Forbidden(f"Your role ({principal.role.value}) may not {describe(action)}.", code=ErrorCode.ROLE_FORBIDDEN)
     require_scope(principal, action)
 
 
@@ -187,14 +188,14 @@ def scope_allows(principal: Principal, action: Action) -> bool:
 def require_scope(principal: Principal, action: Action) -> None:
     """Raise Forbidden when the caller is a scoped API token whose actions do not cover `action`."""
     if principal.scope is not None and not scope_allows(principal, action):
-        raise Forbidden(_scope_refusal(principal.scope, describe(action)))
+        raise Forbidden(_scope_refusal(principal.scope, describe(action)), code=ErrorCode.TOKEN_SCOPE_FORBIDDEN)
 
 
 def require_read(principal: Principal) -> None:
     """Every query reads: a scoped API token needs `read` for it."""
     scope = principal.scope
     if scope is not None and TokenAction.read not in scope.actions:
-        raise Forbidden(_scope_refusal(scope, "read anything"))
+        raise Forbidden(_scope_refusal(scope, "read anything"), code=ErrorCode.TOKEN_SCOPE_FORBIDDEN)
 
 
 def _scope_refusal(scope: TokenScope, what: str) -> str:
@@ -231,7 +232,8 @@ def require_project(principal: Principal, project_role: ProjectRole, action: Act
     needed = MIN_PROJECT_ROLE[action]
     if project_role.rank < needed.rank:
         raise Forbidden(
-            f"Your project role ({project_role.value}) may not {describe(action)}; it needs '{needed.value}'."
+            f"Your project role ({project_role.value}) may not {describe(action)}; it needs '{needed.value}'.",
+            code=ErrorCode.PROJECT_ROLE_FORBIDDEN,
         )
 
 
@@ -262,7 +264,8 @@ def require_dataset(
     verb = action.value.partition(".")[2]
     raise Forbidden(
         f"Only its creator, the project's owners and {others_role.value}s and up may {verb} this "
-        f"dataset; your role is {principal.role.value} with project role '{project_role.value}'."
+        f"dataset; your role is {principal.role.value} with project role '{project_role.value}'.",
+        code=ErrorCode.PROJECT_ROLE_FORBIDDEN,
     )
 
 
@@ -273,7 +276,7 @@ def require_owner_or(principal: Principal, owner_id: int | None, action: Action)
         scope = principal.scope
         if scope is not None and not scope_allows(principal, action):
             # its own item: the token's scope is all that refuses ("of others" would mislead)
-            raise Forbidden(_scope_refusal(scope, "change the schema library"))
+            raise Forbidden(_scope_refusal(scope, "change the schema library"), code=ErrorCode.TOKEN_SCOPE_FORBIDDEN)
         return
     require(principal, action)
 
@@ -287,7 +290,7 @@ def can_grant(principal: Principal, role: Role) -> bool:
 
 def require_grant(principal: Principal, role: Role) -> None:
     if not can_grant(principal, role):
-        raise Forbidden(f"Your role ({principal.role.value}) may not grant the role {role.value}.")
+        raise Forbidden(f"Your role ({principal.role.value}) may not grant the role {role.value}.", code=ErrorCode.ROLE_FORBIDDEN, field="role")
 
 
 def require_tenant_target(principal: Principal, tenant_id: int | None, what: str) -> bool:
@@ -296,7 +299,7 @@ def require_tenant_target(principal: Principal, tenant_id: int | None, what: str
     if tenant_id is None or tenant_id == principal.tenant_id:
         return False
     if not principal.is_superuser:
-        raise Forbidden(f"Only a SuperUser may {what} in another tenant.")
+        raise Forbidden(f"Only a SuperUser may {what} in another tenant.", code=ErrorCode.OTHER_TENANT_FORBIDDEN)
     return True
 
 
@@ -308,7 +311,7 @@ def require_tenant_read(principal: Principal, tenant_id: int) -> None:
 
 def require_not_own_tenant_deactivation(principal: Principal, tenant_id: int, is_active: bool | None) -> None:
     if is_active is False and tenant_id == principal.tenant_id:
-        raise Conflict("You may not deactivate your own tenant.")
+        raise Conflict("You may not deactivate your own tenant.", code=ErrorCode.OWN_TENANT, field="is_active")
 
 
 def require_user_read(principal: Principal, user_id: int) -> None:
@@ -324,12 +327,12 @@ def require_user_update(
     """Nobody changes their own role or deactivates themselves; changing users is USER_UPDATE,
     never of a user above one's own role, and a new role must be one the caller may grant."""
     if user_id == principal.user_id and new_role is not None and new_role is not current:
-        raise Forbidden("You may not change your own role.")
+        raise Forbidden("You may not change your own role.", code=ErrorCode.OWN_ROLE, field="role")
     if user_id == principal.user_id and deactivate:
-        raise Forbidden("You may not deactivate yourself.")
+        raise Forbidden("You may not deactivate yourself.", code=ErrorCode.OWN_ACCOUNT, field="is_active")
     require(principal, Action.USER_UPDATE)
     if current.rank > principal.role.rank:
-        raise Forbidden(f"Your role ({principal.role.value}) may not change a {current.value}.")
+        raise Forbidden(f"Your role ({principal.role.value}) may not change a {current.value}.", code=ErrorCode.ROLE_FORBIDDEN)
     if new_role is not None and new_role is not current:
         require_grant(principal, new_role)
 
@@ -340,7 +343,7 @@ async def require_another_admin(
     """A tenant keeps an active Admin: its last one cannot be demoted, deactivated or deleted.
     `active_admins` counts them, only asked when the user is an active Admin."""
     if role is Role.Admin and is_active and await active_admins() <= 1:
-        raise Conflict(f"The last active Admin of a tenant cannot {outcome}.")
+        raise Conflict(f"The last active Admin of a tenant cannot {outcome}.", code=ErrorCode.LAST_ADMIN)
 
 
 def permission_table() -> list[dict[str, str]]:

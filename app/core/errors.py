@@ -16,6 +16,12 @@
     ├── DatabaseUnavailable 503 the database refused, dropped or could not open the connection
     └── StorageUnavailable 503 the file store cannot be used (endpoint, bucket, credentials)
 
+Every error carries a stable `code` (snake_case, one of app/core/error_codes.ErrorCode): the
+kind's default below, or a finer one given where it is raised (`schema_not_found`,
+`invalid_record_count`); a client branches on it, never on the sentence. An error about one input
+also names its `field`: the path of the value in the operation's input (`record_count`,
+`params.seed`, `rules.2.pattern`), so a form shows it next to that control.
+
 An error with `retry_after` (seconds) is answered with a Retry-After header.
 """
 
@@ -23,78 +29,89 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from app.core.error_codes import ErrorCode
+
 
 class DomainError(Exception):
-    code: ClassVar[str] = "error"
+    default_code: ClassVar[ErrorCode] = ErrorCode.INTERNAL
     status: ClassVar[int] = 500
     retry_after: int | None = None  # seconds a client should wait before trying again
 
-    def __init__(self, detail: str, *, errors: list[dict[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        detail: str,
+        *,
+        code: ErrorCode | None = None,
+        field: str | None = None,
+        errors: list[dict[str, Any]] | None = None,
+    ) -> None:
         super().__init__(detail)
         self.detail = detail
+        self.code: ErrorCode = code or self.default_code
+        self.field = field
         self.errors = errors
 
 
 class BadRequest(DomainError):
-    code = "bad_request"
+    default_code = ErrorCode.BAD_REQUEST
     status = 400
 
 
 class Unauthenticated(DomainError):
-    code = "unauthenticated"
+    default_code = ErrorCode.UNAUTHENTICATED
     status = 401
 
 
 class Forbidden(DomainError):
-    code = "forbidden"
+    default_code = ErrorCode.FORBIDDEN
     status = 403
 
 
 class NotFound(DomainError):
-    code = "not_found"
+    default_code = ErrorCode.NOT_FOUND
     status = 404
 
 
 class Conflict(DomainError):
-    code = "conflict"
+    default_code = ErrorCode.CONFLICT
     status = 409
 
 
 class Gone(DomainError):
     """What was asked for existed and is gone for good (a dataset's file lost from the store)."""
 
-    code = "gone"
+    default_code = ErrorCode.GONE
     status = 410
 
 
 class PayloadTooLarge(DomainError):
-    code = "payload_too_large"
+    default_code = ErrorCode.PAYLOAD_TOO_LARGE
     status = 413
 
 
 class UnsupportedMedia(DomainError):
-    code = "unsupported_media_type"
+    default_code = ErrorCode.UNSUPPORTED_MEDIA_TYPE
     status = 415
 
 
 class Invalid(DomainError):
-    code = "invalid"
+    default_code = ErrorCode.INVALID
     status = 422
 
 
 class TooManyRequests(DomainError):
-    code = "too_many_requests"
+    default_code = ErrorCode.TOO_MANY_REQUESTS
     status = 429
 
-    def __init__(self, detail: str, *, retry_after: int) -> None:
-        super().__init__(detail)
+    def __init__(self, detail: str, *, retry_after: int, code: ErrorCode | None = None) -> None:
+        super().__init__(detail, code=code)
         self.retry_after = retry_after
 
 
 class Busy(DomainError):
     """Every database connection of the process stayed in use for the pool's whole timeout."""
 
-    code = "busy"
+    default_code = ErrorCode.BUSY
     status = 503
     retry_after = 1
 
@@ -107,7 +124,7 @@ class DatabaseUnavailable(DomainError):
     the request is answered 503 and the service serves again once the database is back (the pool
     checks a connection before lending it)."""
 
-    code = "database_unavailable"
+    default_code = ErrorCode.DATABASE_UNAVAILABLE
     status = 503
     retry_after = 5
 
@@ -116,6 +133,6 @@ class DatabaseUnavailable(DomainError):
 
 
 class StorageUnavailable(DomainError):
-    code = "storage_unavailable"
+    default_code = ErrorCode.STORAGE_UNAVAILABLE
     status = 503
     retry_after = 5

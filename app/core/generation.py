@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import orjson
 
+from app.core.error_codes import ErrorCode
 from app.core.errors import Invalid, PayloadTooLarge
 from app.core.lru import BoundedLRU
 from app.generation.errors import GenerationError, SchemaTooLarge
@@ -35,13 +36,13 @@ R = TypeVar("R")
 
 @contextmanager
 def domain_errors() -> Iterator[None]:
-    """Engine errors -> domain errors, detail unchanged."""
+    """Engine errors -> domain errors, detail, code and field unchanged."""
     try:
         yield
     except SchemaTooLarge as exc:
-        raise PayloadTooLarge(exc.detail) from exc
+        raise PayloadTooLarge(exc.detail, code=ErrorCode(exc.code), field=exc.field) from exc
     except GenerationError as exc:
-        raise Invalid(exc.detail) from exc
+        raise Invalid(exc.detail, code=ErrorCode(exc.code), field=exc.field) from exc
 
 
 def _mapped(fn: Callable[P, R]) -> Callable[P, R]:

@@ -30,6 +30,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
+from app.core.error_codes import ErrorCode
 from app.core.errors import Invalid
 from app.core.generation import load_schema
 from app.core.jobs.probe import find_problems, probe_pool
@@ -307,7 +308,7 @@ async def problems_of(
     except BrokenProcessPool:
         return [{"path": "", "reason": _NOT_CHECKED, "blocking": False}]
     if refusal is not None:
-        raise Invalid(refusal)
+        raise Invalid(refusal, code=ErrorCode.SCHEMA_REFUSED)
     return [dict(problem) for problem in found]
 
 

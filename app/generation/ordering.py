@@ -146,7 +146,7 @@ def check_after(tree: FieldTree, node: Node, path: str, target: object) -> None:
     fields of one object (the field later than the target in every record)."""
 
     def fail(why: str) -> RuleError:
-        return RuleError(f"Rule for '{path}': {why}.")
+        return RuleError(f"Rule for '{path}': {why}.", key="after", rule_path=path)
 
     if not isinstance(target, str) or not target:
         raise fail("'after' must be the path of another field")
@@ -179,7 +179,9 @@ def check_after_cycles(pairs: list[tuple[str, str]]) -> None:
         for q in later.get(p, []):
             if state.get(q) == 1:
                 raise RuleError(
-                    f"Rule for '{q}': its 'after' rules form a cycle, so no record can meet them."
+                    f"Rule for '{q}': its 'after' rules form a cycle, so no record can meet them.",
+                    key="after",
+                    rule_path=q,
                 )
             if q not in state:
                 visit(q)

@@ -116,32 +116,41 @@ def parse_params(raw: Mapping[str, Any] | None) -> GenerationParams:
     raw = dict(raw or {})
     unknown = sorted(set(raw) - PARAM_KEYS)
     if unknown:
-        raise ParamsError(f"Unknown params: {', '.join(unknown)}.")
+        raise ParamsError(f"Unknown params: {', '.join(unknown)}.", field=f"params.{unknown[0]}")
     seed = raw.get("seed")
     if seed is None:
         seed = secrets.randbits(63)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise ParamsError("params.seed must be an integer between 0 and 2^64-1.")
+        raise ParamsError("params.seed must be an integer between 0 and 2^64-1.", field="params.seed")
     rpf = raw.get("records_per_file")
     if rpf is not None and (isinstance(rpf, bool) or not isinstance(rpf, int) or rpf < 1):
-        raise ParamsError("params.records_per_file must be a positive integer.")
+        raise ParamsError(
+            "params.records_per_file must be a positive integer.", field="params.records_per_file"
+        )
     rate = raw.get("null_rate")
     if rate is not None and (
         isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 <= rate <= 1
     ):
-        raise ParamsError("params.null_rate must be a number between 0 and 1.")
+        raise ParamsError("params.null_rate must be a number between 0 and 1.", field="params.null_rate")
     dialect = raw.get("sql_dialect") or "postgresql"
     if dialect not in DIALECTS:
-        raise ParamsError(f"params.sql_dialect must be one of {', '.join(DIALECTS)}.")
+        raise ParamsError(
+            f"params.sql_dialect must be one of {', '.join(DIALECTS)}.", field="params.sql_dialect"
+        )
     delim = raw.get("csv_delimiter") or ","
     if not isinstance(delim, str) or len(delim) != 1 or delim in '"\r\n':
-        raise ParamsError("params.csv_delimiter must be a single character other than a quote or line break.")
+        raise ParamsError(
+            "params.csv_delimiter must be a single character other than a quote or line break.",
+            field="params.csv_delimiter",
+        )
     table = raw.get("table_name")
     if table is not None and (not isinstance(table, str) or not table.strip() or len(table) > 63):
-        raise ParamsError("params.table_name must be a non-empty name of at most 63 characters.")
+        raise ParamsError(
+            "params.table_name must be a non-empty name of at most 63 characters.", field="params.table_name"
+        )
     root = raw.get("root")
     if root is not None and not isinstance(root, str):
-        raise ParamsError("params.root must be a string.")
+        raise ParamsError("params.root must be a string.", field="params.root")
     locales = normalise_locales(raw["locales"]) if raw.get("locales") is not None else ()
     return GenerationParams(
         seed=seed,
@@ -496,7 +505,7 @@ def compile_generators(
     p = params
     count: object = record_count  # checked as untrusted input: a caller may pass anything
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-        raise ParamsError("record_count must be a non-negative integer.")
+        raise ParamsError("record_count must be a non-negative integer.", field="record_count")
     if isinstance(source, FieldTree):
         tree, xsd = source, _looks_xsd(source)
     else:

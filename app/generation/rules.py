@@ -47,8 +47,9 @@ class Rule:
     after: str | None = None  # a sibling time field this one is later than in every record
 
 
-def _fail(path: str, conflict: str) -> RuleError:
-    return RuleError(f"Rule for '{path}': {conflict.rstrip('.')}.")
+def _fail(path: str, conflict: str, key: str) -> RuleError:
+    """The refusal of the rule for `path`, about its `key` (parse_rules adds the rule's index)."""
+    return RuleError(f"Rule for '{path}': {conflict.rstrip('.')}.", key=key, rule_path=path)
 
 
 def _is_int(value: Any) -> bool:
@@ -75,21 +76,21 @@ def _comparable(kind: Kind, value: Any, path: str, key: str) -> Any:
     """A rule bound or enum value as a comparable Python value for `kind`, or RuleError."""
     if kind is Kind.INTEGER:
         if not _is_int(value) and not (isinstance(value, float) and value.is_integer()):
-            raise _fail(path, f"'{key}' must be an integer for an integer field")
+            raise _fail(path, f"'{key}' must be an integer for an integer field", key)
         return Decimal(int(value))
     if kind is Kind.NUMBER:
         if not _is_number(value):
-            raise _fail(path, f"'{key}' must be a number for a number field")
+            raise _fail(path, f"'{key}' must be a number for a number field", key)
         return Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
     if kind in _TEMPORAL:
         if not isinstance(value, str):
-            raise _fail(path, f"'{key}' must be an ISO {kind.value} string")
+            raise _fail(path, f"'{key}' must be an ISO {kind.value} string", key)
         try:
             return _TEMPORAL[kind](value)
         except ValueError:
-            raise _fail(path, f"'{key}' {value[:40]!r} is not an ISO {kind.value}") from None
+            raise _fail(path, f"'{key}' {value[:40]!r} is not an ISO {kind.value}", key) from None
     raise _fail(
-        path, f"'{key}' does not apply to a {kind.value} field (use min_length/max_length for strings)"
+        path, f"'{key}' does not apply to a {kind.value} field (use min_length/max_length for strings)", key
     )
 
 
@@ -121,6 +122,7 @@ def _check_range(node: Node, path: str, lo: Any, hi: Any) -> None:
                 path,
                 f"max {hi} is below the schema's minimum {node.minimum}"
                 f"{' (exclusive)' if node.exclusive_minimum else ''}",
+                "max",
             )
     if lo is not None and s_hi is not None:
         above = _less(s_hi, lo)
@@ -129,6 +131,7 @@ def _check_range(node: Node, path: str, lo: Any, hi: Any) -> None:
                 path,
                 f"min {lo} is above the schema's maximum {node.maximum}"
                 f"{' (exclusive)' if node.exclusive_maximum else ''}",
+                "min",
             )
 
 
@@ -187,17 +190,17 @@ def _parse_one(tree: FieldTree, raw: Any, index: int) -> Rule:
         raise RuleError(f"Rule {index} must be an object with a 'path'.")
     path = raw.get("path")
     if not isinstance(path, str):
-        raise RuleError(f"Rule {index} must have a string 'path'.")
+        raise RuleError(f"Rule {index} must have a string 'path'.", key="path")
     unknown = sorted(set(raw) - RULE_KEYS)
     if unknown:
-        raise _fail(path, f"unknown key '{unknown[0]}' (allowed: {', '.join(sorted(RULE_KEYS))})")
+        raise _fail(path, f"unknown key '{unknown[0]}' (allowed: {', '.join(sorted(RULE_KEYS))})", unknown[0])
     for key in sorted(raw.keys() - {"path"}):  # each value's shape (rule_keys.py), then its field
         problem = value_problem(key, raw[key])
         if problem:
-            raise _fail(path, problem)
+            raise _fail(path, problem, key)
     field_node = tree.find(path)
     if field_node is None:
-        raise _fail(path, "no field has this path in the schema")
+        raise _fail(path, "no field has this path in the schema", "path")
     node = _value_node(tree, field_node)
     rule = Rule(path=path, **{k: v for k, v in raw.items() if k != "path"})
 
@@ -205,33 +208,35 @@ def _parse_one(tree: FieldTree, raw: Any, index: int) -> Rule:
     if rule.category is not None:
         category = CATEGORIES.get(raw["category"]) if isinstance(raw["category"], str) else None
         if category is None:
-            raise _fail(path, f"unknown category {str(rule.category)[:40]!r}")
+            raise _fail(path, f"unknown category {str(rule.category)[:40]!r}", "category")
         if node.kind not in category.kinds:
-            raise _fail(path, f"category '{rule.category}' does not fit a field of type {node.kind.value}")
+            raise _fail(
+                path, f"category '{rule.category}' does not fit a field of type {node.kind.value}", "category"
+            )
     if rule.pattern is not None:
         _check_pattern(node, path, rule.pattern)
     if rule.min is not None or rule.max is not None:
         lo = _comparable(node.kind, rule.min, path, "min") if rule.min is not None else None
         hi = _comparable(node.kind, rule.max, path, "max") if rule.max is not None else None
         if lo is not None and hi is not None and _less(hi, lo):
-            raise _fail(path, f"min {rule.min} is greater than max {rule.max}")
+            raise _fail(path, f"min {rule.min} is greater than max {rule.max}", "min")
         _check_range(node, path, lo, hi)
     if rule.min_length is not None or rule.max_length is not None:
         _check_lengths(node, path, rule.min_length, rule.max_length)
     if rule.enum is not None:
         if not isinstance(raw["enum"], list) or not rule.enum:
-            raise _fail(path, "'enum' must be a non-empty list")
+            raise _fail(path, "'enum' must be a non-empty list", "enum")
         for value in rule.enum:
             reason = _enum_value_error(node, value, path)
             if reason:
-                raise _fail(path, reason)
+                raise _fail(path, reason, "enum")
     if rule.null_rate is not None:
         if not _is_number(rule.null_rate) or not 0 <= rule.null_rate <= 1:
-            raise _fail(path, "'null_rate' must be a number from 0 to 1")
+            raise _fail(path, "'null_rate' must be a number from 0 to 1", "null_rate")
         if field_node.required and not field_node.nullable and rule.null_rate > 0:
-            raise _fail(path, "'null_rate' on a required field that is not nullable")
+            raise _fail(path, "'null_rate' on a required field that is not nullable", "null_rate")
     if rule.unique is not None and not isinstance(rule.unique, bool):
-        raise _fail(path, "'unique' must be true or false")
+        raise _fail(path, "'unique' must be true or false", "unique")
     _check_shape(node, path, rule)
     if rule.after is not None:
         check_after(tree, field_node, path, raw["after"])
@@ -251,83 +256,106 @@ def _check_cost(tree: FieldTree, path: str, rule: Rule) -> None:
             path,
             f"values of at least {chars:,} characters, {repeats:,} of them in every record (minItems), "
             f"need {chars * repeats:,} characters of this field per record; the limit is {MAX_FIELD_CHARS:,}",
+            "pattern" if isinstance(rule.pattern, str) else "min_length",
         )
 
 
 def _check_pattern(node: Node, path: str, pattern: Any) -> None:
     if not isinstance(pattern, str):
-        raise _fail(path, "'pattern' must be a string")
+        raise _fail(path, "'pattern' must be a string", "pattern")
     if node.kind is not Kind.STRING:
-        raise _fail(path, f"'pattern' does not apply to a {node.kind.value} field")
+        raise _fail(path, f"'pattern' does not apply to a {node.kind.value} field", "pattern")
     try:
         re.compile(pattern)
     except re.error as exc:
-        raise _fail(path, f"pattern does not compile: {exc}") from None
+        raise _fail(path, f"pattern does not compile: {exc}", "pattern") from None
     except RecursionError:  # `re` parses groups recursively: ~500 nested ones exhaust the stack
-        raise _fail(path, "pattern is nested too deeply") from None
+        raise _fail(path, "pattern is nested too deeply", "pattern") from None
     reason = unsupported_reason(pattern)
     if reason:
-        raise _fail(path, f"pattern cannot be generated: {reason.rstrip('.')}")
+        raise _fail(path, f"pattern cannot be generated: {reason.rstrip('.')}", "pattern")
 
 
 def _check_lengths(node: Node, path: str, lo: Any, hi: Any) -> None:
     for key, value in (("min_length", lo), ("max_length", hi)):
         if value is not None and (not _is_int(value) or value < 0):
-            raise _fail(path, f"'{key}' must be a non-negative integer")
+            raise _fail(path, f"'{key}' must be a non-negative integer", key)
     if node.kind is not Kind.STRING:
-        raise _fail(path, f"'min_length'/'max_length' do not apply to a {node.kind.value} field")
+        raise _fail(
+            path, f"'min_length'/'max_length' do not apply to a {node.kind.value} field", "min_length"
+        )
     if lo is not None and lo > MAX_FIELD_CHARS:
-        raise _fail(path, f"min_length {lo:,} is above the limit of {MAX_FIELD_CHARS:,} characters a value may have")
+        raise _fail(
+            path,
+            f"min_length {lo:,} is above the limit of {MAX_FIELD_CHARS:,} characters a value may have",
+            "min_length",
+        )
     if lo is not None and hi is not None and lo > hi:
-        raise _fail(path, f"min_length {lo} is greater than max_length {hi}")
+        raise _fail(path, f"min_length {lo} is greater than max_length {hi}", "min_length")
     if hi is not None and node.min_length is not None and hi < node.min_length:
-        raise _fail(path, f"max_length {hi} is below the schema's minLength {node.min_length}")
+        raise _fail(path, f"max_length {hi} is below the schema's minLength {node.min_length}", "max_length")
     if lo is not None and node.max_length is not None and lo > node.max_length:
-        raise _fail(path, f"min_length {lo} is above the schema's maxLength {node.max_length}")
+        raise _fail(path, f"min_length {lo} is above the schema's maxLength {node.max_length}", "min_length")
 
 
 def _check_shape(node: Node, path: str, rule: Rule) -> None:
     """`distribution` (with its `mean`/`sd`) and `edge_rate` against the field's kind."""
     if rule.edge_rate is not None:
         if not _is_number(rule.edge_rate) or not 0 <= rule.edge_rate <= 1:
-            raise _fail(path, "'edge_rate' must be a number from 0 to 1")
+            raise _fail(path, "'edge_rate' must be a number from 0 to 1", "edge_rate")
         if node.kind in (Kind.OBJECT, Kind.ARRAY, Kind.CHOICE, Kind.REF, Kind.ANY):
-            raise _fail(path, f"'edge_rate' does not apply to a {node.kind.value} field")
+            raise _fail(path, f"'edge_rate' does not apply to a {node.kind.value} field", "edge_rate")
     dist = rule.distribution
     if dist is None:
         if rule.mean is not None or rule.sd is not None:
-            raise _fail(path, "'mean'/'sd' need 'distribution' normal or lognormal")
+            raise _fail(path, "'mean'/'sd' need 'distribution' normal or lognormal", "distribution")
         return
     if not isinstance(dist, str) or dist not in DISTRIBUTIONS:
-        raise _fail(path, f"'distribution' must be one of {', '.join(DISTRIBUTIONS)}")
+        raise _fail(path, f"'distribution' must be one of {', '.join(DISTRIBUTIONS)}", "distribution")
     if rule.unique:
-        raise _fail(path, "'distribution' does not apply to a unique field (its values are a permutation)")
+        raise _fail(
+            path,
+            "'distribution' does not apply to a unique field (its values are a permutation)",
+            "distribution",
+        )
     enumerated = node.enum is not None or node.has_const or rule.enum is not None
     numeric = node.kind in (Kind.INTEGER, Kind.NUMBER) and not enumerated
     temporal = node.kind in _TEMPORAL or (node.kind is Kind.STRING and node.format in _DATE_FORMATS)
     if dist in ("normal", "lognormal"):
         if not numeric:
-            raise _fail(path, f"distribution '{dist}' applies to integer and number fields without enum")
+            raise _fail(
+                path,
+                f"distribution '{dist}' applies to integer and number fields without enum",
+                "distribution",
+            )
         _check_moments(node, path, rule, dist)
     elif rule.mean is not None or rule.sd is not None:
-        raise _fail(path, f"'mean'/'sd' do not apply to distribution '{dist}'")
+        raise _fail(path, f"'mean'/'sd' do not apply to distribution '{dist}'", "mean")
     elif dist == "skewed" and not (numeric or enumerated):
-        raise _fail(path, "distribution 'skewed' applies to integer and number fields and to enum values")
+        raise _fail(
+            path,
+            "distribution 'skewed' applies to integer and number fields and to enum values",
+            "distribution",
+        )
     elif dist == "uniform" and not (numeric or enumerated or (temporal and not enumerated)):
-        raise _fail(path, f"distribution 'uniform' does not apply to a {node.kind.value} field without enum")
+        raise _fail(
+            path,
+            f"distribution 'uniform' does not apply to a {node.kind.value} field without enum",
+            "distribution",
+        )
 
 
 def _check_moments(node: Node, path: str, rule: Rule, dist: str) -> None:
     if dist == "normal" and (rule.mean is None or rule.sd is None):
-        raise _fail(path, "distribution 'normal' needs both 'mean' and 'sd'")
+        raise _fail(path, "distribution 'normal' needs both 'mean' and 'sd'", "distribution")
     if (rule.mean is None) != (rule.sd is None):
-        raise _fail(path, f"distribution '{dist}' takes both 'mean' and 'sd' or neither")
+        raise _fail(path, f"distribution '{dist}' takes both 'mean' and 'sd' or neither", "distribution")
     if rule.mean is None:
         return
     if not _is_number(rule.mean) or not math.isfinite(rule.mean):
-        raise _fail(path, "'mean' must be a number")
+        raise _fail(path, "'mean' must be a number", "mean")
     if not _is_number(rule.sd) or not math.isfinite(rule.sd) or rule.sd <= 0:
-        raise _fail(path, "'sd' must be a number greater than 0")
+        raise _fail(path, "'sd' must be a number greater than 0", "sd")
     mean = Decimal(repr(rule.mean)) if isinstance(rule.mean, float) else Decimal(rule.mean)
     lows = [_schema_bound(node.kind, node.minimum)]
     highs = [_schema_bound(node.kind, node.maximum)]
@@ -338,20 +366,28 @@ def _check_moments(node: Node, path: str, rule: Rule, dist: str) -> None:
     lo = max((b for b in lows if b is not None), default=None)
     hi = min((b for b in highs if b is not None), default=None)
     if (lo is not None and mean < lo) or (hi is not None and mean > hi):
-        raise _fail(path, f"mean {rule.mean} lies outside the allowed range {lo}..{hi}")
+        raise _fail(path, f"mean {rule.mean} lies outside the allowed range {lo}..{hi}", "mean")
     if dist == "lognormal" and lo is not None and mean <= lo:
-        raise _fail(path, f"lognormal mean {rule.mean} must lie above the minimum {lo}")
+        raise _fail(path, f"lognormal mean {rule.mean} must lie above the minimum {lo}", "mean")
 
 
 def parse_rules(tree: FieldTree, raw_rules: object) -> list[Rule]:
     """Validate raw rule objects against `tree`; the first conflict raises RuleError naming its path."""
     if not isinstance(raw_rules, list):
-        raise RuleError("'rules' must be a list of rule objects.")
-    rules = [_parse_one(tree, raw, index) for index, raw in enumerate(raw_rules)]
+        raise RuleError("'rules' must be a list of rule objects.", field="rules")
+    rules: list[Rule] = []
+    try:
+        for index, raw in enumerate(raw_rules):
+            rules.append(_parse_one(tree, raw, index))
+    except RuleError as exc:
+        raise exc.at(index) from None
     seen: set[str] = set()
-    for rule in rules:
+    for index, rule in enumerate(rules):
         if rule.path in seen:
-            raise _fail(rule.path, "more than one rule has this path")
+            raise _fail(rule.path, "more than one rule has this path", "path").at(index)
         seen.add(rule.path)
-    check_after_cycles([(r.path, r.after) for r in rules if r.after is not None])
+    try:
+        check_after_cycles([(r.path, r.after) for r in rules if r.after is not None])
+    except RuleError as exc:
+        raise exc.at(next(i for i, r in enumerate(rules) if r.path == exc.rule_path)) from None
     return rules

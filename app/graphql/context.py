@@ -17,6 +17,7 @@ from starlette.datastructures import State
 from starlette.requests import HTTPConnection
 from strawberry.fastapi import BaseContext
 
+from app.core.error_codes import ErrorCode
 from app.core.errors import DomainError, Unauthenticated
 from app.core.principal import Principal, RequestMeta
 from app.core.services import auth
@@ -186,7 +187,9 @@ async def request_context(request: HTTPConnection) -> AsyncIterator[Context]:
         token = bearer_token(request)
         if token is not None:
             if token == "":
-                error = Unauthenticated("The Authorization header must be 'Bearer <token>'.")
+                error = Unauthenticated(
+                    "The Authorization header must be 'Bearer <token>'.", code=ErrorCode.TOKEN_INVALID
+                )
             else:
                 try:
                     principal = await auth.authenticate(session, settings, token, ip=meta.ip)

@@ -1,5 +1,7 @@
-"""Domain errors -> GraphQL errors with `extensions.code` and `extensions.status`; anything
-unexpected is masked (logged with its traceback, never sent).
+"""Domain errors -> GraphQL errors with `extensions.code` (app/core/error_codes.py),
+`extensions.status` and, for an error about one input, `extensions.field` (its path in the
+operation's input, as the REST body's `field`); anything unexpected is masked (logged with its
+traceback, never sent).
 
 Every error also carries `extensions.classification`, whose fault it is in the vocabulary generic
 GraphQL clients and tools read (graphql-java's for a document refused before execution, Spring for
@@ -52,21 +54,38 @@ def classification(status: int) -> str:
     return {401: "UNAUTHORIZED", 403: "FORBIDDEN", 404: "NOT_FOUND"}.get(status, "BAD_REQUEST")
 
 
+def extensions_of(
+    code: str,
+    status: int,
+    *,
+    field: str | None = None,
+    errors: list[dict[str, Any]] | None = None,
+    retry_after: int | None = None,
+) -> dict[str, Any]:
+    """An error's `extensions`: code, status, classification, and field, errors, retry_after when
+    there are any."""
+    extensions: dict[str, Any] = {"code": code, "status": status, "classification": classification(status)}
+    if field:
+        extensions["field"] = field
+    if errors:
+        extensions["errors"] = errors
+    if retry_after is not None:
+        extensions["retry_after"] = retry_after
+    return extensions
+
+
 def transport_error(
     message: str,
     code: str,
     status: int,
     *,
+    field: str | None = None,
     errors: list[dict[str, Any]] | None = None,
     retry_after: int | None = None,
 ) -> dict[str, Any]:
     """The GraphQL response of a request refused before any operation ran (a body that is not
     JSON, no query, the database not reachable): one error, shaped as an operation's are."""
-    extensions: dict[str, Any] = {"code": code, "status": status, "classification": classification(status)}
-    if errors:
-        extensions["errors"] = errors
-    if retry_after is not None:
-        extensions["retry_after"] = retry_after
+    extensions = extensions_of(code, status, field=field, errors=errors, retry_after=retry_after)
     return {"errors": [{"message": message, "extensions": extensions}]}
 
 
@@ -91,15 +110,13 @@ class DomainErrors(SchemaExtension):
     def _format(error: GraphQLError, *, streamed: bool = False) -> GraphQLError:
         domain = domain_error_of(error)
         if domain is not None:
-            extensions = {
-                "code": domain.code,
-                "status": domain.status,
-                "classification": classification(domain.status),
-            }
-            if domain.errors:
-                extensions["errors"] = domain.errors
-            if domain.retry_after is not None:
-                extensions["retry_after"] = domain.retry_after
+            extensions = extensions_of(
+                domain.code,
+                domain.status,
+                field=domain.field,
+                errors=domain.errors,
+                retry_after=domain.retry_after,
+            )
             return GraphQLError(
                 domain.detail,
                 error.nodes,

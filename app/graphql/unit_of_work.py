@@ -14,7 +14,7 @@ from app.core.database import unreachable
 from app.core.errors import Conflict, DatabaseUnavailable, DomainError
 from app.core.services.audit import COMMIT_DESPITE_ERROR
 from app.graphql.context import Context
-from app.graphql.errors import classification
+from app.graphql.errors import extensions_of
 
 log = logging.getLogger("tdg.graphql")
 
@@ -33,13 +33,7 @@ def _commit_error(exc: Exception) -> GraphQLError:
             "The change could not be saved.",
             extensions={"code": "internal", "status": 500, "classification": "INTERNAL_ERROR"},
         )
-    extensions: dict[str, object] = {
-        "code": domain.code,
-        "status": domain.status,
-        "classification": classification(domain.status),
-    }
-    if domain.retry_after is not None:
-        extensions["retry_after"] = domain.retry_after
+    extensions = extensions_of(domain.code, domain.status, retry_after=domain.retry_after)
     return GraphQLError(domain.detail, original_error=domain, extensions=extensions)
 
 

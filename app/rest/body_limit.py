@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.core.error_codes import ErrorCode
 from app.rest.errors import error_response
 
 MAX_REQUEST_BYTES = 16 * 1024 * 1024
@@ -27,7 +28,7 @@ class BodyLimitMiddleware:
         detail = f"The request body exceeds the limit of {self.max_bytes:,} bytes."
         for name, value in scope.get("headers", []):
             if name == b"content-length" and value.isdigit() and int(value) > self.max_bytes:
-                await error_response(413, detail, code="payload_too_large")(scope, receive, send)
+                await error_response(413, detail, code=ErrorCode.PAYLOAD_TOO_LARGE)(scope, receive, send)
                 return
         seen = 0
         started = False
@@ -51,4 +52,4 @@ class BodyLimitMiddleware:
             await self.app(scope, limited_receive, tracking_send)
         except _TooLarge:
             if not started:
-                await error_response(413, detail, code="payload_too_large")(scope, receive, send)
+                await error_response(413, detail, code=ErrorCode.PAYLOAD_TOO_LARGE)(scope, receive, send)

@@ -26,6 +26,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from app.core.datasets import download_links
 from app.core.datasets import service as datasets
+from app.core.error_codes import ErrorCode
 from app.core.errors import Gone, StorageUnavailable
 from app.core.principal import Principal
 from app.core.storage import Store, store_for
@@ -69,14 +70,14 @@ class FileDownload(FileResponse):
     def _refusal(status: int, headers: dict[str, str]) -> Response:
         if status == 400:
             return error_response(
-                400, "The Range header is malformed; send e.g. 'bytes=0-1023'.", code="bad_request"
+                400, "The Range header is malformed; send e.g. 'bytes=0-1023'.", code=ErrorCode.BAD_REQUEST
             )
         content_range = headers.get("content-range", "")
         size = content_range.rpartition("/")[2]
         return error_response(
             416,
             f"The Range header asks for bytes past the end of the file ({size} bytes).",
-            code="range_not_satisfiable",
+            code=ErrorCode.RANGE_NOT_SATISFIABLE,
             headers={"Content-Range": content_range},
         )
 
@@ -152,7 +153,7 @@ async def _check_stored(
     await datasets.lose_files(context.session, principal, dataset_id, reason)
     await context.session.commit()
     await asyncio.to_thread(store.remove, f"datasets/{dataset_id}")  # the rest of it, as expiry does
-    raise Gone(reason)
+    raise Gone(reason, code=ErrorCode.DATASET_EXPIRED)
 
 
 def stored_download(

@@ -1,6 +1,7 @@
-"""The one place that maps errors to HTTP: `{"detail": "<sentence>"}` on every error, and at the
-/graphql door a GraphQL response of one error with `extensions.code` (a GraphQL client reads
-`errors`, nothing else)."""
+"""The one place that maps errors to HTTP: `{"detail": "<sentence>", "code": "<ErrorCode>"}` on
+every error, with `"field": "<input path>"` when the error is about one input, and at the /graphql
+door a GraphQL response of one error with `extensions.code` (and `extensions.field`): a GraphQL
+client reads `errors`, nothing else."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
 from app.core.database import unreachable
+from app.core.error_codes import ErrorCode
 from app.core.errors import Busy, DatabaseUnavailable, DomainError, Unauthenticated
 from app.core.validation import from_pydantic
 from app.graphql.errors import GRAPHQL_PATH, transport_error
@@ -26,29 +28,47 @@ from app.rest.routes import ROUTES
 log = logging.getLogger("tdg.rest")
 
 
+# the code of an error raised outside the domain (Starlette's own, by status)
+_STATUS_CODES = {
+    400: ErrorCode.BAD_REQUEST,
+    401: ErrorCode.UNAUTHENTICATED,
+    403: ErrorCode.FORBIDDEN,
+    404: ErrorCode.PATH_NOT_FOUND,
+    405: ErrorCode.METHOD_NOT_ALLOWED,
+    413: ErrorCode.PAYLOAD_TOO_LARGE,
+    415: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+    422: ErrorCode.INVALID,
+    429: ErrorCode.TOO_MANY_REQUESTS,
+    503: ErrorCode.BUSY,
+}
+
+
 def error_response(
     status: int,
     detail: str,
     *,
-    code: str | None = None,
+    code: ErrorCode | None = None,
+    field: str | None = None,
     errors: Any = None,
     headers: dict[str, str] | None = None,
     graphql: bool = False,
 ) -> Response:
     body: dict[str, Any]
+    code = code or _STATUS_CODES.get(status, ErrorCode.INTERNAL)
     if graphql:
         retry_after = (headers or {}).get("Retry-After")
         body = transport_error(
             detail,
-            code or "error",
+            code,
             status,
+            field=field,
             errors=errors,
             retry_after=int(retry_after) if retry_after is not None else None,
         )
     else:
-        body = {"detail": detail}
-        if code:
-            body["code"] = code
+        body = {"detail": detail, "code": code}
+        if field:
+            body["field"] = field
         if errors:
             body["errors"] = errors
     return Response(orjson.dumps(body), status_code=status, media_type="application/json", headers=headers)
@@ -64,7 +84,7 @@ def method_not_allowed(method: str, allow: str) -> Response:
     return error_response(
         405,
         f"Method {method[:20]} is not allowed on this path; it serves {allow}.",
-        code="method_not_allowed",
+        code=ErrorCode.METHOD_NOT_ALLOWED,
         headers={"Allow": allow},
     )
 
@@ -83,7 +103,13 @@ def domain_error_response(exc: DomainError, *, graphql: bool = False) -> Respons
     if isinstance(exc, Unauthenticated):
         headers["WWW-Authenticate"] = "Bearer"
     return error_response(
-        exc.status, exc.detail, code=exc.code, errors=exc.errors, headers=headers or None, graphql=graphql
+        exc.status,
+        exc.detail,
+        code=exc.code,
+        field=exc.field,
+        errors=exc.errors,
+        headers=headers or None,
+        graphql=graphql,
     )
 
 
@@ -104,7 +130,7 @@ def install(app: FastAPI) -> None:
             log.warning("the database cannot be reached: %s", exc.orig)
             return domain_error_response(DatabaseUnavailable(), graphql=at_graphql(request))
         log.error("Unhandled database error", exc_info=exc)
-        return error_response(500, "Internal server error.", code="internal", graphql=at_graphql(request))
+        return error_response(500, "Internal server error.", graphql=at_graphql(request))
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> Response:
@@ -113,11 +139,16 @@ def install(app: FastAPI) -> None:
         missing = next((e for e in errors if e.get("type") == "missing"), None)
         if missing:
             loc = ".".join(str(p) for p in missing.get("loc", ())[1:]) or "body"
-            return error_response(400, f"Missing required field '{loc}'.", code="bad_request")
+            return error_response(
+                400, f"Missing required field '{loc}'.", code=ErrorCode.REQUIRED, field=loc
+            )
         first = errors[0] if errors else {}
         loc = ".".join(str(p) for p in first.get("loc", ())[1:]) or "request"
         return error_response(
-            422, f"Invalid value for '{loc}': {first.get('msg', 'invalid')}.", code="invalid"
+            422,
+            f"Invalid value for '{loc}': {first.get('msg', 'invalid')}.",
+            code=ErrorCode.INVALID_VALUE,
+            field=loc,
         )
 
     @app.exception_handler(StarletteHTTPException)
@@ -129,7 +160,7 @@ def install(app: FastAPI) -> None:
                 return error_response(
                     405,
                     f"Method {request.method[:20]} is not allowed on this path; it serves GET, POST.",
-                    code="method_not_allowed",
+                    code=ErrorCode.METHOD_NOT_ALLOWED,
                     headers={"Allow": "GET, POST"},
                     graphql=True,
                 )
@@ -146,7 +177,7 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> Response:
         log.exception("Unhandled error", exc_info=exc)
-        return error_response(500, "Internal server error.", code="internal", graphql=at_graphql(request))
+        return error_response(500, "Internal server error.", graphql=at_graphql(request))
 
 
 __all__ = ["domain_error_response", "error_response", "from_pydantic", "install", "method_not_allowed"]

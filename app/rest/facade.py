@@ -17,6 +17,7 @@ from graphql import GraphQLError, parse, validate
 from starlette.responses import Response
 
 from app.core.authz import require_scope
+from app.core.error_codes import ErrorCode
 from app.core.errors import DomainError
 from app.graphql.context import request_context
 from app.rest.downloads import Endpoint, make_download_endpoint
@@ -40,8 +41,15 @@ def _error_from_graphql(error: GraphQLError) -> Response:
         # not shaped by app/graphql/errors.py (e.g. the unit of work failing to commit): its message
         # is raw driver text with the SQL statement, so it is logged and never sent
         log.error("Unshaped error from a stored operation: %s", error.message, exc_info=original)
-        return error_response(500, "Internal server error.", code="internal")
-    return error_response(_status_of(error), error.message, code=str(ext.get("code", "bad_request")))
+        return error_response(500, "Internal server error.")
+    raw_code, field = str(ext.get("code")), ext.get("field")
+    code = ErrorCode(raw_code) if raw_code in ErrorCode._value2member_map_ else ErrorCode.BAD_REQUEST
+    return error_response(
+        _status_of(error),
+        error.message,
+        code=code,
+        field=field if isinstance(field, str) else None,
+    )
 
 
 def shadowed_literals(route: Route, routes: tuple[Route, ...]) -> dict[str, str]:

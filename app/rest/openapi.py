@@ -22,6 +22,7 @@ from graphql import (
 from pydantic import BaseModel
 
 from app.core.authz import MIN_PROJECT_ROLE, MIN_ROLE, TOKEN_ACTIONS, describe
+from app.core.error_codes import ErrorCode
 from app.core.jobs.files import MEDIA_TYPES
 from app.core.models import Role
 from app.core.payloads import NUL_FREE
@@ -374,11 +375,26 @@ def build_openapi(routes: tuple[Route, ...], schema: GraphQLSchema, *, version: 
     components: dict[str, Any] = {
         "Error": {
             "type": "object",
-            "required": ["detail"],
+            "required": ["detail", "code"],
             "properties": {
                 "detail": {"type": "string", "description": "One human-readable sentence"},
-                "code": {"type": "string"},
-                "errors": {"type": "array", "items": {"type": "object"}},
+                "code": {
+                    "type": "string",
+                    "enum": [code.value for code in ErrorCode],
+                    "description": "What went wrong, for a program to branch on: stable, where the "
+                    "sentence may be reworded (GraphQL: extensions.code)",
+                },
+                "field": {
+                    "type": "string",
+                    "description": "The input the error is about, as a path into the request body "
+                    "or the query parameter's name: record_count, params.seed, rules.2.pattern "
+                    "(GraphQL: extensions.field). Absent when the error is not about one input.",
+                },
+                "errors": {
+                    "type": "array",
+                    "items": {"type": "object"},
+                    "description": "Every failing field of a body that did not validate: field, message, type",
+                },
             },
         },
     }
@@ -392,7 +408,7 @@ def build_openapi(routes: tuple[Route, ...], schema: GraphQLSchema, *, version: 
             "title": "Test Data Generation Service",
             "version": version,
             "description": "REST facade over the GraphQL API at /graphql. Every error body is "
-            '{"detail": "..."}. Lists take limit (1-500, default 50) and offset and '
+            '{"detail": "...", "code": "..."}, with "field" when it is about one input. Lists take limit (1-500, default 50) and offset and '
             "return the total in X-Total-Count. A query parameter is given at most once and never "
             "empty. A method a path does not serve answers 405 with an Allow header listing the "
             "methods it does.",

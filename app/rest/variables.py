@@ -14,6 +14,7 @@ import orjson
 from fastapi import Request
 from pydantic import BaseModel
 
+from app.core.error_codes import ErrorCode
 from app.core.errors import BadRequest, Invalid, NotFound, PayloadTooLarge, UnsupportedMedia
 from app.core.validation import parse as validate_payload
 from app.generation.schema.loader import MAX_SCHEMA_BYTES, size_text
@@ -54,22 +55,23 @@ def _convert(param: Param, raw: str, where: str = "Query parameter") -> Any:
         case "int":
             value = _integer(raw)
             if value is None:
-                raise Invalid(f"{name} must be an integer.")
+                raise Invalid(f"{name} must be an integer.", code=ErrorCode.INVALID_PARAMETER, field=param.name)
             if not param.minimum <= value <= param.maximum:
-                raise Invalid(f"{name} must be between {param.minimum} and {param.maximum}.")
+                raise Invalid(f"{name} must be between {param.minimum} and {param.maximum}.", code=ErrorCode.INVALID_PARAMETER, field=param.name)
             return value
         case "bool":
             if raw not in ("true", "false"):
-                raise Invalid(f"{name} must be true or false.")
+                raise Invalid(f"{name} must be true or false.", code=ErrorCode.INVALID_PARAMETER, field=param.name)
             return raw == "true"
         case "date":
             if not _is_date(raw):
                 raise Invalid(
-                    f"{name} must be an ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z)."
+                    f"{name} must be an ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z).",
+                    code=ErrorCode.INVALID_PARAMETER, field=param.name,
                 )
             return raw
     if param.choices and raw not in param.choices:
-        raise Invalid(f"{name} must be one of {', '.join(param.choices)}.")
+        raise Invalid(f"{name} must be one of {', '.join(param.choices)}.", code=ErrorCode.INVALID_PARAMETER, field=param.name)
     return raw
 
 
@@ -79,13 +81,13 @@ def _single(values: list[Any], name: str) -> str | None:
     if not values:
         return None
     if len(values) > 1:
-        raise Invalid(f"{name} is given {len(values)} times; send it once.")
+        raise Invalid(f"{name} is given {len(values)} times; send it once.", code=ErrorCode.INVALID_PARAMETER)
     raw = values[0]
     if not isinstance(raw, str):
-        raise Invalid(f"{name} must be text, not a file.")
+        raise Invalid(f"{name} must be text, not a file.", code=ErrorCode.INVALID_PARAMETER)
     _reject_nul(raw, name)
     if raw == "":
-        raise Invalid(f"{name} is empty; give it a value or leave it out.")
+        raise Invalid(f"{name} is empty; give it a value or leave it out.", code=ErrorCode.INVALID_PARAMETER)
     return raw
 
 
@@ -98,7 +100,9 @@ def path_id(name: str, raw: str) -> int:
     """A path id: an integer (else 422), and one that can name a row (1..2**31-1, else 404)."""
     value = _integer(raw)
     if value is None:
-        raise Invalid(f"Path parameter '{name}' must be an integer.")
+        raise Invalid(
+            f"Path parameter '{name}' must be an integer.", code=ErrorCode.INVALID_PARAMETER, field=name
+        )
     if not 1 <= value <= MAX_INT:
         raise NotFound(f"No resource with {name} {raw[:20]}.")
     return value
@@ -107,14 +111,14 @@ def path_id(name: str, raw: str) -> int:
 async def _json_body(request: Request) -> Any:
     raw = await request.body()
     if not raw.strip():
-        raise BadRequest("A JSON request body is required.")
+        raise BadRequest("A JSON request body is required.", code=ErrorCode.BODY_REQUIRED)
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if ctype not in _JSON_TYPES and not ctype.endswith("+json"):
         raise UnsupportedMedia("Send the request body as JSON with 'Content-Type: application/json'.")
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
-        raise BadRequest(f"The request body is not valid JSON ({str(exc).split(':')[0]}).") from None
+        raise BadRequest(f"The request body is not valid JSON ({str(exc).split(':')[0]}).", code=ErrorCode.INVALID_JSON) from None
 
 
 async def _form_body(request: Request) -> dict[str, Any]:
@@ -131,12 +135,12 @@ async def _multipart_upload(request: Request, model: type[BaseModel]) -> dict[st
     form = await request.form(max_files=1, max_fields=10)
     upload = form.get("file")
     if upload is None or isinstance(upload, str):
-        raise BadRequest("Missing required field 'file' (a multipart file part).")
+        raise BadRequest("Missing required field 'file' (a multipart file part).", code=ErrorCode.REQUIRED, field="file")
     limit: int = getattr(model, "max_upload_bytes", MAX_SCHEMA_BYTES)
     raw = await upload.read(limit + 1)
     if len(raw) > limit:
         what = "schema file" if limit == MAX_SCHEMA_BYTES else "file"
-        raise PayloadTooLarge(f"The {what} is larger than the limit of {size_text(limit)}.")
+        raise PayloadTooLarge(f"The {what} is larger than the limit of {size_text(limit)}.", code=ErrorCode.FILE_TOO_LARGE, field="file")
     data: dict[str, Any] = {
         "content_base64": base64.b64encode(raw).decode("ascii"),
         "filename": upload.filename,
@@ -155,7 +159,7 @@ def _reject_nul(value: Any, where: str) -> None:
     """NUL cannot be stored in PostgreSQL text (SQLite would keep it): refuse it at the door."""
     if isinstance(value, str):
         if "\x00" in value:
-            raise Invalid(f"{where} must not contain NUL (U+0000) characters.")
+            raise Invalid(f"{where} must not contain NUL (U+0000) characters.", code=ErrorCode.NUL_CHARACTER)
     elif isinstance(value, dict):
         for key, item in value.items():
             _reject_nul(key, where)
@@ -179,7 +183,7 @@ async def build_variables(route: Route, request: Request) -> dict[str, Any]:
     elif route.body is not None:
         body = await _json_body(request)
         if not isinstance(body, dict):
-            raise BadRequest("The request body must be a JSON object.")
+            raise BadRequest("The request body must be a JSON object.", code=ErrorCode.BODY_NOT_OBJECT)
         _reject_nul(body, "The request body")
         checked = validate_payload(route.body, body).model_dump(mode="json", exclude_unset=True)
         if route.body_variables:

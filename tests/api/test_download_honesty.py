@@ -66,7 +66,7 @@ def the_file(settings: Settings, dataset_id: int, suffix: str) -> str:
 async def assert_gone(api: Api, admin: Actor, dataset_id: int, reason: str, **kwargs: Any) -> None:
     r = await download(api, admin, dataset_id, "csv", **kwargs)
     assert r.status_code == 410, (r.status_code, r.text[:300])
-    assert r.json() == {"detail": reason, "code": "gone"}
+    assert r.json() == {"detail": reason, "code": "dataset_expired"}
 
 
 async def test_a_missing_file_is_410_and_the_dataset_says_so(api: Api, settings: Settings) -> None:
@@ -82,7 +82,7 @@ async def test_a_missing_file_is_410_and_the_dataset_says_so(api: Api, settings:
     r = await download(api, admin, did, "json")
     assert r.status_code == 410 and r.json()["detail"] == reason, r.text
     link = await api.graphql(LINK, {"dataset_id": did, "format": "csv"}, admin)
-    assert link["errors"][0]["extensions"]["code"] == "gone", link
+    assert link["errors"][0]["extensions"]["code"] == "dataset_expired", link
     assert link["errors"][0]["message"] == reason
     body = await api.call("GET", f"/datasets/{did}", admin, 200)
     assert (body["status"], body["error"], body["files"]) == ("expired", reason, [])

@@ -135,15 +135,15 @@ async def test_the_door_authorizes_again(api: Api, settings: Settings) -> None:
 async def test_a_link_is_refused_where_the_download_would_be(api: Api, settings: Settings) -> None:
     _, admin = await api.create_tenant()
     project_id, did = await _completed(api, admin)
-    assert _error_code(await _link(api, admin, did, "pdf")) == "invalid"
-    assert _error_code(await _link(api, admin, did, "csv", 3)) == "not_found"
-    assert _error_code(await _link(api, admin, did, "csv", -1)) == "not_found"
+    assert _error_code(await _link(api, admin, did, "pdf")) == "unknown_format"
+    assert _error_code(await _link(api, admin, did, "csv", 3)) == "file_not_found"
+    assert _error_code(await _link(api, admin, did, "csv", -1)) == "file_not_found"
     schema_id = (await api.call("GET", f"/datasets/{did}", admin, 200))["schema_id"]
     queued = await create_dataset(api, admin, project_id, schema_id, 10, params={"deferred": True})
-    assert _error_code(await _link(api, admin, queued["dataset_id"], "csv")) == "conflict"
+    assert _error_code(await _link(api, admin, queued["dataset_id"], "csv")) == "dataset_not_completed"
     _, stranger = await api.create_tenant()
-    assert _error_code(await _link(api, stranger, did, "csv")) == "not_found"
+    assert _error_code(await _link(api, stranger, did, "csv")) == "dataset_not_found"
     outsider = await api.create_user(admin, "Tester")
-    assert _error_code(await _link(api, outsider, did, "csv")) == "not_found"
+    assert _error_code(await _link(api, outsider, did, "csv")) == "dataset_not_found"
     body = await api.graphql(LINK, {"dataset_id": did, "format": "csv", "file_index": 0})
     assert _error_code(body) == "unauthenticated"

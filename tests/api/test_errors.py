@@ -167,7 +167,7 @@ async def test_graphql_errors_are_shaped(api: Api) -> None:
     body = await api.graphql("query($id: Int!) { project(project_id: $id) { name } }", {"id": 999999}, admin)
     assert body["data"] is None
     error = body["errors"][0]
-    assert error["extensions"] == {"code": "not_found", "status": 404, "classification": "NOT_FOUND"}
+    assert error["extensions"] == {"code": "project_not_found", "status": 404, "classification": "NOT_FOUND"}
     assert error["message"] == "Project 999999 was not found."
     r = await api.graphql_raw("{ project(project_id: 1) { nosuchfield } }", actor=admin)
     assert r.status_code in (200, 400)

@@ -33,7 +33,7 @@ def _refused(r: httpx.Response, what: str) -> str:
 def _graphql_refused(r: httpx.Response, what: str) -> str:
     errors = r.json().get("errors")
     assert r.status_code == 200 and errors, f"{what}: {r.status_code} {r.text[:300]}"
-    assert errors[0]["extensions"]["code"] == "invalid", f"{what}: {r.text[:300]}"
+    assert errors[0]["extensions"]["status"] == 422, f"{what}: {r.text[:300]}"
     return str(errors[0]["message"])
 
 

@@ -190,11 +190,15 @@ async def test_other_tenants_dataset_is_not_found(api: Api, server: str) -> None
     ws = await _open(server, stranger)
     try:
         assert (await _receive(ws))["type"] == "connection_ack"
-        for op_id, variables in (("d", {"dataset_id": dataset["dataset_id"]}), ("p", {"project_id": project_id})):
+        streams = (
+            ("d", {"dataset_id": dataset["dataset_id"]}, "dataset_not_found"),
+            ("p", {"project_id": project_id}, "project_not_found"),
+        )
+        for op_id, variables, code in streams:
             await _subscribe(ws, op_id, **variables)
             message = await _receive(ws)
             assert message["type"] == "error" and message["id"] == op_id, message
-            assert [e["extensions"]["code"] for e in message["payload"]] == ["not_found"], message
+            assert [e["extensions"]["code"] for e in message["payload"]] == [code], message
         # queries and mutations go to POST /graphql, not over the socket
         await _subscribe(ws, "q", query="{ me { id } }")
         message = await _receive(ws)
@@ -218,7 +222,7 @@ async def test_a_deactivated_users_stream_ends_unauthenticated(api: Api, server:
         await api.call("PATCH", f"/users/{tester.id}", admin, 200, json={"is_active": False})
         message = await _receive(ws)
         assert message["type"] == "next", message
-        assert [e["extensions"]["code"] for e in message["payload"]["errors"]] == ["unauthenticated"]
+        assert [e["extensions"]["code"] for e in message["payload"]["errors"]] == ["account_inactive"]
         assert await _receive(ws) == {"id": "p", "type": "complete"}
     finally:
         await ws.close()
@@ -273,7 +277,10 @@ async def test_a_scoped_tokens_stream_keeps_to_its_scope(api: Api, server: str) 
     admin, project_id, schema_id = await _setup(api)
     other = (await api.create_project(admin, "Other"))["project_id"]
     dataset = await create_dataset(api, admin, project_id, schema_id, 10, params={"deferred": True})
-    cases = (({"actions": ["generate"]}, "forbidden"), ({"project_ids": [other], "actions": ["read"]}, "not_found"))
+    cases = (
+        ({"actions": ["generate"]}, "token_scope_forbidden"),
+        ({"project_ids": [other], "actions": ["read"]}, "dataset_not_found"),
+    )
     for scope, code in cases:
         secret = (await api.call("POST", "/settings/tokens", admin, 201, json={"name": "ci", **scope}))["token"]
         ws = await _open(server, Actor(admin.id, admin.username, admin.password, secret, admin.tenant_id))

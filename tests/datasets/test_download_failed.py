@@ -36,7 +36,7 @@ async def test_a_failed_dataset_download_is_409_with_the_reason(api: Api) -> Non
     body = await api.graphql(LINK, {"dataset_id": made["dataset_id"], "format": "csv"}, admin)
     (error,) = body["errors"]
     assert error["message"] == detail
-    assert error["extensions"]["code"] == "conflict"
+    assert error["extensions"]["code"] == "dataset_not_completed"
 
 
 async def test_a_dataset_not_yet_done_still_says_to_wait(api: Api) -> None:

@@ -139,7 +139,7 @@ async def test_two_factor_over_graphql(api: Api) -> None:
     assert data["enable_2fa"]["enabled"] and len(data["enable_2fa"]["recovery_codes"]) == 10
     login = "mutation($u: String!, $p: String!, $o: String) { login(username: $u, password: $p, otp: $o) { access_token } }"
     body = await api.graphql(login, {"u": tester.username, "p": USER_PASSWORD})
-    assert body["errors"][0]["extensions"]["code"] == "unauthenticated"
+    assert body["errors"][0]["extensions"]["code"] == "one_time_code_required"
     body = await api.graphql(login, {"u": tester.username, "p": USER_PASSWORD, "o": _code_of_next_step(totp)})
     assert not body.get("errors") and body["data"]["login"]["access_token"]
 

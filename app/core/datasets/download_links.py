@@ -15,6 +15,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from app.core.clock import as_utc
 from app.core.datasets.repository import DatasetRepository
 from app.core.datasets.service import downloadable
+from app.core.error_codes import ErrorCode
 from app.core.errors import NotFound, Unauthenticated
 from app.core.models import Role, utcnow
 from app.core.principal import Principal, TokenScope
@@ -51,7 +52,7 @@ async def create(
         await repo.file(dataset_id, fmt, file_index) is None
         and await repo.file(dataset_id, fmt, 0) is not None
     ):
-        raise NotFound(f"Dataset {dataset_id} has no {fmt} file {file_index}.")
+        raise NotFound(f"Dataset {dataset_id} has no {fmt} file {file_index}.", code=ErrorCode.FILE_NOT_FOUND)
     claims = {
         "sub": str(principal.user_id),
         "did": dataset_id,
@@ -87,17 +88,17 @@ async def principal_for(
         session_id = claims.get("sid")
         token_id = int(claims["tok"]) if claims.get("tok") is not None else None
     except (KeyError, TypeError, ValueError):
-        raise Unauthenticated("The link is invalid.") from None
+        raise Unauthenticated("The link is invalid.", code=ErrorCode.LINK_INVALID) from None
     if target != (dataset_id, fmt.lower(), file_index):
-        raise Unauthenticated("The link is for another file.")
+        raise Unauthenticated("The link is for another file.", code=ErrorCode.LINK_INVALID)
     user, revoked = await AuthRepository(session).bearer(user_id, str(session_id) if session_id else None)
     if user is None or not user.is_active:
-        raise Unauthenticated("The account is inactive or no longer exists.")
+        raise Unauthenticated("The account is inactive or no longer exists.", code=ErrorCode.ACCOUNT_INACTIVE)
     if not user.tenant_active:
-        raise Unauthenticated("The account's tenant is inactive.")
+        raise Unauthenticated("The account's tenant is inactive.", code=ErrorCode.TENANT_INACTIVE)
     valid_after = as_utc(user.tokens_valid_after)
     if revoked or (valid_after is not None and issued_at < int(valid_after.timestamp())):
-        raise Unauthenticated("The link is no longer valid: its log-in session has ended.")
+        raise Unauthenticated("The link is no longer valid: its log-in session has ended.", code=ErrorCode.LINK_EXPIRED)
     scope = await _token_scope(session, token_id, user_id) if token_id is not None else None
     return Principal(
         user.user_id,
@@ -116,7 +117,7 @@ async def _token_scope(session: AsyncSession, token_id: int, user_id: int) -> To
     row = await AuthRepository(session).api_token(token_id)
     expires = as_utc(row.expires_at) if row is not None else None
     if row is None or row.user_id != user_id or row.revoked_at is not None:
-        raise Unauthenticated("The link is no longer valid: the API token it was made with is revoked.")
+        raise Unauthenticated("The link is no longer valid: the API token it was made with is revoked.", code=ErrorCode.LINK_EXPIRED)
     if expires is not None and expires <= utcnow():
-        raise Unauthenticated("The link is no longer valid: the API token it was made with has expired.")
+        raise Unauthenticated("The link is no longer valid: the API token it was made with has expired.", code=ErrorCode.LINK_EXPIRED)
     return scope_of(row)

@@ -15,6 +15,7 @@ from pydantic import Field
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.datasets.service import checked_params
+from app.core.error_codes import ErrorCode
 from app.core.errors import DomainError, Invalid
 from app.core.generation import write
 from app.core.jobs.files import MEDIA_TYPES
@@ -91,23 +92,24 @@ async def preview(
         if constraint_set.schema_id != schema.id:
             raise Invalid(
                 f"Constraint set {constraint_set_id} belongs to schema {constraint_set.schema_id}, "
-                f"not to schema {schema_id}."
+                f"not to schema {schema_id}.",
+                code=ErrorCode.CONSTRAINT_SET_SCHEMA_MISMATCH, field="constraint_set_id",
             )
     if not 1 <= count <= MAX_COUNT:
-        raise Invalid(f"count must be between 1 and {MAX_COUNT}.")
+        raise Invalid(f"count must be between 1 and {MAX_COUNT}.", code=ErrorCode.INVALID_COUNT, field="count")
     if fmt not in PREVIEW_FORMATS:
-        raise Invalid(f"Unknown format '{fmt[:20]}'; use csv, json, ndjson, xml or sql.")
+        raise Invalid(f"Unknown format '{fmt[:20]}'; use csv, json, ndjson, xml or sql.", code=ErrorCode.UNKNOWN_FORMAT, field="format")
     if params is None:
         params = {}
     if not isinstance(params, dict):
-        raise Invalid("params must be a JSON object.")
+        raise Invalid("params must be a JSON object.", code=ErrorCode.INVALID_PARAMS, field="params")
     raw = dict(params)
     if raw.get("seed") is None:
         raw["seed"] = secrets.randbelow(SEED_LIMIT)
     stored = await checked_params(settings, schema, constraint_set, raw)  # the dataset's own checks
     seed = stored["seed"]
     if seed >= SEED_LIMIT:
-        raise Invalid(f"params.seed must be below 2^31 ({SEED_LIMIT:,}) for a preview.")
+        raise Invalid(f"params.seed must be below 2^31 ({SEED_LIMIT:,}) for a preview.", code=ErrorCode.INVALID_PARAMS, field="params.seed")
     stored.pop("deferred", None)
     # a preview is one file: records_per_file is checked above but would cut it into several
     stored.pop("records_per_file", None)
@@ -138,6 +140,7 @@ def _render(settings: Settings, inputs: _Inputs, schema: SchemaDoc, fmt: str) ->
         # a dataset with these inputs would fail with this sentence too (see worker_run)
         log.exception("preview of schema %s failed unexpectedly", schema.id)
         raise Invalid(
-            "Generation failed unexpectedly; the error has been logged for the operators."
+            "Generation failed unexpectedly; the error has been logged for the operators.",
+            code=ErrorCode.GENERATION_FAILED,
         ) from None
     return stream.getvalue().decode("utf-8")

@@ -11,6 +11,7 @@ from sqlmodel import col
 from sqlmodel.sql.expression import Select
 
 from app.core.datasets.models import Dataset, DatasetFile, DatasetShard, DatasetStatus
+from app.core.error_codes import ErrorCode
 from app.core.errors import NotFound
 from app.core.repositories.base import ScopedRepository
 from app.core.repositories.visibility import visible_project_ids
@@ -31,7 +32,7 @@ class DatasetRepository(ScopedRepository):
         stmt = self.per_caller("dataset_with_files", self._with_files)
         rows = (await self.session.exec(stmt, params={"dataset_id": dataset_id})).all()
         if not rows:
-            raise NotFound(f"Dataset {dataset_id} was not found.")
+            raise NotFound(f"Dataset {dataset_id} was not found.", code=ErrorCode.DATASET_NOT_FOUND)
         return rows[0][0], [file for _, file in rows if file is not None]
 
     def _with_files(self) -> Select[*tuple[Any, ...]]:

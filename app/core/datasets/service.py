@@ -14,6 +14,7 @@ from app.core.authz import Action, may_act_on_dataset, require, require_dataset,
 from app.core.datasets.models import Dataset, DatasetFile, DatasetStatus
 from app.core.datasets.payloads import DatasetCreate
 from app.core.datasets.repository import DatasetRepository
+from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Gone, Invalid, NotFound
 from app.core.jobs.files import EXTENSIONS, MEDIA_TYPES
 from app.core.models import ConstraintSet, ProjectRole, ProjectSchema, SchemaDoc, stored_id, utcnow
@@ -38,10 +39,10 @@ def _types(raw: list[str] | None, settings: Settings) -> list[str]:
     if raw is None:
         return list(settings.default_types)
     if not raw:
-        raise Invalid("types must list at least one format.")
+        raise Invalid("types must list at least one format.", code=ErrorCode.NO_FORMATS, field="types")
     unknown = [t for t in raw if t not in OUTPUT_FORMATS]
     if unknown:
-        raise Invalid(f"Unknown output format '{unknown[0]}'; use csv, json, xml, sql or ndjson.")
+        raise Invalid(f"Unknown output format '{unknown[0]}'; use csv, json, xml, sql or ndjson.", code=ErrorCode.UNKNOWN_FORMAT, field="types")
     return list(dict.fromkeys(raw))
 
 
@@ -54,13 +55,13 @@ async def create(
     try:
         schema = await SchemaRepository(session, principal).get(data.schema_id)
     except NotFound:
-        raise NotFound(f"Schema {data.schema_id} does not exist in this tenant.") from None
+        raise NotFound(f"Schema {data.schema_id} does not exist in this tenant.", code=ErrorCode.SCHEMA_NOT_FOUND, field="schema_id") from None
     if schema.tenant_id != project.tenant_id:
-        raise NotFound(f"Schema {data.schema_id} does not exist in this project's tenant.")
+        raise NotFound(f"Schema {data.schema_id} does not exist in this project's tenant.", code=ErrorCode.SCHEMA_NOT_FOUND, field="schema_id")
     tenant = await TenantRepository(session, principal).get(project.tenant_id)
     limit = min(tenant.max_record_count, settings.max_record_count)
     if data.record_count > limit:
-        raise Invalid(f"record_count must be between 1 and {limit:,} (this tenant's limit).")
+        raise Invalid(f"record_count must be between 1 and {limit:,} (this tenant's limit).", code=ErrorCode.INVALID_RECORD_COUNT, field="record_count")
     rules: list[dict[str, Any]] = []
     constraint_set: ConstraintSet | None = None
     if data.constraint_set_id is not None:
@@ -68,12 +69,14 @@ async def create(
             constraint_set = await ConstraintSetRepository(session, principal).get(data.constraint_set_id)
         except NotFound:
             raise NotFound(
-                f"Constraint set {data.constraint_set_id} does not exist in this tenant."
+                f"Constraint set {data.constraint_set_id} does not exist in this tenant.",
+                code=ErrorCode.CONSTRAINT_SET_NOT_FOUND, field="constraint_set_id",
             ) from None
         if constraint_set.schema_id != schema.id:
             raise Invalid(
                 f"Constraint set {data.constraint_set_id} belongs to schema {constraint_set.schema_id}, "
-                f"not to schema {schema.id}."
+                f"not to schema {schema.id}.",
+                code=ErrorCode.CONSTRAINT_SET_SCHEMA_MISMATCH, field="constraint_set_id",
             )
         rules = list(constraint_set.rules)
     raw_params = await checked_params(settings, schema, constraint_set, data.params)
@@ -164,12 +167,13 @@ async def checked_params(
         if raw_params.get("root") not in (None, constraint_set.root):
             raise Invalid(
                 f"params.root '{raw_params['root']}' differs from the constraint set's root "
-                f"'{constraint_set.root}'."
+                f"'{constraint_set.root}'.",
+                code=ErrorCode.ROOT_MISMATCH, field="params.root",
             )
         raw_params["root"] = constraint_set.root
     deferred = raw_params.get("deferred", False)
     if not isinstance(deferred, bool):
-        raise Invalid("params.deferred must be true or false.")
+        raise Invalid("params.deferred must be true or false.", code=ErrorCode.INVALID_PARAMS, field="params.deferred")
     parsed = parse_params(raw_params)  # unknown keys and bad values -> 422
     if parsed.root is not None:
         loaded = await load_cached_async(store_for(settings), schema.storage_key, schema.filename)
@@ -198,7 +202,7 @@ async def list_visible(
     offset: int,
 ) -> tuple[list[Dataset], int]:
     if status is not None and status not in DatasetStatus._value2member_map_:
-        raise Invalid(f"status must be one of {', '.join(DatasetStatus._value2member_map_)}.")
+        raise Invalid(f"status must be one of {', '.join(DatasetStatus._value2member_map_)}.", code=ErrorCode.INVALID_STATUS, field="status")
     if project_id is not None:
         await ProjectRepository(session, principal).get(project_id)
     return await DatasetRepository(session, principal).list(
@@ -239,7 +243,7 @@ async def start(session: AsyncSession, principal: Principal, dataset_id: int) ->
     visible = await ProjectRepository(session, principal).get(dataset.project_id)
     require_dataset(principal, visible.role, dataset.created_by, Action.DATASET_START)
     if dataset.status != DatasetStatus.queued.value:
-        raise Conflict(f"Dataset {dataset_id} is {dataset.status}; only a queued dataset can be started.")
+        raise Conflict(f"Dataset {dataset_id} is {dataset.status}; only a queued dataset can be started.", code=ErrorCode.DATASET_NOT_QUEUED)
     if not dataset.startable:
         dataset.startable = True
         audit.record(
@@ -322,19 +326,20 @@ async def downloadable(repo: DatasetRepository, dataset_id: int, fmt: str, file_
     completed dataset (the checks of GET /data/{dataset_id} and of its signed links)."""
     require(repo.principal, Action.DATASET_DOWNLOAD)  # the tenant role, and a scoped token's actions
     if fmt not in DOWNLOAD_FORMATS:
-        raise Invalid(f"Unknown format '{fmt[:20]}'; use csv, json, xml or sql (or ndjson).")
+        raise Invalid(f"Unknown format '{fmt[:20]}'; use csv, json, xml or sql (or ndjson).", code=ErrorCode.UNKNOWN_FORMAT, field="format")
     if file_index < 0:
-        raise NotFound(f"Dataset {dataset_id} has no file {file_index}.")
+        raise NotFound(f"Dataset {dataset_id} has no file {file_index}.", code=ErrorCode.FILE_NOT_FOUND, field="file_index")
     dataset = await repo.get(dataset_id)
     if dataset.status == DatasetStatus.expired.value:
-        raise Gone(dataset.error or f"Dataset {dataset_id} has expired: its files were removed.")
+        raise Gone(dataset.error or f"Dataset {dataset_id} has expired: its files were removed.", code=ErrorCode.DATASET_EXPIRED)
     if dataset.status in (DatasetStatus.failed.value, DatasetStatus.cancelled.value):
         # it never will be completed: say why, rather than to wait for it
         reason = dataset.error or "no reason was recorded"
-        raise Conflict(f"Dataset {dataset_id} is {dataset.status}, so it has no files: {reason}")
+        raise Conflict(f"Dataset {dataset_id} is {dataset.status}, so it has no files: {reason}", code=ErrorCode.DATASET_NOT_COMPLETED)
     if dataset.status != DatasetStatus.completed.value:
         raise Conflict(
-            f"Dataset {dataset_id} is {dataset.status}; files can be downloaded once it is completed."
+            f"Dataset {dataset_id} is {dataset.status}; files can be downloaded once it is completed.",
+            code=ErrorCode.DATASET_NOT_COMPLETED,
         )
     return dataset
 
@@ -355,7 +360,7 @@ async def download(
         if await repo.file(dataset_id, fmt, 0) is None:
             row = await _render(repo, renderer, dataset, fmt, file_index)
         if row is None:
-            raise NotFound(f"Dataset {dataset_id} has no {fmt} file {file_index}.")
+            raise NotFound(f"Dataset {dataset_id} has no {fmt} file {file_index}.", code=ErrorCode.FILE_NOT_FOUND, field="file_index")
     audit.record(
         session,
         principal,
@@ -382,7 +387,7 @@ async def _render(
 ) -> DatasetFile | None:
     """Render a format that was not pre-generated, off the event loop, and keep it."""
     if renderer is None:
-        raise Conflict("On-demand rendering is not available in this process.")
+        raise Conflict("On-demand rendering is not available in this process.", code=ErrorCode.RENDERING_UNAVAILABLE)
     # the renderer records the file rows itself, once, however many downloads raced for them
     dataset_id = stored_id(dataset)
     await asyncio.wrap_future(renderer.render(dataset_id, fmt))

@@ -19,6 +19,7 @@ from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sqlmodel.sql.expression import Select, SelectOfScalar
 
+from app.core.error_codes import ErrorCode
 from app.core.errors import NotFound
 from app.core.lru import BoundedLRU
 from app.core.models import ApiToken, Notification, Tenant
@@ -34,6 +35,17 @@ Statement = Select[*tuple[Any, ...]] | SelectOfScalar[Any]
 USER_OWNED: tuple[type[SQLModel], ...] = (ApiToken, Notification)
 # how NotFound names a row (default: the class name)
 NAMES: dict[str, str] = {"SchemaDoc": "Schema", "ConstraintSet": "Constraint set", "ApiToken": "API token"}
+NOT_FOUND_CODES: dict[str, ErrorCode] = {
+    "User": ErrorCode.USER_NOT_FOUND,
+    "ApiToken": ErrorCode.API_TOKEN_NOT_FOUND,
+    "Dataset": ErrorCode.DATASET_NOT_FOUND,
+    "Notification": ErrorCode.NOTIFICATION_NOT_FOUND,
+    "SchemaDoc": ErrorCode.SCHEMA_NOT_FOUND,
+    "ConstraintSet": ErrorCode.CONSTRAINT_SET_NOT_FOUND,
+    "Integration": ErrorCode.INTEGRATION_NOT_FOUND,
+    "WebhookDelivery": ErrorCode.DELIVERY_NOT_FOUND,
+    "Tenant": ErrorCode.TENANT_NOT_FOUND,
+}
 
 
 # Statements built once per caller (see ScopedRepository.per_caller), keyed by everything of the
@@ -145,7 +157,8 @@ class ScopedRepository:
         row = (await self.session.exec(stmt)).first()
         if row is None:
             name = NAMES.get(model.__name__, model.__name__)
-            raise NotFound(message or f"{name} {row_id} was not found.")
+            code = NOT_FOUND_CODES.get(model.__name__, ErrorCode.NOT_FOUND)
+            raise NotFound(message or f"{name} {row_id} was not found.", code=code)
         return row
 
     @overload

@@ -14,6 +14,7 @@ from sqlmodel import col
 from sqlmodel.sql.expression import Select
 
 from app.core.authz import effective_project_role
+from app.core.error_codes import ErrorCode
 from app.core.errors import NotFound
 from app.core.models import Project, ProjectMember, ProjectRole, ProjectSchema
 from app.core.repositories.base import ScopedRepository
@@ -85,7 +86,7 @@ class ProjectRepository(ScopedRepository):
                 membership=ProjectRole(membership.role) if membership else None,
             )
         if project is None or role is None:
-            raise NotFound(f"Project {project_id} was not found.")
+            raise NotFound(f"Project {project_id} was not found.", code=ErrorCode.PROJECT_NOT_FOUND)
         return VisibleProject(project, role)
 
     def _listed(self) -> Select[*tuple[Any, ...]]:

@@ -9,6 +9,7 @@ from typing import Any
 
 from jose import JWTError, jwt
 
+from app.core.error_codes import ErrorCode
 from app.core.errors import Unauthenticated
 
 ALGORITHM = "HS256"
@@ -65,15 +66,12 @@ def decode(token: str, *, secret: str) -> AccessClaims:
             options={"require_" + c: True for c in ("exp", "iat", "sub", "jti")} | {"verify_aud": False},
         )
     except JWTError as exc:
-        detail = (
-            "The access token has expired."
-            if "expired" in str(exc).lower()
-            else "The access token is invalid."
-        )
-        raise Unauthenticated(detail) from exc
+        if "expired" in str(exc).lower():
+            raise Unauthenticated("The access token has expired.", code=ErrorCode.TOKEN_EXPIRED) from exc
+        raise Unauthenticated("The access token is invalid.", code=ErrorCode.TOKEN_INVALID) from exc
     # a signed link (see issue_link) is never an access token
     if any(c not in payload for c in _REQUIRED_CLAIMS) or "purpose" in payload:
-        raise Unauthenticated("The access token is invalid.")
+        raise Unauthenticated("The access token is invalid.", code=ErrorCode.TOKEN_INVALID)
     try:
         return AccessClaims(
             user_id=int(payload["sub"]),
@@ -84,7 +82,7 @@ def decode(token: str, *, secret: str) -> AccessClaims:
             expires_at=datetime.fromtimestamp(int(payload["exp"]), UTC),
         )
     except (TypeError, ValueError) as exc:
-        raise Unauthenticated("The access token is invalid.") from exc
+        raise Unauthenticated("The access token is invalid.", code=ErrorCode.TOKEN_INVALID) from exc
 
 
 def issue_link(*, secret: str, purpose: str, claims: dict[str, Any], ttl: timedelta) -> tuple[str, datetime]:
@@ -106,12 +104,9 @@ def decode_link(token: str, *, secret: str, purpose: str) -> dict[str, Any]:
             options={"require_exp": True, "require_iat": True, "verify_aud": False},
         )
     except JWTError as exc:
-        detail = (
-            "The link has expired; ask for a new one."
-            if "expired" in str(exc).lower()
-            else "The link is invalid."
-        )
-        raise Unauthenticated(detail) from exc
+        if "expired" in str(exc).lower():
+            raise Unauthenticated("The link has expired; ask for a new one.", code=ErrorCode.LINK_EXPIRED) from exc
+        raise Unauthenticated("The link is invalid.", code=ErrorCode.LINK_INVALID) from exc
     if payload.get("purpose") != purpose:
-        raise Unauthenticated("The link is invalid.")
+        raise Unauthenticated("The link is invalid.", code=ErrorCode.LINK_INVALID)
     return payload

@@ -8,6 +8,7 @@ import asyncio
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
+from app.core.error_codes import ErrorCode
 from app.core.errors import Invalid
 
 MIN_PASSWORD_LENGTH = 8
@@ -31,11 +32,20 @@ def configure_hashing(time_cost: int, memory_kib: int) -> None:
     _DUMMY_HASH = _hasher.hash("tdg-dummy-password-for-timing")
 
 
-def check_password_policy(password: str) -> None:
+def check_password_policy(password: str, field: str = "password") -> None:
+    """`field`: the input's name for the new password (a refusal names it)."""
     if len(password) < MIN_PASSWORD_LENGTH:
-        raise Invalid(f"The password must be at least {MIN_PASSWORD_LENGTH} characters long.")
+        raise Invalid(
+            f"The password must be at least {MIN_PASSWORD_LENGTH} characters long.",
+            code=ErrorCode.PASSWORD_TOO_SHORT,
+            field=field,
+        )
     if len(password) > MAX_PASSWORD_LENGTH:
-        raise Invalid(f"The password must be at most {MAX_PASSWORD_LENGTH} characters long.")
+        raise Invalid(
+            f"The password must be at most {MAX_PASSWORD_LENGTH} characters long.",
+            code=ErrorCode.PASSWORD_TOO_LONG,
+            field=field,
+        )
 
 
 def hash_password(password: str) -> str:

@@ -9,6 +9,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.authz import Action, require
 from app.core.clock import as_utc
+from app.core.error_codes import ErrorCode
 from app.core.errors import Invalid, NotFound, TooManyRequests, Unauthenticated
 from app.core.lru import BoundedLRU
 from app.core.models import ApiToken, Invitation, LoginThrottle, RevokedToken, Role, TokenAction, User, utcnow
@@ -43,7 +44,8 @@ async def _check_throttle(repo: AuthRepository, keys: list[str]) -> None:
         if locked and locked > now:
             wait = int((locked - now).total_seconds()) + 1
             raise TooManyRequests(
-                f"Too many failed login attempts; try again in {wait} seconds.", retry_after=wait
+                f"Too many failed login attempts; try again in {wait} seconds.", retry_after=wait,
+                code=ErrorCode.LOGIN_THROTTLED,
             )
 
 
@@ -95,7 +97,7 @@ async def login(
             details={"reason": "bad credentials or inactive"},
         )
         audit.keep_despite_error(session)
-        raise Unauthenticated(_BAD_CREDENTIALS)
+        raise Unauthenticated(_BAD_CREDENTIALS, code=ErrorCode.INVALID_CREDENTIALS)
     assert user.id is not None
     if user.two_factor_enabled:
         await _second_factor(session, repo, meta, settings, user, user_key, otp)
@@ -131,7 +133,8 @@ async def _second_factor(
     if not otp:
         raise Unauthenticated(
             "A one-time code is required: send 'otp' with a code from the authenticator app "
-            "or a recovery code."
+            "or a recovery code.",
+            code=ErrorCode.ONE_TIME_CODE_REQUIRED, field="otp",
         )
     if await two_factor.check_second_factor(session, settings, user, otp):
         return
@@ -150,7 +153,8 @@ async def _second_factor(
     )
     audit.keep_despite_error(session)
     raise Unauthenticated(
-        "The one-time code is invalid or was already used; a valid one-time code is required."
+        "The one-time code is invalid or was already used; a valid one-time code is required.",
+        code=ErrorCode.INVALID_ONE_TIME_CODE, field="otp",
     )
 
 
@@ -172,10 +176,10 @@ async def authenticate(session: AsyncSession, settings: Settings, token: str, *,
         row = await repo.api_token_by_hash(opaque_tokens.digest(token))
         now = utcnow()
         if row is None or row.revoked_at is not None:
-            raise Unauthenticated("The API token is invalid or revoked.")
+            raise Unauthenticated("The API token is invalid or revoked.", code=ErrorCode.TOKEN_INVALID)
         expires = as_utc(row.expires_at)
         if expires is not None and expires <= now:
-            raise Unauthenticated("The API token has expired.")
+            raise Unauthenticated("The API token has expired.", code=ErrorCode.TOKEN_EXPIRED)
         user, _ = await repo.bearer(row.user_id, None)
         # last_used_at at minute granularity: no write on every CI poll
         last = as_utc(row.last_used_at)
@@ -187,16 +191,16 @@ async def authenticate(session: AsyncSession, settings: Settings, token: str, *,
         claims = _verified_claims(token, settings.signing_key())
         user, revoked = await repo.bearer(claims.user_id, claims.jti)
         if revoked:
-            raise Unauthenticated("The access token has been revoked; log in again.")
+            raise Unauthenticated("The access token has been revoked; log in again.", code=ErrorCode.TOKEN_REVOKED)
         valid_after = as_utc(user.tokens_valid_after) if user else None
         if user is not None and valid_after is not None and claims.issued_at < valid_after:
-            raise Unauthenticated("The access token is no longer valid; log in again.")
+            raise Unauthenticated("The access token is no longer valid; log in again.", code=ErrorCode.TOKEN_REVOKED)
         principal_via, jti, exp, token_id = "jwt", claims.jti, claims.expires_at, None
         scope = None
     if user is None or not user.is_active:
-        raise Unauthenticated("The account is inactive or no longer exists.")
+        raise Unauthenticated("The account is inactive or no longer exists.", code=ErrorCode.ACCOUNT_INACTIVE)
     if not user.tenant_active:
-        raise Unauthenticated("The account's tenant is inactive.")
+        raise Unauthenticated("The account's tenant is inactive.", code=ErrorCode.TENANT_INACTIVE)
     return Principal(
         user.user_id,
         user.tenant_id,
@@ -248,7 +252,7 @@ async def create_api_token(
     require(principal, Action.ACCOUNT_UPDATE)  # a scoped token makes no tokens (it would outgrow itself)
     expires = as_utc(data.expires_at)
     if expires is not None and expires <= utcnow():
-        raise Invalid("expires_at must be in the future.")
+        raise Invalid("expires_at must be in the future.", code=ErrorCode.INVALID_EXPIRY, field="expires_at")
     project_ids, actions = await _checked_scope(session, principal, data)
     secret = opaque_tokens.new_api_token()
     row = ApiToken(
@@ -291,7 +295,8 @@ async def _checked_scope(
             except NotFound:
                 raise Invalid(
                     f"project_ids: project {project_id} is not one you can see; a token's scope can "
-                    "only name your projects."
+                    "only name your projects.",
+                    code=ErrorCode.INVALID_TOKEN_SCOPE, field="project_ids",
                 ) from None
     chosen = set(data.actions) if data.actions is not None else set(TokenAction)
     return project_ids, [a.value for a in TokenAction if a in chosen]
@@ -330,13 +335,13 @@ async def setup_password(session: AsyncSession, meta: RequestMeta, data: SetupPa
     repo = AuthRepository(session)
     invitation = await repo.invitation_by_hash(opaque_tokens.digest(data.token))
     if invitation is None or invitation.used_at is not None:
-        raise NotFound("The invitation token is invalid or has already been used.")
+        raise NotFound("The invitation token is invalid or has already been used.", code=ErrorCode.INVITATION_NOT_FOUND, field="token")
     if (as_utc(invitation.expires_at) or utcnow()) <= utcnow():
-        raise Invalid("The invitation has expired; ask for a new one.")
+        raise Invalid("The invitation has expired; ask for a new one.", code=ErrorCode.INVITATION_EXPIRED, field="token")
     check_password_policy(data.password)
     user = await repo.user_by_id(invitation.user_id)
     if user is None:
-        raise NotFound("The invitation token is invalid or has already been used.")
+        raise NotFound("The invitation token is invalid or has already been used.", code=ErrorCode.INVITATION_NOT_FOUND, field="token")
     user.password_hash = await hash_password_async(data.password)
     user.is_active = True
     user.updated_at = utcnow()

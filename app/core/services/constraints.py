@@ -9,6 +9,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.authz import Action, require, require_owner_or
 from app.core.datasets.repository import DatasetRepository
+from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Invalid, NotFound
 from app.core.models import ConstraintSet, utcnow
 from app.core.payloads import ConstraintSetCreate, ConstraintSetUpdate
@@ -30,7 +31,7 @@ async def _validated_rules(
     try:
         _, loaded = await loaded_schema(session, principal, settings, schema_id)
     except NotFound:
-        raise NotFound(f"Schema {schema_id} does not exist in this tenant.") from None
+        raise NotFound(f"Schema {schema_id} does not exist in this tenant.", code=ErrorCode.SCHEMA_NOT_FOUND, field="schema_id") from None
     from app.core.generation import field_tree, parse_rules
 
     tree = await asyncio.to_thread(field_tree, loaded, root)
@@ -89,7 +90,7 @@ async def update(
     require_owner_or(principal, row.created_by, Action.CONSTRAINT_CHANGE_ANY)
     fields = data.model_dump(exclude_unset=True, exclude_none=True)
     if not fields:
-        raise Invalid("Nothing to update: send at least one of name, description, root, rules.")
+        raise Invalid("Nothing to update: send at least one of name, description, root, rules.", code=ErrorCode.NOTHING_TO_UPDATE)
     root = fields.get("root", row.root)
     rules = fields.get("rules", row.rules)
     if "rules" in fields or "root" in fields:
@@ -115,7 +116,7 @@ async def delete(session: AsyncSession, principal: Principal, constraint_id: int
     require_owner_or(principal, row.created_by, Action.CONSTRAINT_CHANGE_ANY)
     used = await DatasetRepository(session, principal).count_for_constraint_set(constraint_id)
     if used:
-        raise Conflict(f"Constraint set {constraint_id} is used by {used} dataset(s); delete those first.")
+        raise Conflict(f"Constraint set {constraint_id} is used by {used} dataset(s); delete those first.", code=ErrorCode.CONSTRAINT_SET_IN_USE)
     await session.delete(row)
     audit.record(
         session,

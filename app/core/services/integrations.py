@@ -17,6 +17,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.authz import Action, require
 from app.core.clock import iso
+from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Invalid
 from app.core.models import DeliveryAttempt, DeliveryStatus, Integration, WebhookDelivery, stored_id, utcnow
 from app.core.payloads import WEBHOOK_EVENTS, IntegrationCreate, IntegrationUpdate, S3Config, WebhookConfig
@@ -94,14 +95,15 @@ def list_providers() -> tuple[Provider, ...]:
     return PROVIDERS
 
 
-async def vet_endpoint(settings: Settings, url: str | None) -> None:
-    """Refuse a URL whose host resolves to a non-public address (unless allowed); 422."""
+async def vet_endpoint(settings: Settings, url: str | None, field: str) -> None:
+    """Refuse a URL whose host resolves to a non-public address (unless allowed); 422 naming
+    `field`, the URL's path in the input (`config.url`)."""
     if not url:
         return
     try:
         await ssrf.vet_url(url, allow_private=settings.webhook_allow_private)
     except ssrf.UnsafeDestination as exc:
-        raise Invalid(str(exc)) from None
+        raise Invalid(str(exc), code=ErrorCode.UNSAFE_DESTINATION, field=field) from None
 
 
 async def _validated(
@@ -110,10 +112,10 @@ async def _validated(
     """(public config, secrets) of a provider's complete config."""
     if provider == "webhook":
         webhook = parse(WebhookConfig, merged)
-        await vet_endpoint(settings, webhook.url)
+        await vet_endpoint(settings, webhook.url, "config.url")
         return {"url": webhook.url}, {}
     s3 = parse(S3Config, merged)
-    await vet_endpoint(settings, s3.endpoint_url)
+    await vet_endpoint(settings, s3.endpoint_url, "config.endpoint_url")
     config = s3.model_dump(exclude={"secret_access_key"})
     return config, {"secret_access_key": s3.secret_access_key}
 
@@ -141,7 +143,7 @@ async def create(
         signing_secret = signing.new_secret()
         secret_values["signing_secret"] = signing_secret
     elif data.events is not None:
-        raise Invalid("events apply to webhook integrations only.")
+        raise Invalid("events apply to webhook integrations only.", code=ErrorCode.NOT_APPLICABLE, field="events")
     row = Integration(
         tenant_id=principal.tenant_id,
         provider=data.provider,
@@ -181,7 +183,8 @@ async def update(
     }
     if not fields:
         raise Invalid(
-            "Nothing to update: send at least one of name, config, events, is_active, rotate_secret."
+            "Nothing to update: send at least one of name, config, events, is_active, rotate_secret.",
+            code=ErrorCode.NOTHING_TO_UPDATE,
         )
     secret_values = secrets_of(settings, row)
     if data.config is not None:
@@ -196,14 +199,14 @@ async def update(
     signing_secret = None
     if data.rotate_secret:
         if row.provider != "webhook":
-            raise Invalid("rotate_secret applies to webhook integrations only.")
+            raise Invalid("rotate_secret applies to webhook integrations only.", code=ErrorCode.NOT_APPLICABLE, field="rotate_secret")
         signing_secret = secret_values["signing_secret"] = signing.new_secret()
     row.secrets_enc = seal(settings.signing_key(), json.dumps(secret_values))
     if data.name is not None:
         row.name = data.name
     if data.events is not None:
         if row.provider != "webhook":
-            raise Invalid("events apply to webhook integrations only.")
+            raise Invalid("events apply to webhook integrations only.", code=ErrorCode.NOT_APPLICABLE, field="events")
         row.events = list(dict.fromkeys(data.events))
     if data.is_active is not None:
         row.is_active = data.is_active
@@ -253,7 +256,7 @@ async def check_connection(
     require(principal, Action.INTEGRATION_MANAGE)
     secret_values = secrets_of(settings, row)
     if row.provider == "s3":
-        await vet_endpoint(settings, row.config.get("endpoint_url"))
+        await vet_endpoint(settings, row.config.get("endpoint_url"), "config.endpoint_url")
         from app.core.services.s3 import check_bucket  # boto3: ~10 MB the server holds only once used
 
         ok, detail = await asyncio.to_thread(check_bucket, row.config, secret_values)
@@ -325,4 +328,4 @@ async def _ping(session: AsyncSession, settings: Settings, row: Integration, sec
 
 def ensure_active(row: Integration) -> None:
     if not row.is_active:
-        raise Conflict(f"Integration {row.id} is disabled; re-enable it with PUT is_active=true first.")
+        raise Conflict(f"Integration {row.id} is disabled; re-enable it with PUT is_active=true first.", code=ErrorCode.INTEGRATION_DISABLED)

@@ -17,6 +17,7 @@ from app.core.authz import Action, require_project
 from app.core.datasets import service as datasets
 from app.core.datasets.models import Dataset, DatasetStatus
 from app.core.datasets.repository import DatasetRepository
+from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Invalid, NotFound, StorageUnavailable
 from app.core.jobs.files import EXTENSIONS, MEDIA_TYPES
 from app.core.models import Integration, ObjectExport, utcnow
@@ -97,11 +98,11 @@ async def _target(
     try:
         integration = await IntegrationRepository(session, principal).get(integration_id)
     except NotFound:
-        raise NotFound(f"Integration {integration_id} does not exist in this tenant.") from None
+        raise NotFound(f"Integration {integration_id} does not exist in this tenant.", code=ErrorCode.INTEGRATION_NOT_FOUND, field="integration_id") from None
     if integration.tenant_id != dataset.tenant_id:
-        raise NotFound(f"Integration {integration_id} does not exist in this dataset's tenant.")
+        raise NotFound(f"Integration {integration_id} does not exist in this dataset's tenant.", code=ErrorCode.INTEGRATION_NOT_FOUND, field="integration_id")
     if integration.provider != "s3":
-        raise Invalid(f"Integration {integration_id} is not an object-storage (s3) integration.")
+        raise Invalid(f"Integration {integration_id} is not an object-storage (s3) integration.", code=ErrorCode.INTEGRATION_NOT_S3, field="integration_id")
     integrations.ensure_active(integration)
     return integration
 
@@ -149,7 +150,7 @@ async def _send(settings: Settings, integration: Integration, files: list[dict[s
     from app.core.services.s3 import describe_failure
 
     try:
-        await integrations.vet_endpoint(settings, integration.config.get("endpoint_url"))
+        await integrations.vet_endpoint(settings, integration.config.get("endpoint_url"), "config.endpoint_url")
         await asyncio.to_thread(
             _upload,
             store_for(settings),
@@ -178,11 +179,11 @@ async def export(
     require_project(principal, visible.role, Action.DATASET_EXPORT)
     integration = await _target(session, principal, data.integration_id, dataset)
     if dataset.status != DatasetStatus.completed.value:
-        raise Conflict(f"Dataset {dataset_id} is {dataset.status}; only a completed dataset can be exported.")
+        raise Conflict(f"Dataset {dataset_id} is {dataset.status}; only a completed dataset can be exported.", code=ErrorCode.DATASET_NOT_COMPLETED)
     formats = list(dict.fromkeys(data.formats or dataset.types or settings.default_types))
     unknown = [f for f in formats if f not in datasets.DOWNLOAD_FORMATS]
     if unknown:
-        raise Invalid(f"Unknown format '{unknown[0][:20]}'; use csv, json, xml, sql or ndjson.")
+        raise Invalid(f"Unknown format '{unknown[0][:20]}'; use csv, json, xml, sql or ndjson.", code=ErrorCode.UNKNOWN_FORMAT, field="formats")
     base = _key(str(integration.config.get("prefix") or ""), data.prefix or f"dataset-{dataset_id}")
     files = await _stored_files(session, principal, settings, renderer, dataset_id, formats, base)
     record = ObjectExport(

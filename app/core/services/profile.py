@@ -15,6 +15,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core import preferences
 from app.core.authz import Action, require, require_another_admin
+from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Forbidden, Invalid, PayloadTooLarge
 from app.core.models import Role, User, utcnow
 from app.core.payloads import (
@@ -63,7 +64,7 @@ async def update(session: AsyncSession, principal: Principal, data: SettingsUpda
     user = await _me(session, principal)
     fields = data.model_dump(exclude_none=True)  # null means "leave as is", as in GraphQL
     if not fields:
-        raise Invalid("Nothing to update: send at least one of display_name, theme, locale.")
+        raise Invalid("Nothing to update: send at least one of display_name, theme, locale.", code=ErrorCode.NOTHING_TO_UPDATE)
     for key, value in fields.items():
         setattr(user, key, (value or None) if key == "display_name" else value)
     user.updated_at = utcnow()
@@ -86,14 +87,14 @@ def _reencode_avatar(raw: bytes) -> bytes:
     try:
         with Image.open(io.BytesIO(raw)) as img:
             if img.format not in AVATAR_FORMATS:
-                raise Invalid("The avatar must be a PNG, JPEG or WebP image.")
+                raise Invalid("The avatar must be a PNG, JPEG or WebP image.", code=ErrorCode.INVALID_IMAGE, field="content_base64")
             if img.width * img.height > MAX_AVATAR_PIXELS:
-                raise Invalid("The avatar image has too many pixels.")
+                raise Invalid("The avatar image has too many pixels.", code=ErrorCode.IMAGE_TOO_LARGE, field="content_base64")
             img.load()
             upright = ImageOps.exif_transpose(img).convert("RGBA")
             fitted = ImageOps.fit(upright, AVATAR_SIZE, method=Image.Resampling.LANCZOS)
     except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError, SyntaxError):
-        raise Invalid("The file is not a readable PNG, JPEG or WebP image.") from None
+        raise Invalid("The file is not a readable PNG, JPEG or WebP image.", code=ErrorCode.INVALID_IMAGE, field="content_base64") from None
     out = io.BytesIO()
     fitted.save(out, format="PNG", optimize=True)
     return out.getvalue()
@@ -106,13 +107,14 @@ async def upload_avatar(
     try:
         raw = base64.b64decode(data.content_base64, validate=True)
     except (binascii.Error, ValueError):
-        raise Invalid("content_base64 is not valid base64.") from None
+        raise Invalid("content_base64 is not valid base64.", code=ErrorCode.INVALID_BASE64, field="content_base64") from None
     if len(raw) > AvatarUpload.max_upload_bytes:
         raise PayloadTooLarge(
-            f"The avatar is larger than the limit of {AvatarUpload.max_upload_bytes:,} bytes (2 MiB)."
+            f"The avatar is larger than the limit of {AvatarUpload.max_upload_bytes:,} bytes (2 MiB).",
+            code=ErrorCode.FILE_TOO_LARGE, field="content_base64",
         )
     if not raw:
-        raise Invalid("The avatar file is empty.")
+        raise Invalid("The avatar file is empty.", code=ErrorCode.EMPTY_FILE, field="content_base64")
     png = await asyncio.to_thread(_reencode_avatar, raw)
     key = await asyncio.to_thread(store_for(settings).put_blob, png)
     user = await _me(session, principal)
@@ -153,10 +155,10 @@ async def change_password(
     require(principal, Action.ACCOUNT_UPDATE)
     user = await _me(session, principal)
     if not await verify_password_async(data.current_password, user.password_hash):
-        raise Forbidden("The current password is incorrect.")
-    check_password_policy(data.new_password)
+        raise Forbidden("The current password is incorrect.", code=ErrorCode.WRONG_PASSWORD, field="current_password")
+    check_password_policy(data.new_password, "new_password")
     if data.new_password == data.current_password:
-        raise Invalid("The new password must differ from the current one.")
+        raise Invalid("The new password must differ from the current one.", code=ErrorCode.PASSWORD_UNCHANGED, field="new_password")
     user.password_hash = await hash_password_async(data.new_password)
     now = utcnow()
     user.tokens_valid_after = now
@@ -179,9 +181,9 @@ async def change_email(session: AsyncSession, principal: Principal, data: EmailC
     users = UserRepository(session, principal)
     user = await _me(session, principal)
     if not await verify_password_async(data.password, user.password_hash):
-        raise Forbidden("The password is incorrect.")
+        raise Forbidden("The password is incorrect.", code=ErrorCode.WRONG_PASSWORD, field="password")
     if await users.email_taken(user.tenant_id, data.email, except_user=user.id):
-        raise Conflict(f"The email address '{data.email}' is already used in this tenant.")
+        raise Conflict(f"The email address '{data.email}' is already used in this tenant.", code=ErrorCode.EMAIL_TAKEN, field="email")
     user.email = data.email
     user.updated_at = utcnow()
     audit.record(session, principal, "settings.change_email", target_type="user", target_id=user.id)
@@ -209,7 +211,7 @@ async def delete_account(session: AsyncSession, principal: Principal, data: Acco
     users = UserRepository(session, principal)
     user = await _me(session, principal)
     if not await verify_password_async(data.password, user.password_hash):
-        raise Forbidden("The password is incorrect.")
+        raise Forbidden("The password is incorrect.", code=ErrorCode.WRONG_PASSWORD, field="password")
     await require_another_admin(
         Role(user.role),
         user.is_active,

@@ -6,6 +6,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.authz import Action, require, require_project, require_tenant_target
 from app.core.clock import iso
+from app.core.error_codes import ErrorCode
 from app.core.errors import Invalid, NotFound
 from app.core.models import Project, ProjectMember, utcnow
 from app.core.payloads import MemberAdd, MemberRemove, ProjectCreate, ProjectUpdate
@@ -91,7 +92,7 @@ async def update(
     require_project(principal, visible.role, Action.PROJECT_UPDATE)
     fields = data.model_dump(exclude_unset=True, exclude_none=True)
     if not fields:
-        raise Invalid("Nothing to update: send at least one of name, description, tags.")
+        raise Invalid("Nothing to update: send at least one of name, description, tags.", code=ErrorCode.NOTHING_TO_UPDATE)
     project = visible.project
     if "tags" in fields:
         fields["tags"] = _dedupe(fields["tags"])
@@ -147,11 +148,11 @@ async def add_member(
     try:
         user = await UserRepository(session, principal).get(data.user_id)
     except NotFound:
-        raise NotFound(f"User {data.user_id} does not exist in this tenant.") from None
+        raise NotFound(f"User {data.user_id} does not exist in this tenant.", code=ErrorCode.USER_NOT_FOUND, field="user_id") from None
     if user.tenant_id != visible.project.tenant_id:
-        raise NotFound(f"User {data.user_id} does not exist in this project's tenant.")
+        raise NotFound(f"User {data.user_id} does not exist in this project's tenant.", code=ErrorCode.USER_NOT_FOUND, field="user_id")
     if not user.is_active and user.password_hash is not None:
-        raise Invalid(f"User {data.user_id} is deactivated.")
+        raise Invalid(f"User {data.user_id} is deactivated.", code=ErrorCode.USER_INACTIVE, field="user_id")
     member = await repo.membership(project_id, data.user_id)
     if member is not None:
         if member.role == data.role.value:
@@ -186,7 +187,7 @@ async def remove_member(
     require_project(principal, visible.role, Action.PROJECT_MANAGE_MEMBERS)
     member = await repo.membership(project_id, data.user_id)
     if member is None:
-        raise NotFound(f"User {data.user_id} is not a member of project {project_id}.")
+        raise NotFound(f"User {data.user_id} is not a member of project {project_id}.", code=ErrorCode.MEMBER_NOT_FOUND, field="user_id")
     await session.delete(member)
     audit.record(
         session,

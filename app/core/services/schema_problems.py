@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from app.core.error_codes import ErrorCode
 from app.core.errors import Invalid
 from app.core.principal import Principal
 from app.core.schema_cache import problems_of
@@ -40,5 +41,5 @@ async def refuse_blocked(
     more = f" (and {len(blocked) - _LISTED} more)" if len(blocked) > _LISTED else ""
     raise Invalid(
         f"Schema {schema_id} cannot generate records of root {loaded.resolve_root(root)!r}: {named}{more}.",
-        errors=[{"field": p["path"], "message": p["reason"], "type": "unsatisfiable"} for p in blocked],
-    )
+        errors=[{"field": p["path"], "message": p["reason"], "type": "unsatisfiable"} for p in blocked], code=ErrorCode.ROOT_UNSATISFIABLE, field="params.root",
+          )

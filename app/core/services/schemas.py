@@ -13,6 +13,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.authz import Action, require, require_owner_or, require_project
 from app.core.clock import iso
+from app.core.error_codes import ErrorCode
 from app.core.errors import BadRequest, Conflict, Invalid, NotFound, PayloadTooLarge
 from app.core.generation import field_count, load_schema, schema_repr
 from app.core.models import ProjectSchema, SchemaDoc, stored_id
@@ -48,7 +49,7 @@ def describe(doc: SchemaDoc, project_ids: list[int]) -> dict[str, Any]:
 
 def upload_bytes(data: SchemaUpload) -> bytes:
     if (data.content is None) == (data.content_base64 is None):
-        raise BadRequest("Missing required field 'content' (send exactly one of content, content_base64).")
+        raise BadRequest("Missing required field 'content' (send exactly one of content, content_base64).", code=ErrorCode.REQUIRED, field="content")
     if data.content is not None:
         # a lone surrogate (GraphQL variables may carry one) has no UTF-8 form
         raw = data.content.encode("utf-8", "surrogatepass")
@@ -56,9 +57,9 @@ def upload_bytes(data: SchemaUpload) -> bytes:
         try:
             raw = base64.b64decode(data.content_base64 or "", validate=True)
         except (binascii.Error, ValueError):
-            raise Invalid("content_base64 is not valid base64.") from None
+            raise Invalid("content_base64 is not valid base64.", code=ErrorCode.INVALID_BASE64, field="content_base64") from None
     if len(raw) > MAX_SCHEMA_BYTES:
-        raise PayloadTooLarge(f"The schema file is {len(raw):,} bytes; the limit is {MAX_SCHEMA_SIZE}.")
+        raise PayloadTooLarge(f"The schema file is {len(raw):,} bytes; the limit is {MAX_SCHEMA_SIZE}.", code=ErrorCode.SCHEMA_TOO_LARGE, field="content")
     return raw
 
 
@@ -175,9 +176,9 @@ async def link(session: AsyncSession, principal: Principal, project_id: int, dat
     try:
         doc = await schemas.get(data.schema_id)
     except NotFound:
-        raise NotFound(f"Schema {data.schema_id} does not exist in this tenant.") from None
+        raise NotFound(f"Schema {data.schema_id} does not exist in this tenant.", code=ErrorCode.SCHEMA_NOT_FOUND, field="schema_id") from None
     if doc.tenant_id != visible.project.tenant_id:
-        raise NotFound(f"Schema {data.schema_id} does not exist in this project's tenant.")
+        raise NotFound(f"Schema {data.schema_id} does not exist in this project's tenant.", code=ErrorCode.SCHEMA_NOT_FOUND, field="schema_id")
     if await schemas.link(project_id, data.schema_id) is not None:
         return
     session.add(ProjectSchema(project_id=project_id, schema_id=data.schema_id, linked_by=principal.user_id))
@@ -199,7 +200,7 @@ async def delete(session: AsyncSession, principal: Principal, schema_id: int) ->
     require_owner_or(principal, doc.created_by, Action.SCHEMA_DELETE_ANY)
     users = await schemas.dataset_count(schema_id)
     if users:
-        raise Conflict(f"Schema {schema_id} is used by {users} dataset(s); delete those first.")
+        raise Conflict(f"Schema {schema_id} is used by {users} dataset(s); delete those first.", code=ErrorCode.SCHEMA_IN_USE)
     for constraint_set in await ConstraintSetRepository(session, principal).of_schema(schema_id):
         await session.delete(constraint_set)
     await schemas.unlink_all(schema_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.authz import Action, require, require_not_own_tenant_deactivation, require_tenant_read
+from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Invalid
 from app.core.models import Role, Tenant, User, utcnow
 from app.core.payloads import TenantCreate, TenantUpdate
@@ -33,10 +34,10 @@ async def create(session: AsyncSession, principal: Principal, data: TenantCreate
     require(principal, Action.TENANT_CREATE)
     tenants = TenantRepository(session, principal)
     if await tenants.name_taken(data.name):
-        raise Conflict(f"A tenant named '{data.name}' already exists.")
+        raise Conflict(f"A tenant named '{data.name}' already exists.", code=ErrorCode.TENANT_NAME_TAKEN, field="name")
     if await UserRepository(session, principal).username_taken(data.admin_username):
-        raise Conflict(f"The username '{data.admin_username}' is already taken.")
-    check_password_policy(data.admin_password)
+        raise Conflict(f"The username '{data.admin_username}' is already taken.", code=ErrorCode.USERNAME_TAKEN, field="admin_username")
+    check_password_policy(data.admin_password, "admin_password")
     tenant = Tenant(name=data.name)
     session.add(tenant)
     await session.flush()
@@ -69,9 +70,9 @@ async def update(session: AsyncSession, principal: Principal, tenant_id: int, da
     tenant = await tenants.get(tenant_id)
     fields = data.model_dump(exclude_unset=True, exclude_none=True)
     if not fields:
-        raise Invalid("Nothing to update: send at least one tenant setting.")
+        raise Invalid("Nothing to update: send at least one tenant setting.", code=ErrorCode.NOTHING_TO_UPDATE)
     if "name" in fields and await tenants.name_taken(fields["name"], except_id=tenant.id):
-        raise Conflict(f"A tenant named '{fields['name']}' already exists.")
+        raise Conflict(f"A tenant named '{fields['name']}' already exists.", code=ErrorCode.TENANT_NAME_TAKEN, field="name")
     require_not_own_tenant_deactivation(principal, tenant_id, fields.get("is_active"))
     for key, value in fields.items():
         setattr(tenant, key, value)

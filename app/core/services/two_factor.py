@@ -15,6 +15,7 @@ import pyotp
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.authz import Action, require
+from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Forbidden, Invalid
 from app.core.models import User, utcnow
 from app.core.payloads import TwoFactorDisable, TwoFactorEnable
@@ -96,7 +97,7 @@ async def enable(
     require(principal, Action.ACCOUNT_UPDATE)
     user = await UserRepository(session, principal).get(principal.user_id)
     if user.two_factor_enabled:
-        raise Conflict("Two-factor authentication is already enabled; disable it first to enrol again.")
+        raise Conflict("Two-factor authentication is already enabled; disable it first to enrol again.", code=ErrorCode.TWO_FACTOR_ENABLED)
     if data.code is None:
         secret = pyotp.random_base32()
         user.totp_pending_enc = seal(settings.signing_key(), secret)
@@ -111,10 +112,10 @@ async def enable(
             otpauth_uri=uri,
         )
     if user.totp_pending_enc is None:
-        raise Conflict("No enrolment is in progress; call enable_2fa without a code first.")
+        raise Conflict("No enrolment is in progress; call enable_2fa without a code first.", code=ErrorCode.NO_ENROLMENT)
     secret = unseal(settings.signing_key(), user.totp_pending_enc)
     if not await _accept_totp(session, user, secret, data.code):
-        raise Invalid("The one-time code is not valid; check the authenticator app's clock and try again.")
+        raise Invalid("The one-time code is not valid; check the authenticator app's clock and try again.", code=ErrorCode.INVALID_ONE_TIME_CODE, field="code")
     codes = [_new_recovery_code() for _ in range(RECOVERY_CODE_COUNT)]
     assert user.id is not None
     await TwoFactorRepository(session, user.id).replace_recovery_codes([_recovery_hash(c) for c in codes])
@@ -136,11 +137,11 @@ async def disable(
     require(principal, Action.ACCOUNT_UPDATE)
     user = await UserRepository(session, principal).get(principal.user_id)
     if not user.two_factor_enabled:
-        raise Conflict("Two-factor authentication is not enabled.")
+        raise Conflict("Two-factor authentication is not enabled.", code=ErrorCode.TWO_FACTOR_NOT_ENABLED)
     if not await verify_password_async(data.password, user.password_hash):
-        raise Forbidden("The password is incorrect.")
+        raise Forbidden("The password is incorrect.", code=ErrorCode.WRONG_PASSWORD, field="password")
     if not await check_second_factor(session, settings, user, data.code):
-        raise Forbidden("The one-time code is not valid or has already been used.")
+        raise Forbidden("The one-time code is not valid or has already been used.", code=ErrorCode.INVALID_ONE_TIME_CODE, field="code")
     assert user.id is not None
     await TwoFactorRepository(session, user.id).clear()
     user.two_factor_enabled = False

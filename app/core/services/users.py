@@ -9,6 +9,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core import authz
 from app.core.authz import Action, require
+from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Invalid
 from app.core.models import Role, User, stored_id, utcnow
 from app.core.payloads import UserCreate, UserInvite, UserUpdate
@@ -48,9 +49,9 @@ async def _new_user(
 ) -> CreatedUser:
     users = UserRepository(session, principal)
     if await users.username_taken(username):
-        raise Conflict(f"The username '{username}' is already taken.")
+        raise Conflict(f"The username '{username}' is already taken.", code=ErrorCode.USERNAME_TAKEN, field="username")
     if email and await users.email_taken(tenant_id, email):
-        raise Conflict(f"The email address '{email}' is already used in this tenant.")
+        raise Conflict(f"The email address '{email}' is already used in this tenant.", code=ErrorCode.EMAIL_TAKEN, field="email")
     if password is not None:
         check_password_policy(password)
     user = User(
@@ -149,7 +150,7 @@ async def update(session: AsyncSession, principal: Principal, user_id: int, data
     user = await users.get(user_id)
     fields = data.model_dump(exclude_unset=True, exclude_none=True)
     if not fields:
-        raise Invalid("Nothing to update: send at least one of role, is_active, display_name, email.")
+        raise Invalid("Nothing to update: send at least one of role, is_active, display_name, email.", code=ErrorCode.NOTHING_TO_UPDATE)
     current = Role(user.role)
     authz.require_user_update(
         principal, user_id=user_id, current=current, new_role=data.role, deactivate=data.is_active is False
@@ -168,7 +169,8 @@ async def update(session: AsyncSession, principal: Principal, user_id: int, data
             await authz.require_another_admin(current, user.is_active, active_admins, "be deactivated")
         if data.is_active and user.password_hash is None:
             raise Conflict(
-                "This user has not set a password yet; they activate by accepting their invitation."
+                "This user has not set a password yet; they activate by accepting their invitation.",
+                code=ErrorCode.USER_NOT_ACTIVATED, field="is_active",
             )
         changes["is_active"] = [user.is_active, data.is_active]
         user.is_active = data.is_active
@@ -182,7 +184,7 @@ async def update(session: AsyncSession, principal: Principal, user_id: int, data
         changes["display_name"] = True
     if data.email is not None and data.email != user.email:
         if await users.email_taken(user.tenant_id, data.email, except_user=user.id):
-            raise Conflict(f"The email address '{data.email}' is already used in this tenant.")
+            raise Conflict(f"The email address '{data.email}' is already used in this tenant.", code=ErrorCode.EMAIL_TAKEN, field="email")
         user.email = data.email
         changes["email"] = True
     user.updated_at = utcnow()

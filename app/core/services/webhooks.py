@@ -6,6 +6,7 @@ from __future__ import annotations
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.authz import Action, require
+from app.core.error_codes import ErrorCode
 from app.core.errors import Invalid
 from app.core.models import DeliveryAttempt, WebhookDelivery, utcnow
 from app.core.principal import Principal
@@ -34,7 +35,7 @@ async def redeliver(
     original = await IntegrationRepository(session, principal).delivery(integration_id, delivery_id)
     integrations.ensure_active(row)
     if row.provider != "webhook":
-        raise Invalid("Only webhook deliveries can be redelivered.")
+        raise Invalid("Only webhook deliveries can be redelivered.", code=ErrorCode.NOT_A_WEBHOOK_DELIVERY)
     copy = WebhookDelivery(
         integration_id=integration_id,
         tenant_id=original.tenant_id,

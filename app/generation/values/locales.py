@@ -119,7 +119,7 @@ def normalise_locale(locale: str | None) -> str:
     if not locale:
         return "en_US"
     if not isinstance(locale, str):
-        raise ParamsError("params.locale must be a string such as en_US or de_DE.")
+        raise ParamsError("params.locale must be a string such as en_US or de_DE.", field="params.locale")
     raw = locale.strip().replace("-", "_")
     parts = raw.split("_")
     cand = parts[0].lower() + ("_" + parts[1].upper() if len(parts) > 1 else "")
@@ -139,17 +139,24 @@ def normalise_locale(locale: str | None) -> str:
     raise ParamsError(
         f"locale {locale[:40]!r} is not supported"
         + (" (its Faker data has no addresses of its own)" if known else "")
-        + f"; use one such as {_SAMPLE_LOCALES}."
+        + f"; use one such as {_SAMPLE_LOCALES}.",
+        field="params.locale",
     )
 
 
 def normalise_locales(raw: object) -> tuple[str, ...]:
     """`params.locales`: a non-empty list of locales, each record drawing one (repeats weigh)."""
     if not isinstance(raw, list) or not raw or len(raw) > 50:
-        raise ParamsError('params.locales must be a list of 1 to 50 locales, such as ["en_US", "de_DE"].')
+        raise ParamsError(
+            'params.locales must be a list of 1 to 50 locales, such as ["en_US", "de_DE"].', field="params.locales"
+        )
     if not all(isinstance(x, str) for x in raw):
-        raise ParamsError('params.locales must list locale names, such as "en_US".')
-    return tuple(normalise_locale(x) for x in raw)
+        raise ParamsError('params.locales must list locale names, such as "en_US".', field="params.locales")
+    try:
+        return tuple(normalise_locale(x) for x in raw)
+    except ParamsError as exc:
+        exc.field = "params.locales"
+        raise
 
 
 def locale_country(locale: str) -> Country:

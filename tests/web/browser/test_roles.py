@@ -28,9 +28,9 @@ def forge(page: Page, query: str) -> dict[str, Any]:
 def refused(body: dict[str, Any]) -> str:
     errors = body.get("errors") or []
     assert errors and not body.get("data"), body
-    code = str(errors[0].get("extensions", {}).get("code", "")).upper()
-    assert code in ("FORBIDDEN", "NOT_FOUND"), body
-    return code
+    kind = str(errors[0].get("extensions", {}).get("classification", ""))
+    assert kind in ("FORBIDDEN", "NOT_FOUND"), body
+    return kind
 
 
 def test_tester_is_not_offered_admin_actions_and_the_server_refuses_them(page: Page, rest: Rest) -> None:

@@ -72,7 +72,7 @@ export function createClient(): Client {
     exchanges: [
       mapExchange({
         onError(error) {
-          const unauthenticated = error.graphQLErrors.some((e) => e.extensions?.code === 'unauthenticated');
+          const unauthenticated = error.graphQLErrors.some((e) => e.extensions?.status === 401);
           if (unauthenticated && getToken()) sendToLogin();
         },
       }),

@@ -5,8 +5,8 @@ import { Button, Menu } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconChevronDown, IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useMutation } from 'urql';
-import { errorDetail } from '../../api/errors';
+import { type CombinedError, useMutation } from 'urql';
+import { errorCode, errorDetail } from '../../api/errors';
 import { graphql } from '../../gql';
 import { formatBytes } from '../format';
 import { FORMATS, formatLabel, type LiveDataset } from './datasetFields';
@@ -40,12 +40,13 @@ export function downloadItems(dataset: Pick<LiveDataset, 'types' | 'files'>): It
   });
 }
 
-/** The server's sentence, or a plain one while the server predates create_download_link. */
-function downloadError(message: string | null): string {
-  if (message && /Cannot query field .?create_download_link/i.test(message)) {
+/** The server's sentence, or a plain one while the server predates create_download_link (the
+ *  document does not validate against its schema). */
+function downloadError(error: CombinedError | undefined): string {
+  if (errorCode(error) === 'graphql_validation') {
     return 'Downloads from the browser are not available on this server yet; use GET /api/v1/data/{dataset_id}.';
   }
-  return message ?? 'No download link was returned.';
+  return errorDetail(error) ?? 'No download link was returned.';
 }
 
 export function DownloadMenu({ dataset, size = 'xs' }: { dataset: Pick<LiveDataset, 'dataset_id' | 'types' | 'files'>; size?: string }) {
@@ -58,7 +59,7 @@ export function DownloadMenu({ dataset, size = 'xs' }: { dataset: Pick<LiveDatas
     setPending(false);
     const url = result.data?.create_download_link.url;
     if (url) window.location.assign(url);
-    else notifications.show({ color: 'red', title: 'Download failed', message: downloadError(errorDetail(result.error)) });
+    else notifications.show({ color: 'red', title: 'Download failed', message: downloadError(result.error) });
   };
 
   return (

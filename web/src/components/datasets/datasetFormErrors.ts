@@ -1,8 +1,8 @@
-// Where the server's complaint about a new dataset belongs in the form. Pydantic failures name
-// their field in extensions.errors; the service's own checks name it in the sentence
-// ("record_count must be…", "params.seed must be…", "Constraint set 3 belongs to…").
+// Where the server's complaint about a new dataset belongs in the form: by the field it names
+// (`extensions.field`, pydantic's `extensions.errors`), e.g. `record_count`, `params.seed`,
+// `schema_id`; never by its sentence.
 import type { CombinedError } from 'urql';
-import { errorDetail, fieldErrors } from '../../api/errors';
+import { errorDetail, errorField, fieldErrors, fieldPath } from '../../api/errors';
 
 export type DatasetFormField =
   | 'project' | 'name' | 'schema' | 'constraintSet' | 'recordCount' | 'formats' | 'seed' | 'locale' | 'recordsPerFile';
@@ -16,22 +16,14 @@ const BY_KEY: Record<string, DatasetFormField> = {
   types: 'formats',
   seed: 'seed',
   locale: 'locale',
+  locales: 'locale',
   records_per_file: 'recordsPerFile',
+  // the record root comes from the constraint set: a clash or an unsatisfiable root is shown there
+  root: 'constraintSet',
 };
 
-// Sentences of app/core/services/datasets.py and app/generation (engine.parse_params, vocab).
-const BY_SENTENCE: Array<[RegExp, DatasetFormField]> = [
-  [/^record_count\b/, 'recordCount'],
-  [/^(types\b|Unknown output format)/, 'formats'],
-  [/^params\.seed\b/, 'seed'],
-  [/^params\.records_per_file\b/, 'recordsPerFile'],
-  [/^locale\b/, 'locale'],
-  [/^Constraint set\b|^params\.root\b/, 'constraintSet'],
-  [/^Schema \d+/, 'schema'],
-];
-
 function keyField(loc: string): DatasetFormField | undefined {
-  const parts = loc.split('.').filter((p) => p !== 'input' && p !== 'params' && p !== 'body');
+  const parts = fieldPath(loc).filter((p) => p !== 'params');
   return parts.length ? BY_KEY[parts[0]!] : undefined;
 }
 
@@ -49,14 +41,9 @@ export function placeDatasetErrors(error: CombinedError | undefined): PlacedErro
     const field = keyField(e.field);
     if (field && !fields[field]) fields[field] = e.message.replace(/^Value error, /, '');
   }
-  if (Object.keys(fields).length === 0) {
-    const match = BY_SENTENCE.find(([pattern]) => pattern.test(detail));
-    if (match) fields[match[1]] = detail;
-  } else {
-    // the detail sentence names the first field; prefer it over pydantic's terser message
-    const first = fieldErrors(error)[0];
-    const field = first && keyField(first.field);
-    if (field) fields[field] = detail;
-  }
+  // the detail sentence is about the error's own field; prefer it over pydantic's terser message
+  const own = errorField(error);
+  const field = own ? keyField(own) : undefined;
+  if (field) fields[field] = detail;
   return { fields, general: Object.keys(fields).length ? null : detail };
 }

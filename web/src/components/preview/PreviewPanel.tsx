@@ -7,8 +7,8 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconCheck, IconCopy, IconRefresh } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-import { useQuery } from 'urql';
-import { errorDetail } from '../../api/errors';
+import { type CombinedError, useQuery } from 'urql';
+import { errorCode, errorDetail } from '../../api/errors';
 import { graphql } from '../../gql';
 
 const PreviewQuery = graphql(`
@@ -33,12 +33,11 @@ export interface PreviewPanelProps {
   params?: Record<string, unknown>;
 }
 
-/** The server's sentence, or a plain one while the server predates the preview query. */
-function previewError(message: string | null): string | null {
-  if (message && /Cannot query field .?preview/i.test(message)) {
-    return 'Preview is not available on this server yet.';
-  }
-  return message;
+/** The server's sentence, or a plain one while the server predates the preview query (the
+ *  document does not validate against its schema). */
+function previewError(error: CombinedError | undefined): string | null {
+  if (errorCode(error) === 'graphql_validation') return 'Preview is not available on this server yet.';
+  return errorDetail(error);
 }
 
 export function PreviewPanel({ schemaId, constraintSetId = null, params }: PreviewPanelProps) {
@@ -68,7 +67,7 @@ export function PreviewPanel({ schemaId, constraintSetId = null, params }: Previ
     requestPolicy: 'network-only',
   });
   const preview = data?.preview;
-  const detail = previewError(errorDetail(error));
+  const detail = previewError(error);
 
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="preview-title">

@@ -17,12 +17,6 @@ const CreateUserMutation = graphql(`
 `);
 
 const FIELDS = { username: 'username', email: 'email', password: 'password', role: 'role' };
-const RULES = [
-  { field: 'username', pattern: /username/i },
-  { field: 'email', pattern: /email/i },
-  { field: 'password', pattern: /password/i },
-  { field: 'role', pattern: /grant/i },
-];
 
 interface Props {
   opened: boolean;
@@ -54,7 +48,7 @@ export function CreateUserModal({ opened, onClose, onCreated }: Props) {
     });
     const created = result.data?.create_user;
     if (!created) {
-      const placed = placeServerError(result.error, FIELDS, RULES);
+      const placed = placeServerError(result.error, FIELDS);
       form.setErrors(placed.byField);
       setGeneral(placed.general);
       return;

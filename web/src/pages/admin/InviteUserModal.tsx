@@ -18,7 +18,6 @@ const InviteUserMutation = graphql(`
 `);
 
 const FIELDS = { username: 'username', email: 'email', role: 'role' };
-const RULES = [{ field: 'username', pattern: /username/i }, { field: 'email', pattern: /email/i }, { field: 'role', pattern: /grant/i }];
 
 interface Props {
   opened: boolean;
@@ -49,7 +48,7 @@ export function InviteUserModal({ opened, onClose, onInvited }: Props) {
     const result = await invite({ input: { username: values.username.trim(), email: values.email.trim(), role: values.role as Role } });
     const created = result.data?.invite_user;
     if (!created) {
-      const placed = placeServerError(result.error, FIELDS, RULES);
+      const placed = placeServerError(result.error, FIELDS);
       form.setErrors(placed.byField);
       setGeneral(placed.general);
       return;

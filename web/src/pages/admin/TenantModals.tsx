@@ -54,11 +54,7 @@ export function NewTenantModal({ opened, onClose, onCreated }: NewProps) {
     const created = result.data?.create_tenant;
     if (!created) {
       const fields = { name: 'name', admin_username: 'admin_username', admin_email: 'admin_email', admin_password: 'admin_password' };
-      const placed = placeServerError(result.error, fields, [
-        { field: 'name', pattern: /tenant named/i },
-        { field: 'admin_username', pattern: /username/i },
-        { field: 'admin_password', pattern: /password/i },
-      ]);
+      const placed = placeServerError(result.error, fields);
       form.setErrors(placed.byField);
       setGeneral(placed.general);
       return;
@@ -144,10 +140,7 @@ export function EditTenantModal({ tenant, onClose }: { tenant: TenantItem | null
     const result = await update({ id: tenant.tenant_id, input });
     if (result.error) {
       const fields = { name: 'name', is_active: 'is_active', max_record_count: 'max_record_count', max_concurrent_generations: 'max_concurrent_generations', retention_days: 'retention_days' };
-      const placed = placeServerError(result.error, fields, [
-        { field: 'name', pattern: /tenant named/i },
-        { field: 'is_active', pattern: /deactivate/i },
-      ]);
+      const placed = placeServerError(result.error, fields);
       form.setErrors(placed.byField);
       setGeneral(placed.general);
       return;

@@ -4,7 +4,7 @@ import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { useMutation } from 'urql';
-import { errorDetail } from '../../api/errors';
+import { errorCode, errorDetail } from '../../api/errors';
 import { useSession } from '../../auth/SessionProvider';
 import { graphql } from '../../gql';
 
@@ -32,11 +32,11 @@ export function LoginPage() {
     },
   });
   const serverDetail = errorDetail(state.error);
-  // the server asks for the second factor with a 401 ("A one-time code is required: send 'otp'..."):
+  // the server asks for the second factor with a 401 of code `one_time_code_required`:
   // for the person logging in that is the next step, not an error, so it is not shown as one
   // (an answer to a submitted code, such as a wrong one, stays an error)
   const [sentCode, setSentCode] = useState(false);
-  const asksForCode = !sentCode && !!serverDetail && /one-time code/i.test(serverDetail);
+  const asksForCode = !sentCode && errorCode(state.error) === 'one_time_code_required';
   const detail = asksForCode ? null : serverDetail;
   useEffect(() => {
     if (asksForCode) setNeedsCode(true);

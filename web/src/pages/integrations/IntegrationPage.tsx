@@ -7,7 +7,7 @@ import { IconArrowLeft, IconKey, IconPencil, IconPlugConnected, IconTrash } from
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQuery } from 'urql';
-import { errorCode, errorDetail } from '../../api/errors';
+import { errorDetail, errorStatus } from '../../api/errors';
 import { useSession } from '../../auth/SessionProvider';
 import { PageLoader } from '../../components/PageLoader';
 import { PageTitle } from '../../components/PageTitle';
@@ -54,7 +54,7 @@ export default function IntegrationPage() {
       </>
     );
   }
-  if (!valid || (error && errorCode(error) === 'not_found')) {
+  if (!valid || (error && errorStatus(error) === 404)) {
     return (
       <>
         <BackLink />

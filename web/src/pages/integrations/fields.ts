@@ -44,8 +44,8 @@ export interface PlacedErrors {
 }
 
 /**
- * Put the server's 422/400 details next to the field they name. The SSRF guard answers with a
- * sentence about "the URL" or "the host" and no field: that belongs to the provider's URL field.
+ * Put the server's 422/400 details next to the field they name (`config.url`, `events`, pydantic's
+ * field errors). A URL the SSRF guard refuses (`unsafe_destination`) names the provider's URL field.
  */
 export function placeErrors(error: CombinedError | undefined, known: string[], urlField: string | null): PlacedErrors {
   if (!error) return { fields: {}, general: null };
@@ -55,8 +55,7 @@ export function placeErrors(error: CombinedError | undefined, known: string[], u
     if (known.includes(name) && !fields[name]) fields[name] = sentence(e.message);
   }
   const detail = errorDetail(error);
-  const code = errorCode(error);
-  if (Object.keys(fields).length === 0 && urlField && code === 'invalid' && detail && /\b(URL|host)\b/.test(detail)) {
+  if (Object.keys(fields).length === 0 && urlField && errorCode(error) === 'unsafe_destination' && detail) {
     fields[urlField] = detail;
   }
   return { fields, general: Object.keys(fields).length ? null : detail };

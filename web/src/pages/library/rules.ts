@@ -1,6 +1,6 @@
 // Constraint rules as the editor holds them (text the user typed) and as the server takes them
-// (app/generation/constraint_rules.py: path, category, pattern, min, max, min_length, max_length,
-// enum, null_rate, unique), and where the server's 422 detail points.
+// (app/generation/rules.py: path, category, pattern, min, max, min_length, max_length,
+// enum, null_rate, unique, ...), and which rule and control the server's 422 names by its field.
 import type { RulePath } from './fieldTree';
 
 export interface RuleDraft {
@@ -86,35 +86,30 @@ export interface RuleError {
   control: RuleControl | null;
 }
 
-/** Which control of the rule a conflict sentence is about. */
-function controlOf(conflict: string): RuleControl | null {
-  const checks: [RegExp, RuleControl][] = [
-    [/no field has this path|more than one rule has this path|unknown key/i, 'field'],
-    [/category/i, 'category'],
-    [/null_rate/i, 'nullRate'],
-    [/'unique'/i, 'unique'],
-    [/enum/i, 'values'],
-    [/pattern/i, 'pattern'],
-    [/^'?min(_length)?'?\b|^min /i, 'min'],
-    [/^'?max(_length)?'?\b|^max /i, 'max'],
-  ];
-  return checks.find(([re]) => re.test(conflict))?.[1] ?? null;
-}
+/** The control that shows a rule key the server names (`rules.2.min_length` -> 'min'). */
+const CONTROL_BY_KEY: Record<string, RuleControl> = {
+  path: 'field',
+  category: 'category',
+  pattern: 'pattern',
+  min: 'min',
+  min_length: 'min',
+  max: 'max',
+  max_length: 'max',
+  enum: 'values',
+  null_rate: 'nullRate',
+  unique: 'unique',
+};
 
-/** The rule a 422 detail names: "Rule for 'a.b': ..." (by path), "Rule 3 must ..." (by index), or a
- * field error at rules.N. */
+/** The rule an error names by its field, `rules.<index>` or `rules.<index>.<key>` (the server's
+ * `extensions.field`, or a field-level error of the input). */
 export function locateRuleError(detail: string | null, fields: { field: string; message: string }[],
                                 rules: RuleDraft[]): RuleError | null {
   if (!detail) return null;
-  const byPath = /^Rule for '(.*?)': (.*)$/s.exec(detail);
-  if (byPath) {
-    const [, path, conflict = ''] = byPath;
-    const index = rules.findIndex((r) => r.path === path);
-    if (index >= 0) return { index, message: detail, control: controlOf(conflict) };
+  for (const { field } of fields) {
+    const found = /(?:^|\.)rules\.(\d+)(?:\.([a-z_]+))?/.exec(field);
+    if (!found || Number(found[1]) >= rules.length) continue;
+    const key = found[2];
+    return { index: Number(found[1]), message: detail, control: key ? (CONTROL_BY_KEY[key] ?? null) : null };
   }
-  const byIndex = /^Rule (\d+) /.exec(detail);
-  if (byIndex && Number(byIndex[1]) < rules.length) return { index: Number(byIndex[1]), message: detail, control: 'field' };
-  const field = fields.map((f) => /(?:^|\.)rules\.(\d+)/.exec(f.field)).find(Boolean);
-  if (field && Number(field[1]) < rules.length) return { index: Number(field[1]), message: detail, control: null };
   return null;
 }

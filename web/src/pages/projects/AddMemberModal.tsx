@@ -6,7 +6,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
-import { errorDetail } from '../../api/errors';
+import { errorDetail, errorField } from '../../api/errors';
 import { useSession } from '../../auth/SessionProvider';
 import { graphql } from '../../gql';
 import type { ProjectRole } from '../../gql/graphql';
@@ -79,8 +79,8 @@ export function AddMemberModal({ opened, onClose, projectId, memberIds, onAdded 
       return;
     }
     const detail = errorDetail(result.error);
-    // "User 7 does not exist in this tenant." / "User 7 is deactivated." belong to the user field
-    if (detail && /^User \d+/.test(detail)) form.setFieldError(canList ? 'user' : 'userId', detail);
+    // a user not found, not in the tenant or deactivated: the error names the user_id field
+    if (detail && errorField(result.error) === 'user_id') form.setFieldError(canList ? 'user' : 'userId', detail);
     else setGeneral(detail);
   });
 

@@ -4,7 +4,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
-import { errorDetail } from '../../api/errors';
+import { errorDetail, errorField } from '../../api/errors';
 import { graphql } from '../../gql';
 
 const LinkableSchemasQuery = graphql(`
@@ -65,7 +65,7 @@ export function LinkSchemaModal({ opened, onClose, projectId, linkedIds, onLinke
       return;
     }
     const detail = errorDetail(result.error);
-    if (detail && /^Schema \d+/.test(detail)) setFieldError(detail);
+    if (detail && errorField(result.error) === 'schema_id') setFieldError(detail);
     else setGeneral(detail);
   };
 

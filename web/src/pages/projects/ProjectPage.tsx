@@ -7,7 +7,7 @@ import { IconEdit, IconTrash } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useMutation, useQuery } from 'urql';
-import { errorCode, errorDetail } from '../../api/errors';
+import { errorDetail, errorStatus } from '../../api/errors';
 import { useSession } from '../../auth/SessionProvider';
 import { PageTitle } from '../../components/PageTitle';
 import { graphql } from '../../gql';
@@ -57,7 +57,7 @@ export default function ProjectPage() {
   const reload = () => refetch({ requestPolicy: 'network-only' });
 
   if (!valid || (error && !project)) {
-    const missing = !valid || errorCode(error) === 'not_found';
+    const missing = !valid || errorStatus(error) === 404;
     return (
       <>
         <PageTitle>{missing ? 'Project not found' : 'Project'}</PageTitle>

@@ -37,7 +37,7 @@ export function DeleteAccountSection() {
       window.location.replace('/login');
       return;
     }
-    const placed = placeServerError(result.error, { password: 'password' }, [{ field: 'password', code: 'forbidden' }]);
+    const placed = placeServerError(result.error, { password: 'password' });
     form.setErrors(placed.byField);
     setGeneral(placed.general);
   });

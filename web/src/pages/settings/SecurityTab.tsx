@@ -40,10 +40,7 @@ function PasswordSection() {
     const result = await change({ input: values });
     const token = result.data?.change_password.access_token;
     if (!token) {
-      const placed = placeServerError(result.error, { current_password: 'current_password', new_password: 'new_password' }, [
-        { field: 'current_password', code: 'forbidden' },
-        { field: 'new_password', pattern: /new password|password must/i },
-      ]);
+      const placed = placeServerError(result.error, { current_password: 'current_password', new_password: 'new_password' });
       form.setErrors(placed.byField);
       setGeneral(placed.general);
       return;
@@ -83,10 +80,7 @@ function EmailSection({ email }: { email: string | null }) {
     setGeneral(null);
     const result = await change({ input: { email: values.email.trim(), password: values.password } });
     if (result.error) {
-      const placed = placeServerError(result.error, { email: 'email', password: 'password' }, [
-        { field: 'password', code: 'forbidden' },
-        { field: 'email', code: 'conflict' },
-      ]);
+      const placed = placeServerError(result.error, { email: 'email', password: 'password' });
       form.setErrors(placed.byField);
       setGeneral(placed.general);
       return;

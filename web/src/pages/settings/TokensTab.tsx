@@ -66,7 +66,6 @@ export function TokensTab() {
       const placed = placeServerError(
         result.error,
         { name: 'name', expires_at: 'expiry', project_ids: 'scope.projects', actions: 'scope.actions' },
-        [{ field: 'expiry', pattern: /expires_at/ }, { field: 'scope.projects', pattern: /project_ids/ }],
       );
       form.setErrors(placed.byField);
       setGeneral(placed.general);

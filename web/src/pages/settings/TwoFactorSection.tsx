@@ -24,7 +24,6 @@ const DisableTwoFactorMutation = graphql(`
 `);
 
 const QR_LABEL = 'QR code for your authenticator app';
-const CODE_RULES = [{ field: 'code', pattern: /code/i }, { field: 'password', pattern: /password/i }];
 
 interface Enrolment {
   secret: string;
@@ -46,7 +45,7 @@ function Enrol({ enrolment, onDone, onCancel }: { enrolment: Enrolment; onDone: 
       onDone(status.recovery_codes);
       return;
     }
-    const placed = placeServerError(result.error, { code: 'code' }, [{ field: 'code', code: 'invalid' }]);
+    const placed = placeServerError(result.error, { code: 'code' });
     form.setErrors(placed.byField);
     setGeneral(placed.general);
   });
@@ -91,7 +90,7 @@ function TurnOff({ onDone }: { onDone: () => void }) {
       onDone();
       return;
     }
-    const placed = placeServerError(result.error, { password: 'password', code: 'code' }, CODE_RULES);
+    const placed = placeServerError(result.error, { password: 'password', code: 'code' });
     form.setErrors(placed.byField);
     setGeneral(placed.general);
   });

@@ -1,14 +1,12 @@
-// Placing a mutation's error: a field-level detail next to the field it names, anything else
-// as one sentence for an Alert. Used by the Settings and Administration forms.
+// Placing a mutation's error: next to the field it names (`extensions.field`, pydantic's field
+// errors), anything else as one sentence for an Alert. Used by the Settings and Administration forms.
 import type { CombinedError } from 'urql';
 import { errorCode, errorDetail, fieldErrors } from '../../api/errors';
 
-/** Puts an error the server does not tie to a field (a wrong password is a 403, a taken email a
- *  409) at a form field, when its code and/or sentence match. */
+/** Puts an error the server does not tie to an input at a form field, by its code. */
 export interface ErrorRule {
   field: string;
-  code?: string;
-  pattern?: RegExp;
+  code: string;
 }
 
 export interface PlacedError {
@@ -39,18 +37,13 @@ export function placeServerError(
 
   for (const item of fieldErrors(error)) {
     const key = item.field.split('.').pop() ?? item.field;
-    const target = fields[key];
+    const target = fields[key] ?? fields[item.field];
     if (target && !byField[target]) byField[target] = sentence(item.message);
   }
   if (Object.keys(byField).length === 0) {
     const code = errorCode(error);
-    const rule = rules.find((r) => (!r.code || r.code === code) && (!r.pattern || r.pattern.test(detail)));
+    const rule = rules.find((r) => r.code === code);
     if (rule) byField[rule.field] = detail;
-  }
-  if (Object.keys(byField).length === 0) {
-    // "Invalid value for 'email': ..." names the field in quotes
-    const named = Object.keys(fields).find((key) => detail.includes(`'${key}'`));
-    if (named) byField[fields[named]!] = detail;
   }
   return { byField, general: Object.keys(byField).length ? null : detail };
 }

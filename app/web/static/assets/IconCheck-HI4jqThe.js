@@ -1,1 +1,0 @@
-import{i as e}from"./errors-BSWkwvd2.js";var t=e(`outline`,`check`,`Check`,[[`path`,{d:`M5 12l5 5l10 -10`,key:`svg-0`}]]);export{t};

@@ -1,1 +1,0 @@
-import{i as e}from"./errors-BSWkwvd2.js";var t=e(`outline`,`chevron-right`,`ChevronRight`,[[`path`,{d:`M9 6l6 6l-6 6`,key:`svg-0`}]]);export{t};
