@@ -53,7 +53,9 @@ def build_plan(
     records_per_file: int | None = None,
     sql_dialect: str | None = None,
     table_name: str | None = None,
+    coverage: str | None = None,
 ) -> Plan:
+    """The run's Plan; with `coverage` its first records are the coverage set (`plan.coverage`)."""
     import json
 
     from app.generation.errors import RuleError
@@ -84,12 +86,16 @@ def build_plan(
         except (OSError, ValueError) as exc:
             raise RuleError(f"The constraints file cannot be read as JSON: {exc}") from None
         rules = load_rules(loaded.field_tree(root), raw)
+    if coverage is not None:
+        from app.generation.coverage import compile_coverage
+
+        return compile_coverage(loaded, rules, params, mode=coverage, record_count=count)[0]
     return compile_plan(loaded, rules, params, record_count=count)
 
 
 def generate(
     schema_file: Path,
-    count: int,
+    count: int | None,
     fmt: str,
     out: str,
     *,
@@ -102,20 +108,33 @@ def generate(
     table_name: str | None = None,
     jobs: int = 1,
     part: str | None = None,
+    coverage: str | None = None,
+    report: str | None = None,
     progress: Callable[[int], None] | None = None,
     stdout: IO[bytes] | None = None,
     process_exits: bool = False,
 ) -> tuple[Plan, list[Path]]:
     """Generate `count` records of `fmt` into `out` (a path, or "-" for stdout), drawn by `jobs`
     processes; `part` "K/N": only the records of part K of N (see `part_bounds`). `process_exits`:
-    the process ends with this run (the console command), see `_collector_deferred`."""
+    the process ends with this run (the console command), see `_collector_deferred`.
+
+    `coverage` (each | pairwise): the coverage set first, then random records up to `count`
+    (the set alone when `count` is None or smaller); its report is written to `report`, by
+    default the output path with `.coverage.json` appended (every part writes the same one)."""
     from app.generation.errors import ParamsError
     from app.generation.fanout import pieces, write_pieces
     from app.generation.plan import FORMATS
 
     if fmt not in FORMATS:
         raise ParamsError(f"Unknown format {fmt!r}; use one of {', '.join(FORMATS)}.")
-    if count < 1:
+    if coverage is not None and coverage not in ("each", "pairwise"):
+        raise ParamsError("--coverage must be each or pairwise.")
+    if count is None and coverage is None:
+        raise ParamsError("The record count (-n) is needed unless --coverage is given.")
+    if report is not None and coverage is None:
+        raise ParamsError("--report needs --coverage.")
+    count = 0 if count is None else count
+    if count < 1 and coverage is None:
         raise ParamsError("The record count must be at least 1.")
     if out == "-" and records_per_file:
         raise ParamsError("--records-per-file needs an output path, not stdout.")
@@ -137,9 +156,17 @@ def generate(
             records_per_file=records_per_file,
             sql_dialect=sql_dialect,
             table_name=table_name,
+            coverage=coverage,
         )
+    if coverage is not None:
+        where = report if report is not None else None if out == "-" else out + ".coverage.json"
+        if where is not None:
+            assert plan.coverage is not None
+            write_report(Path(where), plan.coverage.report())
+        # the set may be larger than `count`: the run holds max(count, set size) records
+        start, stop, head, foot = part_bounds(plan.record_count, part)
     # one piece per file in one process; pieces of the plan's blocks to share among processes
-    unit = plan.block_size if jobs > 1 else max(1, count)
+    unit = plan.block_size if jobs > 1 else max(1, plan.record_count)
     work = pieces(plan, start, stop, unit, header=head, footer=foot)
     if out == "-":
         stream = stdout if stdout is not None else sys.stdout.buffer
@@ -211,6 +238,14 @@ class _Files:
             self.current = None
 
 
+def write_report(path: Path, report: dict[str, Any]) -> None:
+    import json
+
+    tmp = path.with_name(path.name + ".part")
+    tmp.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.replace(path)
+
+
 @contextlib.contextmanager
 def _collector_deferred() -> Iterator[None]:
     """No cyclic garbage collection while the run imports the engine, loads the schema and
@@ -241,7 +276,9 @@ def register(app: typer.Typer) -> None:
             help="JSON Schema or XSD; a multi-file XSD is read from the main schema's folder "
             "(or give the folder, or a .zip)",
         ),
-        count: int = typer.Option(..., "-n", "--count", min=1, help="Number of records"),
+        count: int | None = typer.Option(
+            None, "-n", "--count", min=1, help="Number of records (with --coverage: at least the set)"
+        ),
         fmt: str = typer.Option("json", "-f", "--format", help="csv, json, ndjson, xml or sql"),
         out: str = typer.Option(..., "-o", "--out", help="Output file, or - for stdout"),
         constraints: Path | None = typer.Option(
@@ -273,6 +310,15 @@ def register(app: typer.Typer) -> None:
             help="K/N: write only part K of N (whole blocks of 4,096 records; part 1 holds the "
             "header, part N the footer), so parts 1..N joined in order are the whole output",
         ),
+        coverage: str | None = typer.Option(
+            None,
+            "--coverage",
+            help="each or pairwise: first the fewest valid records covering every enum value, "
+            "branch, optional part, null and bound (pairwise: every pair of finite-domain values)",
+        ),
+        report: str | None = typer.Option(
+            None, "--report", help="Coverage report file (default: the output path + .coverage.json)"
+        ),
     ) -> None:
         """Generate test data from a schema file, offline."""
         run_command(
@@ -289,10 +335,12 @@ def register(app: typer.Typer) -> None:
             table_name=table_name,
             jobs=jobs,
             part=part,
+            coverage=coverage,
+            report=report,
         )
 
 
-def run_command(schema_file: Path, count: int, fmt: str, out: str, **options: Any) -> None:
+def run_command(schema_file: Path, count: int | None, fmt: str, out: str, **options: Any) -> None:
     """The `generate` command's work once its command line is read (by typer or by `fast_path`):
     a progress bar on a terminal, the seed on stderr; a GenerationError exits with status 2, a
     generation process that died with status 1 (its file left as NAME.part, as any failed run's)."""
@@ -302,7 +350,7 @@ def run_command(schema_file: Path, count: int, fmt: str, out: str, **options: An
     if options.get("jobs") is None:
         options["jobs"] = default_jobs()
     try:
-        start, stop, _, _ = part_bounds(count, options.get("part"))
+        start, stop, _, _ = part_bounds(count or 0, options.get("part"))
         if sys.stderr.isatty():
             with _Bar(stop - start) as bar:
                 plan, paths = generate(schema_file, count, fmt, out, progress=bar.advance, **options)
@@ -314,14 +362,24 @@ def run_command(schema_file: Path, count: int, fmt: str, out: str, **options: An
     except WorkerLost as exc:
         typer.echo(f"error: {exc}; no output was completed.", err=True)
         raise typer.Exit(1) from None
+    cover = plan.coverage
+    if cover is not None:  # the set may be larger than the count asked for
+        start, stop, _, _ = part_bounds(plan.record_count, options.get("part"))
     written = f"{stop - start} records" + (
-        f" (part {options['part']} of {count})" if options.get("part") else ""
+        f" (part {options['part']} of {plan.record_count})" if options.get("part") else ""
     )
     typer.echo(
         f"seed {plan.params.seed}: {written}"
         + (f" in {len(paths)} file(s): {', '.join(map(str, paths))}" if paths else ""),
         err=True,
     )
+    if cover is not None:
+        rep = cover.report()
+        typer.echo(
+            f"coverage {rep['mode']}: the first {rep['records']} records cover {rep['covered']} "
+            f"of {rep['total']} targets",
+            err=True,
+        )
 
 
 class _Bar:
@@ -378,6 +436,8 @@ FAST_OPTIONS: dict[str, str] = {
     "-j": "jobs",
     "--jobs": "jobs",
     "--part": "part",
+    "--coverage": "coverage",
+    "--report": "report",
 }
 _INTS = {"count": 1, "seed": None, "records_per_file": 1, "jobs": 1}  # dest -> its minimum
 
@@ -431,10 +491,13 @@ def fast_arguments(argv: list[str]) -> dict[str, Any] | None:
     """`tdg generate`'s arguments from `argv` (after `generate`) as typer would pass them to the
     command, or None when typer should read the command line (and report its error, if any)."""
     words = _words(argv)
-    if words is None or not {"schema_file", "count", "out"} <= words.keys():
+    if words is None or not {"schema_file", "out"} <= words.keys():
+        return None
+    if "count" not in words and "coverage" not in words:
         return None
     args: dict[str, Any] = dict(words)
     args.setdefault("fmt", "json")
+    args.setdefault("count", None)
     for dest, least in _INTS.items():
         if dest in words:
             text = words[dest]

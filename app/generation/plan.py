@@ -8,7 +8,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 import orjson
@@ -62,6 +62,9 @@ PARAM_KEYS = frozenset(
     }
 )
 Progress = Callable[[int], None]
+
+if TYPE_CHECKING:
+    from app.generation.coverage.sets import CoverageSet
 
 
 def sub_block_size(gen: Gen) -> int:
@@ -190,6 +193,8 @@ class Plan:
         self.xsd = xsd
         self.validator = validator
         self._cache: tuple[int, Column] | None = None
+        # the coverage set its first records are (app/generation/coverage), when it has one
+        self.coverage: CoverageSet | None = None
 
     @property
     def element_name(self) -> str:

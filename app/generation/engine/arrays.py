@@ -19,6 +19,7 @@ from app.generation.engine.generators import (
     null_mask,
     redraw_negated,
 )
+from app.generation.engine.pins import pin_lengths, pin_nulls
 from app.generation.errors import Unsatisfiable
 from app.generation.model import Node
 
@@ -88,11 +89,12 @@ class ArrayGen(Gen):
         rng = bc.rng(self.key)
         hi = self.min_items if bc.minimal else self.max_items
         lengths = rng.integers(self.min_items, hi + 1, size=n).astype(np.int64)
+        lengths = pin_lengths(self.pins, rows.keys, lengths)
         item = self._items(bc, rows, lengths)
         arr = Arr(lengths, item)
         if self.unique_items and item is not None:
             arr = self._dedupe(bc, rows, arr)
-        arr.nulls = null_mask(rng, n, self.null_rate, bc)
+        arr.nulls = pin_nulls(self.pins, rows.keys, null_mask(rng, n, self.null_rate, bc))
         return arr
 
     def _dedupe(self, bc: BlockContext, rows: Rows, arr: Arr) -> Arr:
@@ -121,6 +123,7 @@ class ArrayGen(Gen):
             plain = ArrayGen(
                 self.node, self.key, self.name, self.item, self.min_items, self.max_items, self.prefix, False
             )
+            plain.pins = self.pins
             bad = np.flatnonzero(short)
             sub = plain.generate(bc.salted(r), rows.subset(bad), None)
             arr = _splice_arrays(arr, bad, sub)

@@ -21,6 +21,7 @@ from app.generation.engine.generators import (
     redraw_negated,
 )
 from app.generation.engine.matcher import accepts
+from app.generation.engine.pins import pin_branch, pin_nulls
 from app.generation.errors import Unsatisfiable
 from app.generation.model import Kind, Node
 
@@ -50,11 +51,11 @@ class ChoiceGen(Gen):
         n = rows.n
         rng = bc.rng(self.key)
         live = np.array([i for i, g in enumerate(self.options) if g is not None])
-        branch = live[rng.integers(0, len(live), size=n)]
+        branch = pin_branch(self.pins, rows.keys, live[rng.integers(0, len(live), size=n)])
         col = self._fill(bc, rows, shared, branch)
         if self.exclusive or self.must_match is not None:
             col = self._exclusive(bc, rows, shared, col, live)
-        col.nulls = null_mask(rng, n, self.null_rate, bc)
+        col.nulls = pin_nulls(self.pins, rows.keys, null_mask(rng, n, self.null_rate, bc))
         return col
 
     def _fill(self, bc: BlockContext, rows: Rows, shared: Shared | None, branch: np.ndarray) -> Choice:
@@ -102,6 +103,7 @@ class ChoiceGen(Gen):
             idx = np.flatnonzero(bad)
             sbc = bc.salted(r)
             branch = live[sbc.rng(self.key).choice(len(live), size=idx.size, p=weights)]
+            branch = pin_branch(self.pins, rows.keys[idx], branch)
             sub = self._fill(sbc, rows.subset(idx), None if shared is None else shared.subset(idx), branch)
             col = _replace_rows(col, idx, sub)
             bad = self._overlaps(col)

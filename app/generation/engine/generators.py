@@ -14,6 +14,7 @@ from app.generation.engine.blocks import REDRAWS, BlockContext, Rows, Shared, ha
 from app.generation.engine.columns import Arr, Choice, Column, Leaf, Obj, take
 from app.generation.engine.edges import apply_edges
 from app.generation.engine.matcher import accepts
+from app.generation.engine.pins import Pins, pin_nulls, pin_values
 from app.generation.errors import Unsatisfiable
 from app.generation.model import LeafContext, LeafSpec, Node
 from app.generation.values import vocab
@@ -28,6 +29,7 @@ class Gen:
     key: int
     name: str  # the key this value has in its parent object ("" for an anonymous group)
     group = False  # an anonymous model group spliced into its parent (objects and choices set it)
+    pins: Pins | None = None  # forced outcomes of some rows (coverage sets, see pins.py)
 
     def sub_generators(self) -> list[Gen | None]:
         """The generators this one draws from (None: a position never present)."""
@@ -113,6 +115,9 @@ class LeafGen(Gen):
         if self.spec is not None and self.spec.edge_rate > 0 and not self.spec.unique:
             values, text = apply_edges(self, bc, n, values, text)
         nulls = null_mask(rng, n, self.null_rate, bc)
+        if self.pins is not None:
+            values, text = pin_values(self.pins, rows.keys, values, text)
+            nulls = pin_nulls(self.pins, rows.keys, nulls)
         if nulls is not None:
             values = list(values)
             text = None if text is None else list(text)

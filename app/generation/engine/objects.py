@@ -24,6 +24,7 @@ from app.generation.engine.generators import (
     redraw_negated,
 )
 from app.generation.engine.matcher import accepts
+from app.generation.engine.pins import pin_nulls, pin_presence
 from app.generation.errors import Unsatisfiable
 from app.generation.model import Node
 
@@ -163,6 +164,7 @@ class ObjectGen(Gen):
             else rng.random(n) < (0.0 if bc.minimal else slot.presence)
             for slot in self.slots
         ]
+        pin_presence(self.pins, rows.keys, present)
         self._dependencies(present, n)
         self._property_counts(present, n)
         if self.not_all:
@@ -180,7 +182,7 @@ class ObjectGen(Gen):
             inputs = UnitInput(bc, rows, own, fields)
             for unit in self.units:
                 unit.fill(inputs)
-        col = Obj(n, fields, present, null_mask(rng, n, self.null_rate, bc))
+        col = Obj(n, fields, present, pin_nulls(self.pins, rows.keys, null_mask(rng, n, self.null_rate, bc)))
         if self.node.conditionals and not self.conditionals_off:
             col = self._conditionals(bc, rows, shared, col)
         return col

@@ -1,0 +1,359 @@
+"""The coverage set: the fewest valid records found that meet every reachable target.
+
+Targets are packed first-fit into records whose pins agree (pairwise: IPOG rows first); the
+engine then draws the records with those pins (engine/pins.py) while every other value stays
+random, and the records themselves are judged: each is checked by the schema's validator and every
+target is looked for in them by its probe. A target whose record came out invalid or without it
+is moved to a record of its own and tried again (with its alternatives); one that still fails is
+reported unreachable with the reason. Deterministic for a seed, so every shard of a dataset
+rebuilds the same set."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import orjson
+
+from app.generation.coverage.pairwise import ipog
+from app.generation.coverage.targets import (
+    AtLeast,
+    PinKey,
+    PinSet,
+    Target,
+    compatible,
+    derive,
+    merge,
+    row_key,
+)
+from app.generation.engine.columns import Column, take
+from app.generation.engine.generators import Gen
+from app.generation.engine.pins import Pins
+from app.generation.errors import ParamsError
+from app.generation.model import FieldTree
+
+MODES = ("each", "pairwise")
+_ROUNDS = 6
+
+
+@dataclass
+class CoverageSet:
+    mode: str
+    size: int  # the coverage records: records [0, size) of the plan
+    targets: list[Target] = field(default_factory=list)
+
+    def report(self) -> dict[str, Any]:
+        reachable = [t for t in self.targets if t.record is not None]
+        return {
+            "mode": self.mode,
+            "records": self.size,
+            "total": len(self.targets),
+            "covered": len(reachable),
+            "targets": [t.report() for t in self.targets],
+        }
+
+
+@dataclass
+class _Factor:
+    pointer: str
+    levels: list[Target]
+
+
+def factors_of(targets: Sequence[Target]) -> list[_Factor]:
+    """Finite-domain fields outside arrays: enum/boolean values, a choice's branches, plus
+    'absent' for an optional one (a level: the field's presence target with value false)."""
+    by_key: dict[str, _Factor] = {}
+    absent: dict[str, Target] = {}
+    for t in targets:
+        if t.factor is None or t.pins is None:
+            continue
+        if t.kind == "presence":
+            if t.value is False:
+                absent[t.pointer] = t
+            continue
+        by_key.setdefault(t.factor, _Factor(t.pointer, [])).levels.append(t)
+    taken: set[str] = set()
+    out: list[_Factor] = []
+    for f in by_key.values():
+        if len(f.levels) < 2 and f.pointer not in absent:
+            continue
+        if f.pointer in absent and f.pointer not in taken:
+            f.levels.append(absent[f.pointer])
+            taken.add(f.pointer)
+        out.append(f)
+    return out
+
+
+def pair_targets(factors: Sequence[_Factor]) -> list[Target]:
+    out: list[Target] = []
+    for a in range(len(factors)):
+        for b in range(a + 1, len(factors)):
+            for ta in factors[a].levels:
+                for tb in factors[b].levels:
+                    pa, pb = ta.pins or {}, tb.pins or {}
+                    value = [_level(ta), _level(tb)]
+                    pointer = f"{factors[a].pointer} {factors[b].pointer}"
+                    if not compatible(pa, pb):
+                        out.append(
+                            Target(
+                                pointer,
+                                "pair",
+                                value,
+                                None,
+                                None,
+                                reason="the two cannot occur in one record (they are in different "
+                                "branches, or one needs the other's parent absent)",
+                            )
+                        )
+                        continue
+                    probe_a, probe_b = ta.probe, tb.probe
+                    assert probe_a is not None and probe_b is not None
+
+                    def probe(r: Any, pa: Any = probe_a, pb: Any = probe_b) -> bool:
+                        return bool(pa(r) and pb(r))
+
+                    both = dict(pa)
+                    merge(both, pb)
+                    out.append(Target(pointer, "pair", value, both, probe))
+    return out
+
+
+def _level(t: Target) -> Any:
+    return "absent" if t.kind == "presence" else t.value
+
+
+def _pack(records: list[PinSet], owners: list[list[Target]], t: Target, start: int = 0) -> None:
+    """Put `t` in the first record (from `start`) whose pins agree with its own, else a new one."""
+    assert t.pins is not None
+    for i in range(start, len(records)):
+        if compatible(records[i], t.pins):
+            merge(records[i], t.pins)
+            owners[i].append(t)
+            return
+    records.append(dict(t.pins))
+    owners.append([t])
+
+
+class CoverageBuilder:
+    """Builds the set over a compiled generator tree (its pins are set here: compile a tree of
+    its own for coverage, not one another plan shares)."""
+
+    def __init__(
+        self,
+        gen: Gen,
+        tree: FieldTree,
+        *,
+        xsd: bool,
+        validator: Any,
+        make_plan: Any,  # record_count -> Plan drawing this tree with the run's params
+        seed: int,
+    ) -> None:
+        self.gen, self.tree, self.xsd, self.validator = gen, tree, xsd, validator
+        self.make_plan = make_plan
+        self.derivation = derive(gen, tree, xsd=xsd, seed=seed)
+
+    def build(self, mode: str, record_count: int) -> CoverageSet:
+        if mode not in MODES:
+            raise ParamsError(f"coverage must be one of {', '.join(MODES)}.")
+        targets = list(self.derivation.targets)
+        records: list[PinSet] = []
+        owners: list[list[Target]] = []
+        if mode == "pairwise":
+            factors = factors_of(targets)
+            pairs = pair_targets(factors)
+            targets.extend(pairs)
+            sizes = [len(f.levels) for f in factors]
+
+            def ok(a: int, la: int, b: int, lb: int) -> bool:
+                pa, pb = factors[a].levels[la].pins, factors[b].levels[lb].pins
+                return pa is not None and pb is not None and compatible(pa, pb)
+
+            for row in ipog(sizes, ok):
+                pins: PinSet = {}
+                mine: list[Target] = []
+                for f, lv in enumerate(row):
+                    if lv is not None:
+                        t = factors[f].levels[lv]
+                        assert t.pins is not None
+                        merge(pins, t.pins)
+                        mine.append(t)
+                records.append(pins)
+                owners.append(mine)
+        # largest domains first: their values spread over the first records, the rest fill in
+        # targets that shut a part of the record (absent, null, no items) go last: packed first,
+        # they would leave no room for the targets inside that part
+        singles = sorted(
+            (t for t in targets if t.pins is not None and t.kind != "pair"), key=_closing
+        )
+        placed = {id(t) for o in owners for t in o}
+        for t in singles:
+            if id(t) not in placed:
+                _pack(records, owners, t)
+        pair_list = [t for t in targets if t.kind == "pair" and t.pins is not None]
+        return self._settle(mode, targets, records, owners, pair_list, record_count)
+
+    def _settle(
+        self,
+        mode: str,
+        targets: list[Target],
+        records: list[PinSet],
+        owners: list[list[Target]],
+        pairs: list[Target],
+        record_count: int,
+    ) -> CoverageSet:
+        tries: dict[int, int] = {}
+        reasons: dict[int, str] = {}
+        for rnd in range(_ROUNDS + 1):
+            records, owners = _compact(records, owners)
+            recs, errors = self._draw(records, max(record_count, len(records)))
+            valid = [e is None for e in errors]
+            met = _first_meeting(targets, recs, valid)
+            misplaced: list[Target] = []
+            for i, mine in enumerate(owners):
+                for t in mine:
+                    if met.get(id(t)) is None:
+                        misplaced.append(t)
+                        if errors[i] is not None:
+                            reasons[id(t)] = f"forcing it made the record invalid: {errors[i]}"
+                        else:
+                            reasons[id(t)] = "the engine did not produce it even when forced"
+            # pairs outside IPOG rows (pairwise) that no record met by chance
+            owned = {id(t) for o in owners for t in o}
+            for t in pairs:
+                if met.get(id(t)) is None and id(t) not in owned:
+                    misplaced.append(t)
+            if not misplaced and all(valid):
+                for t in targets:
+                    t.record = met.get(id(t))
+                    if t.record is None and t.pins is not None:
+                        t.reason = reasons.get(id(t), "no record of the set meets it")
+                return CoverageSet(mode, len(records), targets)
+            last = rnd == _ROUNDS
+            for i, ok in enumerate(valid):
+                if not ok:
+                    # an invalid record keeps none of its pins: its targets move out
+                    for t in owners[i]:
+                        if t not in misplaced:
+                            misplaced.append(t)
+                    records[i], owners[i] = {}, []
+            for t in misplaced:
+                for i, mine in enumerate(owners):
+                    if t in mine:
+                        mine.remove(t)
+                        records[i] = _union(mine)
+                tries[id(t)] = tries.get(id(t), 0) + 1
+                n = tries[id(t)]
+                if last:
+                    continue
+                if n - 1 < len(t.alternatives):
+                    t.pins = t.alternatives[n - 1]
+                elif n > 2:
+                    continue  # given up: reported with the reason of its last try
+                # on its own (a record of its own from the second try on)
+                assert t.pins is not None
+                if n >= 2:
+                    records.append(dict(t.pins))
+                    owners.append([t])
+                else:
+                    _pack(records, owners, t, start=len(records) - 1 if records else 0)
+        # rounds exhausted: records left invalid are drawn without pins (the engine's own valid
+        # records); their targets are reported unreachable with their reasons
+        records, owners = _compact(records, owners)
+        recs, errors = self._draw(records, max(record_count, len(records)))
+        valid = [e is None for e in errors]
+        met = _first_meeting(targets, recs, valid)
+        for t in targets:
+            t.record = met.get(id(t))
+            if t.record is None:
+                t.reason = t.reason or reasons.get(id(t), "no record of the set meets it")
+        if not all(valid):
+            raise ParamsError(
+                "No valid coverage set was found: forcing the targets keeps making records invalid "
+                f"({next(e for e in errors if e)})."
+            )
+        return CoverageSet(mode, len(records), targets)
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def install(self, records: Sequence[PinSet]) -> None:
+        """Set the generators' pins for records 0..len-1 (cleared everywhere else)."""
+        gens = self.derivation.gens
+        for g in gens.values():
+            g.pins = None
+        for r, pins in enumerate(records):
+            for k, v in pins.items():
+                g = gens[k.gen]
+                if g.pins is None:
+                    g.pins = Pins()
+                _put(g.pins, k, row_key(r, k.address), v)
+
+    def _draw(self, records: Sequence[PinSet], count: int) -> tuple[list[Any], list[str | None]]:
+        self.install(records)
+        plan = self.make_plan(count)
+        k = len(records)
+        if k == 0:
+            return [], []
+        cols: list[Column] = []
+        for _first, col in plan.chunks(0, k):
+            cols.append(col)
+        recs: list[Any] = []
+        errors: list[str | None] = []
+        for col in cols:
+            recs.extend(plan.gen.py(col))
+            errors.extend(self._errors(plan, col))
+        recs = [orjson.loads(orjson.dumps(r)) for r in recs]
+        return recs, errors
+
+    def _errors(self, plan: Any, col: Column) -> list[str | None]:
+        if self.validator is None:
+            return [None] * col.n
+        if self.xsd:
+            from app.generation.writers.xml import XmlWriter
+
+            texts = XmlWriter(plan.gen, xsd=True, root_name=plan.element_name).records(col)
+            return [self.validator.xml_error(t) for t in texts]
+        out: list[str | None] = []
+        for i in range(col.n):
+            rec = plan.gen.py(take(col, np.array([i], dtype=np.int64)))[0]
+            out.append(self.validator.json_error(orjson.loads(orjson.dumps(rec))))
+        return out
+
+
+def _closing(t: Target) -> int:
+    if (t.kind == "presence" and t.value is False) or (t.kind == "null" and t.value is True):
+        return 1
+    if t.kind == "bound" and t.keyword in ("minItems", "minOccurs") and t.value == 0:
+        return 1
+    return 0
+
+
+def _put(pins: Pins, k: PinKey, key: int, v: Any) -> None:
+    if k.table == "present":
+        pins.present.setdefault(key, {})[k.slot] = bool(v)
+    elif isinstance(v, AtLeast):
+        pins.min_lengths[key] = v.items
+    else:
+        getattr(pins, k.table)[key] = v
+
+
+def _union(targets: Sequence[Target]) -> PinSet:
+    out: PinSet = {}
+    for t in targets:
+        merge(out, t.pins or {})
+    return out
+
+
+def _compact(records: list[PinSet], owners: list[list[Target]]) -> tuple[list[PinSet], list[list[Target]]]:
+    keep = [i for i, o in enumerate(owners) if o]
+    return [records[i] for i in keep], [owners[i] for i in keep]
+
+
+def _first_meeting(targets: Sequence[Target], recs: Sequence[Any], valid: Sequence[bool]) -> dict[int, int | None]:
+    out: dict[int, int | None] = {}
+    for t in targets:
+        if t.probe is None:
+            continue
+        out[id(t)] = next((i for i, r in enumerate(recs) if valid[i] and t.probe(r)), None)
+    return out
