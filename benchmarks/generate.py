@@ -17,12 +17,18 @@ vocabularies, shown as "setup s"), as the Faker loop's own timing excludes `Fake
 is the same paired ratio on process CPU time.
 
     python benchmarks/generate.py --end-to-end [--records N] [--rounds R] [--formats csv,json]
+                                  [--jobs 1,2]
 
 End to end (issue 20): the whole `tdg generate -n N` command in a fresh process, start-up
 included (interpreter, imports, schema compilation, vocabularies from their cache), against the
 Faker loop in the same format (csv against its csv, json against its json; the other formats
 against its csv) timed beside it, N = 200,000 by default. The Faker loop's rate is its own
 in-process timing, its start-up left out, which favours it. Targets: 60x in csv, 40x in json.
+`--jobs 1,2` runs each cell with `tdg generate -j 1` and `-j 2` one after the other in each round
+and prints the paired wall speed-up and CPU ratio of each -j against the first, beside J
+independent `--part K/J` processes run at once (what the machine gives J processes that share
+nothing: the ceiling for `-j J`), with the machine's load (wall figures from a machine busy with
+other work say little: read the load and the parts' figure).
 """
 
 from __future__ import annotations
@@ -147,10 +153,12 @@ def validity(n: int = 2000) -> tuple[int, int]:
 TDG = Path(sys.executable).with_name("tdg")
 
 
-def tdg_run(schema: Path, root: str | None, fmt: str, n: int, tmp: Path) -> dict:
-    """One whole `tdg generate` process: wall and CPU seconds from its start to its exit."""
+def tdg_run(schema: Path, root: str | None, fmt: str, n: int, tmp: Path, jobs: int = 1) -> dict:
+    """One whole `tdg generate -j JOBS` process: wall and CPU seconds (its forked processes' CPU
+    included) from its start to its exit."""
     out = tmp / f"tdg.{fmt}"
-    args = [str(TDG), "generate", str(schema), "-n", str(n), "-f", fmt, "-o", str(out), "--seed", "1"]
+    args = [str(TDG), "generate", str(schema), "-n", str(n), "-f", fmt, "-o", str(out), "--seed", "1",
+            "-j", str(jobs)]
     before, t0 = os.times(), time.perf_counter()
     run_child(args + (["--root", root] if root else []))
     seconds, after = time.perf_counter() - t0, os.times()
@@ -159,43 +167,89 @@ def tdg_run(schema: Path, root: str | None, fmt: str, n: int, tmp: Path) -> dict
     return {"seconds": seconds, "cpu": cpu, "rate": n / seconds, "cpu_rate": n / cpu}
 
 
-def end_to_end(n: int, rounds: int, formats: list[str], faker_records: int) -> None:
-    """`tdg generate -n N` whole processes against the Faker loop timed on either side of each."""
+def tdg_parts_run(schema: Path, root: str | None, fmt: str, n: int, tmp: Path, parts: int) -> dict:
+    """`tdg generate -j 1 --part K/PARTS` for every K at once, independent processes: what the
+    machine gives PARTS processes with nothing shared, the reference for `-j PARTS`."""
+    args = [[str(TDG), "generate", str(schema), "-n", str(n), "-f", fmt, "-o", str(tmp / f"part{k}.{fmt}"),
+             "--seed", "1", "-j", "1", "--part", f"{k}/{parts}", *(["--root", root] if root else [])]
+            for k in range(1, parts + 1)]
+    before, t0 = os.times(), time.perf_counter()
+    procs = [subprocess.Popen(a, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT) for a in args]
+    if any(p.wait() for p in procs):
+        raise RuntimeError(f"a part failed: {args}")
+    seconds, after = time.perf_counter() - t0, os.times()
+    cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    for k in range(1, parts + 1):
+        (tmp / f"part{k}.{fmt}").unlink(missing_ok=True)
+    return {"seconds": seconds, "cpu": cpu}
+
+
+def load() -> str:
+    """The machine's load averages (1, 5, 15 min): this machine is shared, figures need them beside."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def end_to_end(n: int, rounds: int, formats: list[str], faker_records: int, jobs: list[int]) -> None:
+    """`tdg generate -n N -j J` whole processes against the Faker loop timed on either side of each
+    (every J of `jobs` in turn, so the runs of one cell with each J are paired in time)."""
     peer = {fmt: fmt if fmt in ("csv", "json") else "csv" for fmt in formats}
     cells = [(label, schema, root, fmt) for label, schema, root in SCHEMAS for fmt in formats]
-    ratios: dict[tuple[str, str], list[tuple[float, float, dict]]] = {}
+    ratios: dict[tuple[str, str, int], list[tuple[float, float, dict]]] = {}
+    print(f"load before: {load()} ({os.cpu_count()} cores)", flush=True)
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         for _label, schema, root, fmt in cells:  # fills the vocabulary cache, as any earlier run would
             tdg_run(schema, root, fmt, 1, tmp)
         for round_no in range(1, rounds + 1):
             for label, schema, root, fmt in cells:
-                before = faker_loop(faker_records, tmp, peer[fmt])
-                r = tdg_run(schema, root, fmt, n, tmp)
-                after = faker_loop(faker_records, tmp, peer[fmt])
-                faker = (before["rate"] + after["rate"]) / 2
-                faker_cpu = (before["cpu_rate"] + after["cpu_rate"]) / 2
-                ratios.setdefault((label, fmt), []).append((r["rate"] / faker, r["cpu_rate"] / faker_cpu, r))
-                print(f"  round {round_no}/{rounds}: {label} {fmt}: tdg generate -n {n:,} in "
-                      f"{r['seconds']:.2f} s ({r['rate']:,.0f} rec/s), Faker {peer[fmt]} loop beside it "
-                      f"{faker:,.0f} rec/s -> {r['rate'] / faker:.1f}x", flush=True)
-    header = f"{'schema':6} {'format':7} {'wall s':>7} {'cpu s':>6} {'x Faker':>8} {'range':>11} " \
+                for j in jobs:
+                    before = faker_loop(faker_records, tmp, peer[fmt])
+                    r = tdg_run(schema, root, fmt, n, tmp, j)
+                    after = faker_loop(faker_records, tmp, peer[fmt])
+                    faker = (before["rate"] + after["rate"]) / 2
+                    faker_cpu = (before["cpu_rate"] + after["cpu_rate"]) / 2
+                    r["load"] = os.getloadavg()[0]
+                    ratios.setdefault((label, fmt, j), []).append((r["rate"] / faker, r["cpu_rate"] / faker_cpu, r))
+                    if j > 1:
+                        r["parts"] = tdg_parts_run(schema, root, fmt, n, tmp, j)
+                    print(f"  round {round_no}/{rounds}: {label} {fmt} -j {j}: tdg generate -n {n:,} in "
+                          f"{r['seconds']:.2f} s, {r['cpu']:.2f} cpu s ({r['rate']:,.0f} rec/s), Faker "
+                          f"{peer[fmt]} loop beside it {faker:,.0f} rec/s -> {r['rate'] / faker:.1f}x "
+                          f"(load {r['load']:.1f})", flush=True)
+    header = f"{'schema':6} {'format':7} {'jobs':>4} {'wall s':>7} {'cpu s':>6} {'x Faker':>8} {'range':>11} " \
              f"{'target':>7} {'cpu x':>6}"
     print(f"\nend to end: `tdg generate -n {n:,}` whole processes (start-up included), vocabulary cache warm\n")
     print(header)
     print("-" * len(header))
     short = []
-    for (label, fmt), runs in ratios.items():
+    for (label, fmt, j), runs in ratios.items():
         walls = [x for x, _, _ in runs]
         ratio = statistics.median(walls)
         target = TARGETS.get(fmt, 0)
         if ratio < target:
-            short.append(f"{label} {fmt} ({ratio:.1f}x)")
-        print(f"{label:6} {fmt:7} {statistics.median(r['seconds'] for _, _, r in runs):>7.2f} "
+            short.append(f"{label} {fmt} -j {j} ({ratio:.1f}x)")
+        print(f"{label:6} {fmt:7} {j:>4} {statistics.median(r['seconds'] for _, _, r in runs):>7.2f} "
               f"{statistics.median(r['cpu'] for _, _, r in runs):>6.2f} {ratio:>8.1f} "
               f"{min(walls):>5.0f}-{max(walls):<5.0f} {target:>6}x "
               f"{statistics.median(c for _, c, _ in runs):>6.1f}")
     print(f"\nmedian of {rounds} paired ratios per cell; cells short of their target: {', '.join(short) or 'none'}")
+    if len(jobs) > 1:
+        # -j J against -j 1 (the first of `jobs`) in the same round: wall speed-up and CPU cost
+        base = jobs[0]
+        print(f"\n-j J against -j {base}, paired by round: wall speed-up (t{base}/tJ) and CPU ratio (cpuJ/cpu{base})")
+        for label, _schema, _root, fmt in cells:
+            for j in jobs[1:]:
+                pairs = list(zip(ratios[(label, fmt, base)], ratios[(label, fmt, j)], strict=True))
+                speed = [a[2]["seconds"] / b[2]["seconds"] for a, b in pairs]
+                cpu = [b[2]["cpu"] / a[2]["cpu"] for a, b in pairs]
+                loads = [b[2]["load"] for _, b in pairs]
+                parts = [a[2]["seconds"] / b[2]["parts"]["seconds"] for a, b in pairs]
+                parts_cpu = [b[2]["parts"]["cpu"] / a[2]["cpu"] for a, b in pairs]
+                print(f"  {label:6} {fmt:7} -j {j}: wall x{statistics.median(speed):.2f} "
+                      f"({min(speed):.2f}-{max(speed):.2f}), cpu x{statistics.median(cpu):.2f}; "
+                      f"{j} independent parts at once: wall x{statistics.median(parts):.2f}, "
+                      f"cpu x{statistics.median(parts_cpu):.2f}; 1-min load {min(loads):.1f}-{max(loads):.1f}")
+    print(f"load after: {load()}")
 
 
 def main() -> None:
@@ -209,10 +263,13 @@ def main() -> None:
                     help="whole `tdg generate` processes (start-up included) against the Faker loop")
     ap.add_argument("--records", type=int, default=200_000, help="records of each --end-to-end run")
     ap.add_argument("--formats", default="csv,json", help="formats of the --end-to-end runs")
+    ap.add_argument("--jobs", default="1",
+                    help="`tdg generate -j` values of the --end-to-end runs, e.g. 1,2 (paired with the first)")
     ap.add_argument("--worker", nargs=5, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.end_to_end:
-        end_to_end(args.records, args.rounds, args.formats.split(","), args.faker_records)
+        end_to_end(args.records, args.rounds, args.formats.split(","), args.faker_records,
+                   [int(j) for j in args.jobs.split(",")])
         return
     if args.worker:
         schema, root, fmt, n, out = args.worker
