@@ -54,6 +54,9 @@ def build_plan(
     sql_dialect: str | None = None,
     table_name: str | None = None,
     coverage: str | None = None,
+    invalid_rate: float | None = None,
+    invalid_keywords: str | None = None,
+    fmt: str = "json",
 ) -> Plan:
     """The run's Plan; with `coverage` its first records are the coverage set (`plan.coverage`)."""
     import json
@@ -89,8 +92,15 @@ def build_plan(
     if coverage is not None:
         from app.generation.coverage import compile_coverage
 
-        return compile_coverage(loaded, rules, params, mode=coverage, record_count=count)[0]
-    return compile_plan(loaded, rules, params, record_count=count)
+        plan = compile_coverage(loaded, rules, params, mode=coverage, record_count=count)[0]
+    else:
+        plan = compile_plan(loaded, rules, params, record_count=count)
+    if invalid_rate:
+        from app.generation.negative.engine import attach_negative
+
+        keywords = [k.strip() for k in invalid_keywords.split(",") if k.strip()] if invalid_keywords else None
+        attach_negative(plan, loaded, rate=invalid_rate, keywords=keywords, formats=(fmt,))
+    return plan
 
 
 def generate(
@@ -110,6 +120,9 @@ def generate(
     part: str | None = None,
     coverage: str | None = None,
     report: str | None = None,
+    invalid_rate: float | None = None,
+    invalid_keywords: str | None = None,
+    labels: str | None = None,
     progress: Callable[[int], None] | None = None,
     stdout: IO[bytes] | None = None,
     process_exits: bool = False,
@@ -120,7 +133,10 @@ def generate(
 
     `coverage` (each | pairwise): the coverage set first, then random records up to `count`
     (the set alone when `count` is None or smaller); its report is written to `report`, by
-    default the output path with `.coverage.json` appended (every part writes the same one)."""
+    default the output path with `.coverage.json` appended (every part writes the same one).
+
+    `invalid_rate`: that share of the records (exactly round(count x rate)) break one constraint
+    each; their labels (NDJSON) go to `labels`, by default the output path + `.labels.ndjson`."""
     from app.generation.errors import ParamsError
     from app.generation.fanout import pieces, write_pieces
     from app.generation.plan import FORMATS
@@ -140,6 +156,12 @@ def generate(
         raise ParamsError("--records-per-file needs an output path, not stdout.")
     if jobs < 1:
         raise ParamsError("--jobs must be at least 1.")
+    if invalid_rate is not None and not 0 <= invalid_rate <= 1:
+        raise ParamsError("--invalid-rate must be a number between 0 and 1.")
+    if (invalid_keywords or labels is not None) and not invalid_rate:
+        raise ParamsError("--invalid-keywords and --labels need an --invalid-rate above 0.")
+    if invalid_rate and out == "-" and labels is None:
+        raise ParamsError("--invalid-rate with output to stdout needs --labels FILE.")
     start, stop, head, foot = part_bounds(count, part)
     if part is not None and seed is None:
         raise ParamsError("--part needs --seed: every part of one output must draw from the same seed.")
@@ -157,6 +179,9 @@ def generate(
             sql_dialect=sql_dialect,
             table_name=table_name,
             coverage=coverage,
+            invalid_rate=invalid_rate,
+            invalid_keywords=invalid_keywords,
+            fmt=fmt,
         )
     if coverage is not None:
         where = report if report is not None else None if out == "-" else out + ".coverage.json"
@@ -168,19 +193,33 @@ def generate(
     # one piece per file in one process; pieces of the plan's blocks to share among processes
     unit = plan.block_size if jobs > 1 else max(1, plan.record_count)
     work = pieces(plan, start, stop, unit, header=head, footer=foot)
-    if out == "-":
-        stream = stdout if stdout is not None else sys.stdout.buffer
-        write_pieces(plan, fmt, work, _Stdout(stream), jobs=jobs, progress=progress)
-        return plan, []
-    files = _Files(Path(out), len(plan.file_ranges()) > 1 or bool(records_per_file))
-    try:
-        write_pieces(plan, fmt, work, files, jobs=jobs, progress=progress)
-        if not work:  # a part past the blocks: an empty file, so every part has its file
-            files.open(0)
-            files.close(0)
-    finally:
-        files.abandon()
-    return plan, files.paths
+    with _labels_file(plan, out, labels) as label_stream:
+        if out == "-":
+            stream = stdout if stdout is not None else sys.stdout.buffer
+            write_pieces(plan, fmt, work, _Stdout(stream), jobs=jobs, progress=progress, labels=label_stream)
+            return plan, []
+        files = _Files(Path(out), len(plan.file_ranges()) > 1 or bool(records_per_file))
+        try:
+            write_pieces(plan, fmt, work, files, jobs=jobs, progress=progress, labels=label_stream)
+            if not work:  # a part past the blocks: an empty file, so every part has its file
+                files.open(0)
+                files.close(0)
+        finally:
+            files.abandon()
+        return plan, files.paths
+
+
+@contextlib.contextmanager
+def _labels_file(plan: Plan, out: str, labels: str | None) -> Iterator[IO[bytes] | None]:
+    """The labels' stream of a run with invalid records (written whole, then renamed), else None."""
+    if plan.negative is None:
+        yield None
+        return
+    path = Path(labels if labels is not None else out + ".labels.ndjson")
+    tmp = path.with_name(path.name + ".part")
+    with tmp.open("wb") as fh:
+        yield fh
+    tmp.replace(path)
 
 
 def part_bounds(count: int, part: str | None) -> tuple[int, int, bool, bool]:
@@ -319,6 +358,19 @@ def register(app: typer.Typer) -> None:
         report: str | None = typer.Option(
             None, "--report", help="Coverage report file (default: the output path + .coverage.json)"
         ),
+        invalid_rate: float | None = typer.Option(
+            None,
+            "--invalid-rate",
+            min=0,
+            max=1,
+            help="Share of records (0-1) that break exactly one constraint each, labelled",
+        ),
+        invalid_keywords: str | None = typer.Option(
+            None, "--invalid-keywords", help="Comma-separated keywords the invalid records may break"
+        ),
+        labels: str | None = typer.Option(
+            None, "--labels", help="Labels file (NDJSON); default: the output path + .labels.ndjson"
+        ),
     ) -> None:
         """Generate test data from a schema file, offline."""
         run_command(
@@ -337,6 +389,9 @@ def register(app: typer.Typer) -> None:
             part=part,
             coverage=coverage,
             report=report,
+            invalid_rate=invalid_rate,
+            invalid_keywords=invalid_keywords,
+            labels=labels,
         )
 
 
@@ -368,6 +423,8 @@ def run_command(schema_file: Path, count: int | None, fmt: str, out: str, **opti
     written = f"{stop - start} records" + (
         f" (part {options['part']} of {plan.record_count})" if options.get("part") else ""
     )
+    if plan.negative is not None:
+        written += f", {len(plan.negative.rows(start, stop))} invalid"
     typer.echo(
         f"seed {plan.params.seed}: {written}"
         + (f" in {len(paths)} file(s): {', '.join(map(str, paths))}" if paths else ""),
@@ -438,6 +495,9 @@ FAST_OPTIONS: dict[str, str] = {
     "--part": "part",
     "--coverage": "coverage",
     "--report": "report",
+    "--invalid-rate": "invalid_rate",
+    "--invalid-keywords": "invalid_keywords",
+    "--labels": "labels",
 }
 _INTS = {"count": 1, "seed": None, "records_per_file": 1, "jobs": 1}  # dest -> its minimum
 
@@ -506,6 +566,13 @@ def fast_arguments(argv: list[str]) -> dict[str, Any] | None:
             args[dest] = int(text)
             if least is not None and args[dest] < least:
                 return None
+    if "invalid_rate" in words:
+        try:
+            args["invalid_rate"] = float(words["invalid_rate"])
+        except ValueError:
+            return None
+        if not 0 <= args["invalid_rate"] <= 1:
+            return None
     args["schema_file"] = _readable(words["schema_file"], dir_ok=True)
     if "constraints" in words:
         args["constraints"] = _readable(words["constraints"], dir_ok=False)

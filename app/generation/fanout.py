@@ -108,18 +108,20 @@ def write_pieces(
     *,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    labels: IO[bytes] | None = None,
 ) -> None:
     """Write the pieces in order, drawn by up to `jobs` processes. The guard checks the records it
-    would check in one process: the sample of each file's whole range, not of each piece."""
+    would check in one process: the sample of each file's whole range, not of each piece. The
+    labels of invalid records (plan.negative) go to `labels`, in record order."""
     spans: dict[int, tuple[int, int]] = {}
     for p in work:
         spans[p.file] = (spans.get(p.file, (p.start, p.stop))[0], p.stop)
     samples = {file: sorted(plan.guard_rows(a, b)) for file, (a, b) in spans.items()}
     jobs = min(jobs, len(work))
     if jobs <= 1:
-        _write_here(plan, fmt, work, sinks, samples, progress)
+        _write_here(plan, fmt, work, sinks, samples, progress, labels)
     else:
-        _write_forked(plan, fmt, work, sinks, samples, jobs, progress)
+        _write_forked(plan, fmt, work, sinks, samples, jobs, progress, labels)
 
 
 def _write_here(
@@ -129,6 +131,7 @@ def _write_here(
     sinks: Sinks,
     samples: dict[int, list[int]],
     progress: Callable[[int], None] | None,
+    labels: IO[bytes] | None,
 ) -> None:
     for i, p in enumerate(work):
         if i == 0 or work[i - 1].file != p.file:
@@ -142,6 +145,7 @@ def _write_here(
             footer=p.footer,
             progress=progress,
             guard_rows=samples[p.file],
+            labels=labels,
         )
         if i + 1 == len(work) or work[i + 1].file != p.file:
             sinks.close(p.file)
@@ -165,13 +169,13 @@ def _child_started() -> None:
         os._exit(1)
 
 
-def _draw(start: int, stop: int, header: bool, footer: bool, rows: list[int]) -> bytes:
-    """In a child: the bytes of one piece."""
+def _draw(start: int, stop: int, header: bool, footer: bool, rows: list[int]) -> tuple[bytes, bytes]:
+    """In a child: the bytes of one piece, and the labels of its invalid records."""
     assert _WORK is not None
     plan, fmt = _WORK
-    buf = io.BytesIO()
-    plan.write(fmt, buf, start, stop, header=header, footer=footer, guard_rows=rows)
-    return buf.getvalue()
+    buf, labels = io.BytesIO(), io.BytesIO()
+    plan.write(fmt, buf, start, stop, header=header, footer=footer, guard_rows=rows, labels=labels)
+    return buf.getvalue(), labels.getvalue()
 
 
 def _write_forked(
@@ -182,6 +186,7 @@ def _write_forked(
     samples: dict[int, list[int]],
     jobs: int,
     progress: Callable[[int], None] | None,
+    labels: IO[bytes] | None,
 ) -> None:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -197,7 +202,7 @@ def _write_forked(
     )
     ended = False
     try:
-        window: deque[tuple[Piece, Future[bytes]]] = deque()
+        window: deque[tuple[Piece, Future[tuple[bytes, bytes]]]] = deque()
         ahead = iter(work)
         stream: IO[bytes] | None = None
         for p in ahead:
@@ -207,7 +212,7 @@ def _write_forked(
         while window:
             p, future = window.popleft()
             try:
-                data = future.result()
+                data, piece_labels = future.result()
             except BrokenProcessPool:
                 raise WorkerLost(
                     "a generation process ended without finishing its records (killed, or out of memory?)"
@@ -218,6 +223,8 @@ def _write_forked(
             if stream is None:
                 stream = sinks.open(p.file)
             stream.write(data)
+            if labels is not None:
+                labels.write(piece_labels)
             if progress is not None:
                 progress(p.stop - p.start)
             if not window or window[0][0].file != p.file:

@@ -22,6 +22,8 @@ from app.generation.engine.uniqueness import bind_identities
 from app.generation.errors import ParamsError, Unsatisfiable
 from app.generation.gc_pause import gc_paused
 from app.generation.model import FieldTree
+from app.generation.negative.engine import Negative
+from app.generation.negative.splice import spliced_chunks
 from app.generation.values.locales import normalise_locale, normalise_locales
 from app.generation.writers.csv import CsvWriter
 from app.generation.writers.json import JsonArrayWriter, NdjsonWriter
@@ -195,6 +197,8 @@ class Plan:
         self._cache: tuple[int, Column] | None = None
         # the coverage set its first records are (app/generation/coverage), when it has one
         self.coverage: CoverageSet | None = None
+        # params.invalid_rate: the invalid records and how to break them (negative/engine.py)
+        self.negative: Negative | None = None
 
     @property
     def element_name(self) -> str:
@@ -291,6 +295,7 @@ class Plan:
         guard: bool = True,
         chunk_size: int = BLOCK_SIZE,
         guard_rows: Collection[int] | None = None,
+        labels: IO[bytes] | None = None,
     ) -> int:
         """Write records [start, stop) as `fmt` to a binary stream; returns the bytes written.
         `chunk_size` bounds the records encoded at once (memory); it never changes the bytes."""
@@ -304,6 +309,7 @@ class Plan:
             guard=guard,
             chunk_size=chunk_size,
             guard_rows=guard_rows,
+            labels=labels,
         )[0]
 
     def write_many(
@@ -319,6 +325,7 @@ class Plan:
         chunk_size: int = BLOCK_SIZE,
         limit: Callable[[], int] | None = None,
         guard_rows: Collection[int] | None = None,
+        labels: IO[bytes] | None = None,
     ) -> list[int]:
         """`write` for several (format, stream) targets at once: each chunk is generated (and
         guarded) once and handed to every writer, instead of once per format. The bytes of each
@@ -329,7 +336,10 @@ class Plan:
         it returns where the range now ends (a block edge at or after the records written so
         far, at most `stop`); the footer is written only when the range still ends at `stop`.
         `guard_rows`: the records the guard checks, when a larger write this range is a piece of
-        chose them (`guard_rows` of the whole range; see fanout), instead of this range's sample."""
+        chose them (`guard_rows` of the whole range; see fanout), instead of this range's sample.
+
+        With `plan.negative`, its invalid records are written broken (one constraint each) in
+        place of the generated ones, and their labels (NDJSON) go to `labels` when given."""
         stop = self.record_count if stop is None else min(stop, self.record_count)
         writers = [(self.writer(fmt), stream) for fmt, stream in targets]
         written = [0] * len(writers)
@@ -354,8 +364,15 @@ class Plan:
             if guarded is not None:
                 guarded.add(col, first)
             file_start = self.file_start(first)
-            for i, (w, stream) in enumerate(writers):
-                written[i] += stream.write(w.chunk(col, first, file_start))
+            bad = self.negative.rows(first, first + col.n) if self.negative is not None else None
+            if bad is not None and bad.size:
+                assert self.negative is not None
+                chunks = spliced_chunks(self.negative, targets, writers, col, first, file_start, bad, labels)
+                for i, (_w, stream) in enumerate(writers):
+                    written[i] += stream.write(chunks[i])
+            else:
+                for i, (w, stream) in enumerate(writers):
+                    written[i] += stream.write(w.chunk(col, first, file_start))
             if progress is not None:
                 progress(col.n * len(writers))
         if guarded is not None:
@@ -366,13 +383,19 @@ class Plan:
         return written
 
     def write_file(
-        self, fmt: str, stream: IO[bytes], file_index: int, *, progress: Progress | None = None
+        self,
+        fmt: str,
+        stream: IO[bytes],
+        file_index: int,
+        *,
+        progress: Progress | None = None,
+        labels: IO[bytes] | None = None,
     ) -> int:
         ranges = self.file_ranges()
         if not 0 <= file_index < len(ranges):
             raise IndexError(file_index)
         a, b = ranges[file_index]
-        return self.write(fmt, stream, a, b, progress=progress)
+        return self.write(fmt, stream, a, b, progress=progress, labels=labels)
 
     # -- validity guard --------------------------------------------------------------------
 

@@ -1,0 +1,158 @@
+"""`Negative`: what a Plan asks for each invalid record (which constraint, the broken record's
+text per format, the label), and what it checks once when it is built."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+
+from app.generation.engine.columns import Column, take
+from app.generation.errors import ParamsError, Unsatisfiable
+from app.generation.negative.constraints import Constraint, Label
+from app.generation.negative.selection import Selection
+
+if TYPE_CHECKING:
+    from app.generation.plan import Plan
+
+PROBE_RECORDS = 16  # records each constraint is tried on when the plan is built
+MAX_TRIES = 24  # constraints one record tries before a probe record is broken in its place
+# formats that carry every violation of each schema kind; csv and sql carry none yet (a fixed
+# header cannot hold an extra property, a typed column cannot hold a type break)
+CARRIERS = {"json": ("json", "ndjson"), "xsd": ("xml",)}
+
+
+class Breaker(Protocol):
+    kind: str
+    constraints: list[Constraint]
+
+    def records(self, col: Column) -> list[Any]: ...
+    def attempt(
+        self, c: Constraint, record: Any, rng: np.random.Generator, *, confirm: bool = True
+    ) -> tuple[Any, str, str] | None: ...
+    def text(self, fmt: str, broken: Any) -> str: ...
+
+
+class Negative:
+    """The invalid records of one plan: `rows` says which, `broken` makes one."""
+
+    def __init__(
+        self,
+        breaker: Breaker,
+        offered: list[Constraint],
+        selection: Selection,
+        spares: list[tuple[Any, Constraint]],
+    ) -> None:
+        self.breaker = breaker
+        self.offered = offered
+        self.selection = selection
+        # (probe record, a constraint it breaks alone): what a record that can break none of
+        # the constraints (its optional parts absent, another branch taken) is made from instead
+        self.spares = spares
+
+    @property
+    def count(self) -> int:
+        return self.selection.count
+
+    def rows(self, start: int, stop: int) -> np.ndarray:
+        return self.selection.rows(start, stop)
+
+    def broken(self, index: int, record: Any) -> tuple[Any, Label]:
+        """Record `index` (its generated, valid form `record`, from `Breaker.records`) broken at one constraint: the
+        constraint is drawn uniformly from the offered ones; when this record cannot break it
+        (its location absent here), others are tried in a seeded order, up to MAX_TRIES; then
+        a probe record known to break one is broken in its place (the count stays exact)."""
+        rng = self.selection.rng(index)
+        n = len(self.offered)
+        first = int(rng.integers(n))
+        order = [first, *(x for x in rng.permutation(n).tolist() if x != first)][:MAX_TRIES]
+        tries = [(record, self.offered[ci]) for ci in order]
+        spare = int(rng.integers(len(self.spares)))
+        tries += self.spares[spare:] + self.spares[:spare]
+        for base, c in tries:
+            got = self.breaker.attempt(c, base, rng)
+            if got is not None:
+                broken, where, detail = got
+                return broken, Label(index, where, c.keyword, c.schema_pointer, c.rule, detail)
+        raise Unsatisfiable(f"Record {index} cannot break any of the schema's constraints alone.")
+
+
+def check_formats(kind: str, formats: Sequence[str]) -> None:
+    carriers = CARRIERS[kind]
+    other = [f for f in formats if f not in carriers]
+    if other:
+        raise ParamsError(
+            f"params.invalid_rate is not available for the {', '.join(other)} format: invalid "
+            f"records of this schema are written as {' or '.join(carriers)}."
+        )
+
+
+def build_negative(
+    breaker: Breaker,
+    probe: Column | None,
+    *,
+    rate: Any,
+    keywords: Sequence[str] | None,
+    record_count: int,
+    seed: int,
+) -> Negative:
+    """The plan's Negative: the constraints that break alone on at least one probe record
+    (a constraint that cannot be broken without breaking another is never offered), narrowed to
+    `keywords`; ParamsError when none is left or a keyword names none."""
+    if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 <= rate <= 1:
+        raise ParamsError("params.invalid_rate must be a number between 0 and 1.")
+    wanted = set(keywords) if keywords else None
+    candidates = [c for c in breaker.constraints if wanted is None or c.keyword in wanted]
+    records = breaker.records(probe) if probe is not None else []
+    rng = np.random.default_rng(seed & 0xFFFFFFFFFFFFFFFF)
+    offered: list[Constraint] = []
+    spares: list[tuple[Any, Constraint]] = []
+    for c in candidates:
+        base = next((r for r in records if breaker.attempt(c, r, rng, confirm=False) is not None), None)
+        if base is not None:
+            offered.append(c)
+            spares.append((base, c))
+    if wanted is not None:
+        missing = sorted(wanted - {c.keyword for c in offered})
+        if missing:
+            raise ParamsError(
+                f"The schema has no breakable constraint for the keyword(s) {', '.join(missing)}."
+            )
+    if not offered:
+        raise ParamsError("The schema has no constraint a record can break alone (nothing to make invalid).")
+    return Negative(breaker, offered, Selection(record_count, float(rate), seed), spares)
+
+
+def attach_negative(
+    plan: Plan,
+    source: Any,
+    *,
+    rate: Any,
+    keywords: Sequence[str] | None = None,
+    formats: Sequence[str] = ("json",),
+) -> Negative | None:
+    """Make `rate` of `plan`'s records invalid (plan.negative), for a LoadedSchema `source`;
+    None (and nothing changed) at rate 0."""
+    if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 <= rate <= 1:
+        raise ParamsError("params.invalid_rate must be a number between 0 and 1.")
+    if rate == 0:
+        return None
+    root = source.resolve_root(plan.params.root)
+    breaker: Breaker
+    if source.type == "xsd":
+        raise ParamsError("params.invalid_rate is not available for XSD schemas yet.")
+    else:
+        from app.generation.negative.json_breaker import JsonBreaker
+
+        breaker = JsonBreaker(source.document, root, plan.gen)
+        check_formats("json", formats)
+    probe = None
+    if plan.record_count:
+        n = min(plan.record_count, PROBE_RECORDS)
+        probe = take(plan.block(0), np.arange(n))
+    negative = build_negative(
+        breaker, probe, rate=rate, keywords=keywords, record_count=plan.record_count, seed=plan.params.seed
+    )
+    plan.negative = negative
+    return negative

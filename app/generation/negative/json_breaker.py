@@ -1,0 +1,145 @@
+"""Breaking one JSON Schema constraint of a record, checked by jsonschema."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import orjson
+
+from app.generation.engine.columns import Column
+from app.generation.negative.constraints import Constraint
+from app.generation.negative.instance import Path, get, locations, pointer, put
+from app.generation.negative.json_constraints import json_constraints
+from app.generation.negative.json_values import candidates
+from app.generation.negative.judge import APPLICATORS, judge_json
+
+MAX_CANDIDATES = 80  # values tried per location before the constraint is given up for the record
+MAX_PLACES = 3  # locations tried per constraint and record (a template may match many items)
+
+
+def dotted(path: Path) -> str:
+    out = ""
+    for p in path:
+        out = out + f"[{p}]" if isinstance(p, int) else (f"{out}.{p}" if out else str(p))
+    return out or "the record"
+
+
+_RS_DRAFTS = {
+    "draft-04": "Draft4Validator",
+    "draft-06": "Draft6Validator",
+    "draft-07": "Draft7Validator",
+    "2019-09": "Draft201909Validator",
+    "2020-12": "Draft202012Validator",
+}
+
+
+def fast_validator(document: Any) -> Any:
+    """jsonschema-rs for the whole document (its draft, formats checked): a first, fast look at
+    each candidate, so the slow, authoritative jsonschema check runs about once per record.
+    None when it cannot take the schema (the candidates then go to jsonschema alone)."""
+    import jsonschema_rs
+
+    cls = getattr(jsonschema_rs, _RS_DRAFTS.get(document.version, ""), None)
+    if cls is None:
+        return None
+    try:
+        return cls(document.contents, validate_formats=True)
+    except Exception:  # e.g. a pattern its regex engine refuses
+        return None
+
+
+def fast_alone(fast: Any, record: Any, path: Path, keyword: str) -> bool:
+    """jsonschema-rs's view of the rule in judge.py: an error of `keyword` at `path`, others only
+    from applicators at or above it. (A disagreement only costs a candidate: jsonschema decides.)"""
+    found = False
+    target = list(path)
+    try:
+        for error in fast.iter_errors(record):
+            at = list(error.instance_path)
+            kw = next((str(p) for p in reversed(error.schema_path) if isinstance(p, str)), "")
+            if at == target and (
+                kw == keyword or (keyword == "propertyNames" and keyword in error.schema_path)
+            ):
+                found = True
+            elif not (kw in APPLICATORS and at == target[: len(at)]):
+                return False
+    except Exception:  # let jsonschema judge what jsonschema-rs cannot
+        return True
+    return found
+
+
+class JsonBreaker:
+    """The breakable constraints of one JSON Schema record root and how to break each."""
+
+    kind = "json"
+
+    def __init__(self, document: Any, root: str, gen: Any) -> None:
+        self.gen = gen
+        contents, resolver = document.root_schema(root)
+        schema: Any = document.contents if root == "#" else {"$ref": f"{document.base_uri}#/{root}"}
+        checker = document.validator_cls.FORMAT_CHECKER
+        self.validator = document.validator_cls(schema, registry=document.registry, format_checker=checker)
+        root_pointer = "" if root == "#" else "/" + root
+        formats = frozenset(checker.checkers)
+        self.constraints = json_constraints(
+            contents, resolver, document.base_uri, document.version, formats, root_pointer
+        )
+        self._subs: dict[int, Any] = {}
+        self.fast = fast_validator(document) if root == "#" else None
+
+    def records(self, col: Column) -> list[Any]:
+        """The generated records of `col` as plain JSON data (what the validator reads)."""
+        return [orjson.loads(orjson.dumps(v)) for v in self.gen.py(col)]
+
+    def _sub(self, c: Constraint) -> Any:
+        sub = self._subs.get(id(c))
+        if sub is None:
+            sub = self.validator.evolve(schema=c.schema, _resolver=c.resolver)
+            self._subs[id(c)] = sub
+        return sub
+
+    def attempt(
+        self, c: Constraint, record: Any, rng: np.random.Generator, *, confirm: bool = True
+    ) -> tuple[Any, str, str] | None:
+        """(the record breaking `c` alone, its pointer, a sentence) or None when this record
+        cannot break `c` (the location is absent, or every candidate breaks something else).
+        `confirm=False` (the build's probe): jsonschema-rs's word is enough, when it has one."""
+        paths = locations(record, c.template)
+        if not paths:
+            return None
+        sub = self._sub(c)
+        contains = c.schema.get("contains") if isinstance(c.schema, dict) else None
+
+        def matches(v: Any) -> bool:
+            return not any(True for _ in sub.descend(v, contains)) if contains is not None else False
+
+        picks = rng.permutation(len(paths))[:MAX_PLACES].tolist() if len(paths) > 1 else [0]
+        for k in picks:
+            path = paths[k]
+            value = get(record, path)
+            for tried, cand in enumerate(candidates(c.keyword, c.schema, value, matches)):
+                if tried >= MAX_CANDIDATES:
+                    break
+                try:
+                    broken = put(record, path, cand)
+                    if self.fast is not None:
+                        if not fast_alone(self.fast, broken, path, c.keyword):
+                            continue
+                        if not confirm:
+                            return broken, pointer(path), ""
+                    else:
+                        reason, _ = judge_json(sub.iter_errors(cand), (), c.keyword)
+                        if reason is not None:
+                            continue
+                    reason, error = judge_json(self.validator.iter_errors(broken), path, c.keyword)
+                except Exception:  # a candidate the validator cannot judge is not used
+                    continue
+                if reason is None:
+                    return broken, pointer(path), f"{dotted(path)}: {error.message}"[:300]
+        return None
+
+    def text(self, fmt: str, broken: Any) -> str:
+        if fmt in ("json", "ndjson"):
+            return orjson.dumps(broken).decode()
+        raise ValueError(fmt)

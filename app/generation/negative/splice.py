@@ -1,0 +1,53 @@
+"""Writing a chunk whose invalid records are replaced by their broken forms: the valid runs go
+through each writer as usual (the writers here write record by record, so the bytes of a run do
+not depend on where it is cut), each broken record is framed as its writer frames a record."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import IO, Any
+
+import numpy as np
+
+from app.generation.engine.columns import Column, take
+from app.generation.negative.engine import Negative
+
+
+def _framed(fmt: str, text: str, record: int, file_start: int) -> bytes:
+    if fmt == "json":  # JsonArrayWriter: every record but the file's first after ",\\n"
+        return ("\n" if record == file_start else ",\n").encode() + text.encode()
+    return (text + "\n").encode()  # ndjson, xml: one record per line
+
+
+def spliced_chunks(
+    negative: Negative,
+    targets: Sequence[tuple[str, Any]],
+    writers: Sequence[tuple[Any, Any]],
+    col: Column,
+    first: int,
+    file_start: int,
+    bad: np.ndarray,
+    labels: IO[bytes] | None,
+) -> list[bytes]:
+    """Each target's bytes for the chunk `col` (records first...), its records `bad` broken."""
+    local = (bad - first).tolist()
+    valid = negative.breaker.records(take(col, np.asarray(local, dtype=np.int64)))
+    texts: list[dict[str, str]] = []
+    for index, record in zip(bad.tolist(), valid, strict=True):
+        broken, label = negative.broken(index, record)
+        texts.append({fmt: negative.breaker.text(fmt, broken) for fmt, _ in targets})
+        if labels is not None:
+            labels.write(label.ndjson())
+    out: list[bytes] = []
+    for (fmt, _), (w, _s) in zip(targets, writers, strict=True):
+        parts: list[bytes] = []
+        a = 0
+        for j, t in zip(local, texts, strict=True):
+            if j > a:
+                parts.append(w.chunk(take(col, np.arange(a, j)), first + a, file_start))
+            parts.append(_framed(fmt, t[fmt], first + j, file_start))
+            a = j + 1
+        if a < col.n:
+            parts.append(w.chunk(take(col, np.arange(a, col.n)), first + a, file_start))
+        out.append(b"".join(parts))
+    return out
