@@ -100,6 +100,9 @@ def test_command_line(order: tuple, tmp_path: Path) -> None:
     )
     assert b"".join(p.read_bytes() for p in paths) == out.read_bytes()
     assert (tmp_path / "l.ndjson").read_bytes().splitlines() == labels
+    forked = tmp_path / "forked.ndjson"
+    generate(BENCH, 200, "ndjson", str(forked), seed=4, invalid_rate=0.25, records_per_file=64, jobs=2)
+    assert (tmp_path / "forked.ndjson.labels.ndjson").read_bytes().splitlines() == labels
     stream = io.BytesIO()
     with pytest.raises(ParamsError, match="--labels"):
         generate(BENCH, 5, "ndjson", "-", invalid_rate=0.5, stdout=stream)
