@@ -31,7 +31,7 @@ from app.generation.coverage.targets import (
 from app.generation.engine.columns import Column, take
 from app.generation.engine.generators import Gen
 from app.generation.engine.pins import Pins
-from app.generation.errors import ParamsError
+from app.generation.errors import ParamsError, Unsatisfiable
 from app.generation.model import FieldTree
 
 MODES = ("each", "pairwise")
@@ -290,6 +290,27 @@ class CoverageBuilder:
                 _put(g.pins, k, row_key(r, k.address), v)
 
     def _draw(self, records: Sequence[PinSet], count: int) -> tuple[list[Any], list[str | None]]:
+        """The records drawn with these pins and each one's validator error (None: valid). A
+        record whose pins leave a re-draw loop no way out (a branch forced against an if/then/else)
+        makes the engine give up on the whole block: such records are found one by one and
+        drawn without their pins, their error the engine's reason."""
+        try:
+            return self._draw_all(records, count)
+        except Unsatisfiable:
+            pass
+        failed: dict[int, str] = {}
+        for i in range(len(records)):
+            alone = [p if j == i else {} for j, p in enumerate(records)]
+            try:
+                self._draw_all(alone, count)
+            except Unsatisfiable as exc:
+                failed[i] = str(exc)
+        kept = [{} if i in failed or not failed else p for i, p in enumerate(records)]
+        why = "forcing them together leaves the engine no valid record"
+        recs, errors = self._draw_all(kept, count)
+        return recs, [failed.get(i, why if not failed else e) for i, e in enumerate(errors)]
+
+    def _draw_all(self, records: Sequence[PinSet], count: int) -> tuple[list[Any], list[str | None]]:
         self.install(records)
         plan = self.make_plan(count)
         k = len(records)
