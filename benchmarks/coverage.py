@@ -15,6 +15,7 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,7 +60,7 @@ def main(paths: list[str]) -> None:
         factors = factors_of([t for t in pair.targets if t.kind != "pair"])
         sizes = [len(f.levels) for f in factors]
 
-        def ok(a: int, la: int, b: int, lb: int) -> bool:
+        def ok(a: int, la: int, b: int, lb: int, factors: list = factors) -> bool:
             pa, pb = factors[a].levels[la].pins, factors[b].levels[lb].pins
             return pa is not None and pb is not None and compatible(pa, pb)
 
@@ -68,7 +69,7 @@ def main(paths: list[str]) -> None:
             plain = len(list(AllPairs([list(range(s)) for s in sizes])))
             params = [[(f, lv) for lv in range(s)] for f, s in enumerate(sizes)]
 
-            def keep(row: list[tuple[int, int]]) -> bool:
+            def keep(row: list[tuple[int, int]], ok: Callable[..., bool] = ok) -> bool:
                 return all(ok(a[0], a[1], b[0], b[1]) for i, a in enumerate(row) for b in row[i + 1 :])
 
             filtered = [[lv for _, lv in r] for r in AllPairs(params, filter_func=keep)]

@@ -25,6 +25,7 @@ from app.generation.errors import GenerationError, SchemaTooLarge
 from app.generation.schema import loader as _loader
 
 if TYPE_CHECKING:
+    from app.generation.coverage.sets import CoverageSet
     from app.generation.model import FieldTree
     from app.generation.plan import GenerationParams, Plan
     from app.generation.rules import Rule
@@ -191,6 +192,13 @@ def cached_plan(
     from app.generation.rules import parse_rules
 
     params = parse_params(raw_params)
+    if params.coverage is not None:
+        # its generators carry the coverage set's pins: compiled for this plan alone, not cached
+        from app.generation.coverage import compile_coverage
+
+        loaded = load()
+        rules = parse_rules(loaded.field_tree(params.root), list(raw_rules)) if raw_rules else []
+        return compile_coverage(loaded, rules, params, mode=params.coverage, record_count=record_count)[0]
     # every param but the seed (a frozen dataclass: hashable), the rules as canonical JSON
     key = (
         schema_key,
@@ -207,3 +215,25 @@ def cached_plan(
         _plan_cache.put(key, compiled)
         return plan
     return plan_of(compiled, params)
+
+
+@_mapped
+def coverage_set(
+    load: Callable[[], LoadedSchema],
+    raw_rules: Sequence[Mapping[str, Any]],
+    raw_params: Mapping[str, Any] | None,
+    *,
+    mode: str,
+    record_count: int = 1,
+) -> CoverageSet:
+    """The coverage set (`each` | `pairwise`) a dataset with these inputs starts with: its size
+    and targets (the report). A function of the inputs and the seed, like the records."""
+    from app.generation.coverage import compile_coverage, coverage_mode
+    from app.generation.plan import parse_params
+    from app.generation.rules import parse_rules
+
+    coverage_mode(mode)
+    params = parse_params({**(raw_params or {}), "coverage": mode})
+    loaded = load()
+    rules = parse_rules(loaded.field_tree(params.root), list(raw_rules)) if raw_rules else []
+    return compile_coverage(loaded, rules, params, mode=mode, record_count=record_count)[1]

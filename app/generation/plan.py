@@ -61,6 +61,7 @@ PARAM_KEYS = frozenset(
         "csv_delimiter",
         "csv_formula_guard",
         "deferred",
+        "coverage",
     }
 )
 Progress = Callable[[int], None]
@@ -114,6 +115,7 @@ class GenerationParams:
     table_name: str | None = None
     csv_delimiter: str = ","
     csv_formula_guard: bool = False
+    coverage: str | None = None  # each | pairwise: the first records are the coverage set
 
 
 def parse_params(raw: Mapping[str, Any] | None) -> GenerationParams:
@@ -156,6 +158,9 @@ def parse_params(raw: Mapping[str, Any] | None) -> GenerationParams:
     root = raw.get("root")
     if root is not None and not isinstance(root, str):
         raise ParamsError("params.root must be a string.", field="params.root")
+    coverage = raw.get("coverage")
+    if coverage is not None and coverage not in ("each", "pairwise"):
+        raise ParamsError("params.coverage must be each or pairwise.", field="params.coverage")
     locales = normalise_locales(raw["locales"]) if raw.get("locales") is not None else ()
     return GenerationParams(
         seed=seed,
@@ -168,6 +173,7 @@ def parse_params(raw: Mapping[str, Any] | None) -> GenerationParams:
         table_name=table,
         csv_delimiter=delim,
         csv_formula_guard=bool(raw.get("csv_formula_guard", False)),
+        coverage=coverage,
     )
 
 

@@ -133,7 +133,8 @@ def _render(settings: Settings, inputs: _Inputs, schema: SchemaDoc, fmt: str) ->
     try:
         plan = compile_dataset(settings, inputs, schema)
         stream = io.BytesIO()
-        write(plan, fmt, stream)
+        # a coverage set larger than the count asked for: its first `count` records
+        write(plan, fmt, stream, 0, inputs.record_count)
     except DomainError:
         raise  # the engine's own reason (an unsatisfiable schema or rule): 422
     except Exception:

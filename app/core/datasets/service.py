@@ -11,6 +11,7 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.authz import Action, may_act_on_dataset, require, require_dataset, require_project
+from app.core.datasets import coverage
 from app.core.datasets.models import Dataset, DatasetFile, DatasetStatus
 from app.core.datasets.payloads import DatasetCreate
 from app.core.datasets.repository import DatasetRepository
@@ -84,6 +85,8 @@ async def create(
     await schema_problems.refuse_blocked(
         session, principal, settings, stored_id(schema), raw_params.get("root")
     )
+    # the coverage set comes first: a dataset smaller than the set is refused, naming its size
+    await coverage.check_record_count(settings, schema, rules, raw_params, data.record_count)
     deferred = raw_params.pop("deferred", False)
     project_id, schema_id = stored_id(project), stored_id(schema)
     dataset = Dataset(
