@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
@@ -29,6 +30,12 @@ from app.main import create_app
 from tests.api_client import Api
 from tests.paths import REPO
 from tests.support.s3_server import s3_bucket, s3_server, storage, storage_settings  # noqa: F401 (fixtures)
+
+# Bytecode is cached (as scripts/test.sh does) even where the environment says not to: each
+# process the tests start (tdg serve, pool and probe processes, CLI runs) would otherwise compile
+# the ~1,500 modules `tdg serve` imports from source again: it took 11.3 CPU s to answer, 4.6 s cached
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 ADMIN_PASSWORD = "root-password-123"
 PG_HOST = os.environ.get("TDG_TEST_PG_HOST", "127.0.0.1")
@@ -194,10 +201,21 @@ async def api(client: httpx.AsyncClient) -> Api:
     return api
 
 
+def _uses_module_fixture(item: pytest.Item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    return info is not None and any(
+        defs and defs[-1].scope in ("module", "class") for defs in info.name2fixturedefs.values())
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # under xdist (`--dist loadgroup`, scripts/test.sh) the browser tests stay on one worker, so
-    # one chromium and one pair of servers serve them all
+    # one chromium and one pair of servers serve them all. Likewise a module's tests that share a
+    # module fixture (a `tdg serve`, schemathesis' world, generated records): `loadgroup` deals
+    # ungrouped tests out one by one, so each worker given one of them built the fixture again
+    # (schemathesis' server and world: ~45 s each). xdist hands the largest groups out first.
     browser = REPO / "tests" / "web" / "browser"
     for item in items:
         if browser in item.path.parents:
             item.add_marker(pytest.mark.xdist_group("browser"))
+        elif _uses_module_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(_relative(item.path)))
