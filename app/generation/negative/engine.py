@@ -3,7 +3,8 @@ text per format, the label), and what it checks once when it is built."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
@@ -29,7 +30,7 @@ class Breaker(Protocol):
 
     def records(self, col: Column) -> list[Any]: ...
     def attempt(
-        self, c: Constraint, record: Any, rng: np.random.Generator, *, confirm: bool = True
+        self, c: Constraint, record: Any, rng: random.Random, *, confirm: bool = True
     ) -> tuple[Any, str, str] | None: ...
     def text(self, fmt: str, broken: Any) -> str: ...
 
@@ -64,18 +65,22 @@ class Negative:
         (its location absent here), others are tried in a seeded order, up to MAX_TRIES; then
         a probe record known to break one is broken in its place (the count stays exact)."""
         rng = self.selection.rng(index)
-        n = len(self.offered)
-        first = int(rng.integers(n))
-        order = [first, *(x for x in rng.permutation(n).tolist() if x != first)][:MAX_TRIES]
-        tries = [(record, self.offered[ci]) for ci in order]
-        spare = int(rng.integers(len(self.spares)))
-        tries += self.spares[spare:] + self.spares[:spare]
-        for base, c in tries:
+        for base, c in self._tries(record, rng):
             got = self.breaker.attempt(c, base, rng)
             if got is not None:
                 broken, where, detail = got
                 return broken, Label(index, where, c.keyword, c.schema_pointer, c.rule, detail)
         raise Unsatisfiable(f"Record {index} cannot break any of the schema's constraints alone.")
+
+    def _tries(self, record: Any, rng: random.Random) -> Iterator[tuple[Any, Constraint]]:
+        n = len(self.offered)
+        first = rng.randrange(n)
+        yield record, self.offered[first]
+        others = [x for x in rng.sample(range(n), min(n, MAX_TRIES)) if x != first]
+        for ci in others:
+            yield record, self.offered[ci]
+        spare = rng.randrange(len(self.spares))
+        yield from self.spares[spare:] + self.spares[:spare]
 
 
 def check_formats(kind: str, formats: Sequence[str]) -> None:
@@ -105,7 +110,7 @@ def build_negative(
     wanted = set(keywords) if keywords else None
     candidates = [c for c in breaker.constraints if wanted is None or c.keyword in wanted]
     records = breaker.records(probe) if probe is not None else []
-    rng = np.random.default_rng(seed & 0xFFFFFFFFFFFFFFFF)
+    rng = random.Random(seed)
     offered: list[Constraint] = []
     spares: list[tuple[Any, Constraint]] = []
     for c in candidates:

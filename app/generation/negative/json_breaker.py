@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-import numpy as np
 import orjson
 
 from app.generation.engine.columns import Column
@@ -49,24 +49,39 @@ def fast_validator(document: Any) -> Any:
         return None
 
 
-def fast_alone(fast: Any, record: Any, path: Path, keyword: str) -> bool:
-    """jsonschema-rs's view of the rule in judge.py: an error of `keyword` at `path`, others only
-    from applicators at or above it. (A disagreement only costs a candidate: jsonschema decides.)"""
-    found = False
+# keywords the two validators may name differently for the same break (no item matching
+# `contains` with minContains 1: jsonschema says `contains`, jsonschema-rs `minContains`)
+_NAMED_APART = frozenset({"contains", "minContains", "maxContains"})
+UNSURE = "\x00unsure"  # fast_alone: an applicator failed too; jsonschema decides whether because of it
+
+
+def fast_alone(fast: Any, record: Any, path: Path, keyword: str) -> str | None:
+    """jsonschema-rs's view of the rule in judge.py: the message of the error of `keyword` at
+    `path` when it is the only one; UNSURE when applicators at or above it fail as well (whether
+    because of it is for jsonschema to say); None when another error shows."""
+    found = None
+    unsure = False
     target = list(path)
-    try:
-        for error in fast.iter_errors(record):
-            at = list(error.instance_path)
-            kw = next((str(p) for p in reversed(error.schema_path) if isinstance(p, str)), "")
-            if at == target and (
-                kw == keyword or (keyword == "propertyNames" and keyword in error.schema_path)
-            ):
-                found = True
-            elif not (kw in APPLICATORS and at == target[: len(at)]):
-                return False
-    except Exception:  # let jsonschema judge what jsonschema-rs cannot
-        return True
+    for error in fast.iter_errors(record):
+        at = list(error.instance_path)
+        kw = next((str(p) for p in reversed(error.schema_path) if isinstance(p, str)), "")
+        if at == target and (kw == keyword or (keyword == "propertyNames" and keyword in error.schema_path)):
+            found = found or str(error.message)
+        elif kw in APPLICATORS and at == target[: len(at)]:
+            unsure = True
+        else:
+            return None
+    if found and (unsure or keyword in _NAMED_APART):
+        return UNSURE
     return found
+
+
+def _lexical(schema: Any, value: Any, keyword: str) -> bool:
+    """Whether the two validators might read this break apart: a string under a pattern or a
+    format (Python's `re` and jsonschema's format checks against jsonschema-rs's own)."""
+    if keyword in ("pattern", "format"):
+        return True
+    return isinstance(value, str) and isinstance(schema, dict) and ("pattern" in schema or "format" in schema)
 
 
 class JsonBreaker:
@@ -100,7 +115,7 @@ class JsonBreaker:
         return sub
 
     def attempt(
-        self, c: Constraint, record: Any, rng: np.random.Generator, *, confirm: bool = True
+        self, c: Constraint, record: Any, rng: random.Random, *, confirm: bool = True
     ) -> tuple[Any, str, str] | None:
         """(the record breaking `c` alone, its pointer, a sentence) or None when this record
         cannot break `c` (the location is absent, or every candidate breaks something else).
@@ -114,7 +129,7 @@ class JsonBreaker:
         def matches(v: Any) -> bool:
             return not any(True for _ in sub.descend(v, contains)) if contains is not None else False
 
-        picks = rng.permutation(len(paths))[:MAX_PLACES].tolist() if len(paths) > 1 else [0]
+        picks = rng.sample(range(len(paths)), min(MAX_PLACES, len(paths))) if len(paths) > 1 else [0]
         for k in picks:
             path = paths[k]
             value = get(record, path)
@@ -124,15 +139,22 @@ class JsonBreaker:
                 try:
                     broken = put(record, path, cand)
                     if self.fast is not None:
-                        if not fast_alone(self.fast, broken, path, c.keyword):
+                        # jsonschema-rs judges the whole record; jsonschema the string at the
+                        # location too where the two could read a pattern or format apart
+                        message = fast_alone(self.fast, broken, path, c.keyword)
+                        if message is None:
                             continue
-                        if not confirm:
-                            return broken, pointer(path), ""
+                        if message == UNSURE:
+                            reason, error = judge_json(self.validator.iter_errors(broken), path, c.keyword)
+                        elif not confirm or not _lexical(c.schema, cand, c.keyword):
+                            return broken, pointer(path), f"{dotted(path)}: {message}"[:300]
+                        else:
+                            reason, error = judge_json(sub.iter_errors(cand), (), c.keyword)
                     else:
                         reason, _ = judge_json(sub.iter_errors(cand), (), c.keyword)
                         if reason is not None:
                             continue
-                    reason, error = judge_json(self.validator.iter_errors(broken), path, c.keyword)
+                        reason, error = judge_json(self.validator.iter_errors(broken), path, c.keyword)
                 except Exception:  # a candidate the validator cannot judge is not used
                     continue
                 if reason is None:
