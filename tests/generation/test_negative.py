@@ -133,3 +133,14 @@ def test_instance_forcing() -> None:
     assert changed["a"][1]["b"] == 9 and record["a"][1]["b"] == 2 and changed["a"][0] is record["a"][0]
     assert remove(record, ("d",)) == {"a": record["a"]}
     assert put(record, ("e",), None)["e"] is None
+
+
+def test_fast_path_reads_the_negative_options(tmp_path: Path) -> None:
+    from app.generation.cli import fast_arguments
+
+    argv = [str(BENCH), "-n", "10", "-o", str(tmp_path / "o.json"), "--invalid-rate", "0.5"]
+    args = fast_arguments([*argv, "--invalid-keywords", "required", "--labels", "l.ndjson"])
+    assert args is not None
+    assert (args["invalid_rate"], args["invalid_keywords"], args["labels"]) == (0.5, "required", "l.ndjson")
+    assert fast_arguments([*argv[:-1], "1.5"]) is None  # typer words the refusal
+    assert fast_arguments([*argv[:-1], "half"]) is None
