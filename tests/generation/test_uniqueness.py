@@ -139,7 +139,12 @@ def test_unique_at_ten_million_records() -> None:
     n = 10_000_000
     # the bijection behind every unique column, over the whole key space
     keys = FeistelPermutation(n, 12345)(np.arange(n, dtype=np.uint64))
-    assert keys.min() == 0 and keys.max() == n - 1 and len(np.unique(keys)) == n
+    assert keys.shape == (n,) and keys.min() == 0 and keys.max() == n - 1
+    # n keys in [0, n) that leave no slot unmarked are n distinct keys: a permutation (np.unique's
+    # sort took 33 of the test's 34 CPU seconds here; the mask takes 0.1)
+    seen = np.zeros(n, dtype=bool)
+    seen[keys] = True
+    assert seen.all()
     # emails of records far apart in a 10,000,000-record dataset (its first, middle and last
     # 50,000 records, as three shards would draw them)
     plan = _plan(PEOPLE, [], n)
