@@ -25,6 +25,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError
 
 from app.core.models import ProjectRole, Role, TokenAction
+from app.generation.output_formats import FORMAT_NAMES
 from app.generation.rule_keys import rule_json_schema
 
 # -- what the OpenAPI document says about a value, beyond what pydantic derives ------------------
@@ -337,9 +338,8 @@ class ConstraintSetUpdate(Update):
     rules: RuleList | None = None
 
 
-OUTPUT_FORMATS = ("csv", "json", "xml", "sql", "ndjson")
 # a format name in a list (the services refuse others with a sentence naming them)
-FormatName = Annotated[str, documented(enum=OUTPUT_FORMATS)]
+FormatName = Annotated[str, documented(enum=FORMAT_NAMES)]
 
 
 # -- settings, two-factor -------------------------------------------------------------------

@@ -19,6 +19,8 @@ from typing import IO, TYPE_CHECKING, Any
 
 import typer
 
+from app.generation.output_formats import FORMAT_NAMES, spoken
+
 if TYPE_CHECKING:
     from app.generation.model import FieldTree
     from app.generation.plan import Plan
@@ -139,10 +141,9 @@ def generate(
     each; their labels (NDJSON) go to `labels`, by default the output path + `.labels.ndjson`."""
     from app.generation.errors import ParamsError
     from app.generation.fanout import pieces, write_pieces
-    from app.generation.plan import FORMATS
 
-    if fmt not in FORMATS:
-        raise ParamsError(f"Unknown format {fmt!r}; use one of {', '.join(FORMATS)}.")
+    if fmt not in FORMAT_NAMES:
+        raise ParamsError(f"Unknown format {fmt!r}; use one of {', '.join(FORMAT_NAMES)}.")
     if coverage is not None and coverage not in ("each", "pairwise"):
         raise ParamsError("--coverage must be each or pairwise.")
     if count is None and coverage is None:
@@ -318,7 +319,7 @@ def register(app: typer.Typer) -> None:
         count: int | None = typer.Option(
             None, "-n", "--count", min=1, help="Number of records (with --coverage: at least the set)"
         ),
-        fmt: str = typer.Option("json", "-f", "--format", help="csv, json, ndjson, xml or sql"),
+        fmt: str = typer.Option("json", "-f", "--format", help=spoken()),
         out: str = typer.Option(..., "-o", "--out", help="Output file, or - for stdout"),
         constraints: Path | None = typer.Option(
             None, "--constraints", exists=True, dir_okay=False, help="JSON file with constraint rules"

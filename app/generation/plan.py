@@ -24,6 +24,7 @@ from app.generation.gc_pause import gc_paused
 from app.generation.model import FieldTree
 from app.generation.negative.engine import Negative
 from app.generation.negative.splice import spliced_chunks
+from app.generation.output_formats import FORMAT_NAMES
 from app.generation.values.locales import normalise_locale, normalise_locales
 from app.generation.writers.csv import CsvWriter
 from app.generation.writers.json import JsonArrayWriter, NdjsonWriter
@@ -37,7 +38,6 @@ BLOCK_SIZE = 4096
 # power-of-two share of BLOCK_SIZE, so a run's memory does not grow with the record's size
 # (2^20: ISO 20022 pain.001 in 256-record blocks, 166 MiB peak; 2^19 was 20% slower, 128 MiB)
 BLOCK_DRAWS = 1 << 20
-FORMATS = ("csv", "json", "ndjson", "xml", "sql")
 GUARD_ALL = 2000
 GUARD_SAMPLE = 200
 # Records hold from a few values to thousands: a run is checked in full only while it holds at most
@@ -286,7 +286,7 @@ class Plan:
         if fmt == "sql":
             table = self.params.table_name or self.table_name
             return SqlWriter(self.gen, dialect=self.params.sql_dialect, table_name=table)
-        raise ParamsError(f"Unknown format {fmt!r}; use one of {', '.join(FORMATS)}.")
+        raise ParamsError(f"Unknown format {fmt!r}; use one of {', '.join(FORMAT_NAMES)}.")
 
     def write(
         self,

@@ -23,9 +23,9 @@ from pydantic import BaseModel
 
 from app.core.authz import MIN_PROJECT_ROLE, MIN_ROLE, TOKEN_ACTIONS, describe
 from app.core.error_codes import ErrorCode
-from app.core.jobs.files import MEDIA_TYPES
 from app.core.models import Role
 from app.core.payloads import NUL_FREE
+from app.generation.output_formats import BY_NAME, OUTPUT_FORMATS
 from app.rest.route import DATE_PATTERN, MAX_INT, Param, Route
 
 _SCALARS = {
@@ -298,11 +298,10 @@ def _request_body(route: Route, components: dict[str, Any]) -> dict[str, Any] | 
 
 # what a downloaded file is, per format: JSON is an array of records, the others are text
 _FILE_SCHEMAS: dict[str, dict[str, Any]] = {
-    "json": {"type": "array", "items": {}, "description": "The records, as one JSON array"},
-    "ndjson": {"type": "string", "description": "One JSON record per line"},
-    "csv": {"type": "string", "description": "A header row, then one row per record"},
-    "xml": {"type": "string", "description": "An XML document with one element per record"},
-    "sql": {"type": "string", "description": "INSERT statements, one per record"},
+    f.name: {"type": "array", "items": {}, "description": f.content}
+    if f.name == "json"
+    else {"type": "string", "description": f.content}
+    for f in OUTPUT_FORMATS
 }
 _DOWNLOAD_HEADERS = {
     "X-Content-SHA256": {"schema": {"type": "string"}, "description": "The whole file's SHA-256 (hex)"},
@@ -314,7 +313,7 @@ _DOWNLOAD_HEADERS = {
 def _download_responses() -> dict[str, Any]:
     """The download door's answers: the file in its format's media type (the `format` parameter
     chooses it), whole or a Range of it."""
-    media = {fmt: MEDIA_TYPES[fmt].split(";")[0] for fmt in _FILE_SCHEMAS}
+    media = {fmt: BY_NAME[fmt].bare_media_type for fmt in _FILE_SCHEMAS}
     content = {media[fmt]: {"schema": schema} for fmt, schema in _FILE_SCHEMAS.items()}
     choice = ", ".join(f"format={fmt}: {media[fmt]}" for fmt in _FILE_SCHEMAS)
     return {

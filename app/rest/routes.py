@@ -10,8 +10,8 @@ from app.core.authz import Action
 from app.core.datasets import payloads as dataset_payloads
 from app.core.datasets.models import DatasetStatus
 from app.core.datasets.preview import PreviewRequest
-from app.core.datasets.service import DOWNLOAD_FORMATS
 from app.core.models import Role
+from app.generation.output_formats import FORMAT_NAMES
 from app.graphql.paging import DEFAULT_LIMIT, MAX_LIMIT
 from app.rest.operations import op
 from app.rest.route import Param, Route, id_param
@@ -115,7 +115,7 @@ ROUTES: tuple[Route, ...] = (
           body=payloads.ObjectExportCreate, status=201, action=Action.DATASET_EXPORT,
           errors=(400, 403, 404, 409, 422)),
     Route("GET", "/data/{dataset_id}", "Download a dataset file (streamed; HTTP Range supported)", "Datasets",
-          download=True, query=(Param("format", "str", "The file's format", "json", choices=DOWNLOAD_FORMATS),
+          download=True, query=(Param("format", "str", "The file's format", "json", choices=FORMAT_NAMES),
                                 Param("file_index", "int", "File of a multi-file dataset", 0, minimum=0),
                                 Param("link", "str", "A signed link from the create_download_link mutation, "
                                       "instead of the Authorization header (5 minutes, this file only)")),

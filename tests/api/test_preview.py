@@ -122,7 +122,7 @@ async def test_invalid_inputs_are_422_with_a_sentence(api: Api) -> None:
     cases: list[tuple[dict[str, Any], str]] = [
         ({"count": 0}, "count must be between 1 and 100."),
         ({"count": 101}, "count must be between 1 and 100."),
-        ({"format": "yaml"}, "Unknown format 'yaml'; use csv, json, ndjson, xml or sql."),
+        ({"format": "yaml"}, "Unknown format 'yaml'; use csv, json, xml, sql or ndjson."),
         ({"constraint_set_id": foreign["constraint_id"]},
          f"Constraint set {foreign['constraint_id']} belongs to schema {other['schema_id']}, not to schema {sid}."),
         ({"params": {"colour": "red"}}, "Unknown params: colour."),

@@ -12,7 +12,8 @@ from typing import Any
 import orjson
 
 from app.generation.errors import GenerationError
-from app.generation.plan import FORMATS, compile_plan
+from app.generation.output_formats import FORMAT_NAMES as FORMATS
+from app.generation.plan import compile_plan
 from app.generation.schema.loader import load_schema
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"

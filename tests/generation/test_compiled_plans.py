@@ -8,7 +8,8 @@ import io
 
 import pytest
 
-from app.generation.plan import FORMATS, Plan, compile_generators, compile_plan, parse_params, plan_of
+from app.generation.output_formats import FORMAT_NAMES as FORMATS
+from app.generation.plan import Plan, compile_generators, compile_plan, parse_params, plan_of
 from app.generation.schema.loader import load_schema
 from tests.paths import BENCH
 

@@ -13,7 +13,8 @@ import pytest
 import xmlschema
 from jsonschema import Draft202012Validator
 
-from app.generation.plan import BLOCK_SIZE, FORMATS, Plan, compile_plan
+from app.generation.output_formats import FORMAT_NAMES as FORMATS
+from app.generation.plan import BLOCK_SIZE, Plan, compile_plan
 from app.generation.schema.loader import load_schema
 from app.generation.values.vocab import address_pool, ascii_fold, person_pool
 from tests.paths import BENCH

@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 from app.generation.cli import generate, register
 from app.generation.errors import Unsatisfiable
 from app.generation.fanout import WorkerLost
-from app.generation.plan import BLOCK_SIZE, FORMATS, Plan
+from app.generation.output_formats import FORMAT_NAMES as FORMATS
+from app.generation.plan import BLOCK_SIZE, Plan
 from tests.paths import BENCH
 
 SCHEMA = {

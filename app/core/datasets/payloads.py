@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from app.core.payloads import FormatName, Id, Integer, Name, Strict, documented
+from app.generation.output_formats import FORMAT_NAMES
 
 
 class DatasetCreate(Strict):
@@ -22,7 +23,7 @@ class DatasetCreate(Strict):
     constraint_set_id: Id | None = None
     types: Annotated[list[FormatName], Field(max_length=5), documented(minItems=1)] | None = Field(
         default=None,
-        description="Formats to pre-generate: csv, json, xml, sql, ndjson (others render on download)",
+        description=f"Formats to pre-generate: {', '.join(FORMAT_NAMES)} (others render on download)",
     )
     params: dict[str, Any] = Field(
         default_factory=dict,

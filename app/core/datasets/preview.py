@@ -18,16 +18,15 @@ from app.core.datasets.service import checked_params
 from app.core.error_codes import ErrorCode
 from app.core.errors import DomainError, Invalid
 from app.core.generation import write
-from app.core.jobs.files import MEDIA_TYPES
 from app.core.models import ConstraintSet, SchemaDoc
 from app.core.payloads import Id, Integer, Strict
 from app.core.principal import Principal
 from app.core.repositories import ConstraintSetRepository, SchemaRepository
 from app.core.settings import Settings
+from app.generation.output_formats import BY_NAME, FORMAT_NAMES, spoken
 
 log = logging.getLogger("tdg.preview")
 MAX_COUNT = 100
-PREVIEW_FORMATS = ("csv", "json", "ndjson", "xml", "sql")
 # GraphQL Int is 32-bit: the seed a preview reports must fit it
 SEED_LIMIT = 2**31
 
@@ -48,8 +47,8 @@ class PreviewRequest(Strict):
     )
     format: str = Field(
         default="json",
-        description="csv, json, ndjson, xml or sql",
-        json_schema_extra={"enum": list(PREVIEW_FORMATS)},
+        description=spoken(),
+        json_schema_extra={"enum": list(FORMAT_NAMES)},
     )
 
 
@@ -97,8 +96,10 @@ async def preview(
             )
     if not 1 <= count <= MAX_COUNT:
         raise Invalid(f"count must be between 1 and {MAX_COUNT}.", code=ErrorCode.INVALID_COUNT, field="count")
-    if fmt not in PREVIEW_FORMATS:
-        raise Invalid(f"Unknown format '{fmt[:20]}'; use csv, json, ndjson, xml or sql.", code=ErrorCode.UNKNOWN_FORMAT, field="format")
+    if fmt not in FORMAT_NAMES:
+        raise Invalid(
+            f"Unknown format '{fmt[:20]}'; use {spoken()}.", code=ErrorCode.UNKNOWN_FORMAT, field="format"
+        )
     if params is None:
         params = {}
     if not isinstance(params, dict):
@@ -118,7 +119,7 @@ async def preview(
     return PreviewResult(
         schema_id=schema_id,
         format=fmt,
-        media_type=MEDIA_TYPES[fmt],
+        media_type=BY_NAME[fmt].media_type,
         count=count,
         seed=seed,
         content=content,

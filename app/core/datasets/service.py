@@ -17,9 +17,7 @@ from app.core.datasets.payloads import DatasetCreate
 from app.core.datasets.repository import DatasetRepository
 from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Gone, Invalid, NotFound
-from app.core.jobs.files import EXTENSIONS, MEDIA_TYPES
 from app.core.models import ConstraintSet, ProjectRole, ProjectSchema, SchemaDoc, stored_id, utcnow
-from app.core.payloads import OUTPUT_FORMATS
 from app.core.principal import Principal
 from app.core.repositories import (
     ConstraintSetRepository,
@@ -32,8 +30,7 @@ from app.core.services import audit, schema_problems
 from app.core.settings import Settings
 from app.core.storage import store_for
 from app.core.validation import parse
-
-DOWNLOAD_FORMATS = ("csv", "json", "xml", "sql", "ndjson")
+from app.generation.output_formats import BY_NAME, FORMAT_NAMES, spoken
 
 
 def _types(raw: list[str] | None, settings: Settings) -> list[str]:
@@ -41,9 +38,9 @@ def _types(raw: list[str] | None, settings: Settings) -> list[str]:
         return list(settings.default_types)
     if not raw:
         raise Invalid("types must list at least one format.", code=ErrorCode.NO_FORMATS, field="types")
-    unknown = [t for t in raw if t not in OUTPUT_FORMATS]
+    unknown = [t for t in raw if t not in FORMAT_NAMES]
     if unknown:
-        raise Invalid(f"Unknown output format '{unknown[0]}'; use csv, json, xml, sql or ndjson.", code=ErrorCode.UNKNOWN_FORMAT, field="types")
+        raise Invalid(f"Unknown output format '{unknown[0]}'; use {spoken()}.", code=ErrorCode.UNKNOWN_FORMAT, field="types")
     return list(dict.fromkeys(raw))
 
 
@@ -328,8 +325,10 @@ async def downloadable(repo: DatasetRepository, dataset_id: int, fmt: str, file_
     """The dataset if `fmt` file `file_index` may be asked for: a known format, a visible and
     completed dataset (the checks of GET /data/{dataset_id} and of its signed links)."""
     require(repo.principal, Action.DATASET_DOWNLOAD)  # the tenant role, and a scoped token's actions
-    if fmt not in DOWNLOAD_FORMATS:
-        raise Invalid(f"Unknown format '{fmt[:20]}'; use csv, json, xml or sql (or ndjson).", code=ErrorCode.UNKNOWN_FORMAT, field="format")
+    if fmt not in FORMAT_NAMES:
+        raise Invalid(
+            f"Unknown format '{fmt[:20]}'; use {spoken()}.", code=ErrorCode.UNKNOWN_FORMAT, field="format"
+        )
     if file_index < 0:
         raise NotFound(f"Dataset {dataset_id} has no file {file_index}.", code=ErrorCode.FILE_NOT_FOUND, field="file_index")
     dataset = await repo.get(dataset_id)
@@ -374,8 +373,9 @@ async def download(
         tenant_id=dataset.tenant_id,
         details={"format": fmt, "file_index": file_index},
     )
-    name = f"dataset-{dataset_id}" + (f"-{file_index}" if file_index else "") + f".{EXTENSIONS[fmt]}"
-    return Download(row.path, name, MEDIA_TYPES[fmt], row.size_bytes, row.sha256)
+    output = BY_NAME[fmt]
+    name = f"dataset-{dataset_id}" + (f"-{file_index}" if file_index else "") + f".{output.extension}"
+    return Download(row.path, name, output.media_type, row.size_bytes, row.sha256)
 
 
 async def lose_files(session: AsyncSession, principal: Principal, dataset_id: int, reason: str) -> None:

@@ -14,14 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Protocol
 
-EXTENSIONS = {"csv": "csv", "json": "json", "ndjson": "ndjson", "xml": "xml", "sql": "sql"}
-MEDIA_TYPES = {
-    "csv": "text/csv; charset=utf-8",
-    "json": "application/json",
-    "ndjson": "application/x-ndjson",
-    "xml": "application/xml",
-    "sql": "application/sql",
-}
+from app.generation.output_formats import file_name
 
 
 def dataset_dir(data_dir: Path, dataset_id: int) -> Path:
@@ -35,10 +28,6 @@ COPY_SLICE = 128 * 1024 * 1024
 # many bytes: the kernel would otherwise start writeback only at GBs of dirty pages, and the
 # closing fsync would stall the worker for the whole file (idle CPU: ~9% of a service run)
 EARLY_SYNC_BYTES = 16 * 1024 * 1024
-
-
-def file_name(fmt: str, file_index: int) -> str:
-    return f"data-{file_index:04d}.{EXTENSIONS[fmt]}"
 
 
 def final_file_path(dataset_id: int, fmt: str, file_index: int) -> str:

@@ -17,7 +17,7 @@ from sqlmodel import col
 from app.core.datasets.models import Dataset, DatasetFile, DatasetStatus
 from app.core.datasets.repository import DatasetRepository
 from app.core.models import Project, SchemaDoc
-from app.core.payloads import OUTPUT_FORMATS
+from app.generation.output_formats import FORMAT_NAMES
 
 TOP = 10
 
@@ -57,11 +57,11 @@ class AnalyticsRepository(DatasetRepository):
         def count_if(condition: ColumnElement[bool]) -> Any:
             return func.coalesce(func.sum(case((condition, 1), else_=0)), 0)
 
-        # `types` holds formats of OUTPUT_FORMATS (checked at creation): a LIKE per format counts them
+        # `types` holds formats of FORMAT_NAMES (checked at creation): a LIKE per format counts them
         # in the same scan as the totals, where unnesting the JSON arrays (json_each /
         # json_array_elements_text) cost a join and a second pass per query
         types_text = cast(Dataset.types, Text)
-        formats = [count_if(types_text.like(f'%"{fmt}"%')) for fmt in OUTPUT_FORMATS]
+        formats = [count_if(types_text.like(f'%"{fmt}"%')) for fmt in FORMAT_NAMES]
         statuses = [
             count_if(col(Dataset.status) == s.value)
             for s in (
@@ -91,7 +91,7 @@ class AnalyticsRepository(DatasetRepository):
         row = list((await self.session.exec(stmt)).one())
         keys = ("datasets", "completed", "failed", "running", "queued", "records", "bytes")
         out: dict[str, Any] = dict(zip(keys, row, strict=False))
-        out["formats"] = dict(zip(OUTPUT_FORMATS, row[len(keys) :], strict=True))
+        out["formats"] = dict(zip(FORMAT_NAMES, row[len(keys) :], strict=True))
         return out
 
     async def per_day(self, project_id: int | None, since: datetime) -> list[tuple[str, str, int, Any]]:

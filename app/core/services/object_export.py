@@ -19,7 +19,6 @@ from app.core.datasets.models import Dataset, DatasetStatus
 from app.core.datasets.repository import DatasetRepository
 from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Invalid, NotFound, StorageUnavailable
-from app.core.jobs.files import EXTENSIONS, MEDIA_TYPES
 from app.core.models import Integration, ObjectExport, utcnow
 from app.core.payloads import ObjectExportCreate
 from app.core.principal import Principal
@@ -28,6 +27,7 @@ from app.core.repositories.integrations import IntegrationRepository
 from app.core.services import audit, integrations
 from app.core.settings import Settings
 from app.core.storage import Store, store_for
+from app.generation.output_formats import BY_NAME, FORMAT_NAMES, file_name, spoken
 
 
 def _upload(
@@ -46,7 +46,7 @@ def _upload(
         multipart_threshold=part_bytes, multipart_chunksize=part_bytes, max_concurrency=2
     )
     for f in files:
-        extra = {"ContentType": MEDIA_TYPES[f["format"]], "Metadata": {"sha256": f["sha256"]}}
+        extra = {"ContentType": BY_NAME[f["format"]].media_type, "Metadata": {"sha256": f["sha256"]}}
         if _copied_in_store(client, store, config, transfer, f, extra):
             continue
         with store.open(f["path"]) as body:  # streamed from the service's own store
@@ -135,7 +135,7 @@ async def _stored_files(
             "size_bytes": f.size_bytes,
             "sha256": f.sha256,
             "records": f.records,
-            "key": _key(base, f.format, f"data-{f.file_index:04d}.{EXTENSIONS[f.format]}"),
+            "key": _key(base, f.format, file_name(f.format, f.file_index)),
         }
         for f in stored
     ]
@@ -181,9 +181,9 @@ async def export(
     if dataset.status != DatasetStatus.completed.value:
         raise Conflict(f"Dataset {dataset_id} is {dataset.status}; only a completed dataset can be exported.", code=ErrorCode.DATASET_NOT_COMPLETED)
     formats = list(dict.fromkeys(data.formats or dataset.types or settings.default_types))
-    unknown = [f for f in formats if f not in datasets.DOWNLOAD_FORMATS]
+    unknown = [f for f in formats if f not in FORMAT_NAMES]
     if unknown:
-        raise Invalid(f"Unknown format '{unknown[0][:20]}'; use csv, json, xml, sql or ndjson.", code=ErrorCode.UNKNOWN_FORMAT, field="formats")
+        raise Invalid(f"Unknown format '{unknown[0][:20]}'; use {spoken()}.", code=ErrorCode.UNKNOWN_FORMAT, field="formats")
     base = _key(str(integration.config.get("prefix") or ""), data.prefix or f"dataset-{dataset_id}")
     files = await _stored_files(session, principal, settings, renderer, dataset_id, formats, base)
     record = ObjectExport(

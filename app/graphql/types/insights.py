@@ -10,6 +10,7 @@ import strawberry
 
 from app.core.datasets.preview import PreviewResult
 from app.core.services import analytics
+from app.generation.output_formats import spoken
 
 AnalyticsPeriodEnum = strawberry.enum(
     analytics.AnalyticsPeriod, name="AnalyticsPeriod", description="Days covered, today (UTC) included."
@@ -19,7 +20,7 @@ AnalyticsPeriodEnum = strawberry.enum(
 @strawberry.type(description="The first records of a schema rendered in one format; nothing is stored.")
 class Preview:
     schema_id: int
-    format: str = strawberry.field(description="csv, json, ndjson, xml or sql")
+    format: str = strawberry.field(description=spoken())
     media_type: str = strawberry.field(description="The media type a download of this format carries")
     count: int
     seed: int = strawberry.field(description="The seed used (params.seed, or drawn): pass it to reproduce")
