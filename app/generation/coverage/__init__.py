@@ -20,7 +20,7 @@ def coverage_mode(raw: Any) -> str | None:
     if raw is None:
         return None
     if raw not in MODES:
-        raise ParamsError(f"coverage must be one of {', '.join(MODES)}.")
+        raise ParamsError(f"coverage must be one of {', '.join(MODES)}.", field="params.coverage")
     return str(raw)
 
 

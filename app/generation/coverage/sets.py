@@ -156,7 +156,7 @@ class CoverageBuilder:
 
     def build(self, mode: str, record_count: int) -> CoverageSet:
         if mode not in MODES:
-            raise ParamsError(f"coverage must be one of {', '.join(MODES)}.")
+            raise ParamsError(f"coverage must be one of {', '.join(MODES)}.", field="params.coverage")
         targets = list(self.derivation.targets)
         records: list[PinSet] = []
         owners: list[list[Target]] = []

@@ -106,7 +106,7 @@ def build_negative(
     (a constraint that cannot be broken without breaking another is never offered), narrowed to
     `keywords`; ParamsError when none is left or a keyword names none."""
     if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 <= rate <= 1:
-        raise ParamsError("params.invalid_rate must be a number between 0 and 1.")
+        raise ParamsError("params.invalid_rate must be a number between 0 and 1.", field="params.invalid_rate")
     wanted = set(keywords) if keywords else None
     candidates = [c for c in breaker.constraints if wanted is None or c.keyword in wanted]
     records = breaker.records(probe) if probe is not None else []
@@ -140,13 +140,13 @@ def attach_negative(
     """Make `rate` of `plan`'s records invalid (plan.negative), for a LoadedSchema `source`;
     None (and nothing changed) at rate 0."""
     if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 <= rate <= 1:
-        raise ParamsError("params.invalid_rate must be a number between 0 and 1.")
+        raise ParamsError("params.invalid_rate must be a number between 0 and 1.", field="params.invalid_rate")
     if rate == 0:
         return None
     root = source.resolve_root(plan.params.root)
     breaker: Breaker
     if source.type == "xsd":
-        raise ParamsError("params.invalid_rate is not available for XSD schemas yet.")
+        raise ParamsError("params.invalid_rate is not available for XSD schemas yet.", field="params.invalid_rate")
     else:
         from app.generation.negative.json_breaker import JsonBreaker
 
