@@ -23,6 +23,7 @@ from app.generation.errors import ParamsError, RuleError, Unsatisfiable
 from app.generation.plan import compile_plan
 from app.generation.rules import parse_rules
 from app.generation.schema.loader import load_schema
+from app.generation.values.category_values import city_pool
 from app.generation.values.locales import SUPPORTED_LOCALES, locale_country, own_address_locales
 from app.generation.values.vocab import address_pool, person_pool
 
@@ -107,7 +108,11 @@ def _check_record(r: dict[str, Any], locale: str, pools: dict[str, Any]) -> None
     people, places, rows = pools["people"], pools["places"], pools["rows"]
     # one address, of the record's country
     a = r["address"]
-    assert (a["street"], a["city"], a["state"], a["postcode"]) in rows, (locale, a)
+    # the pool's street with a house number of its own, the pool's region and postcode with it,
+    # and a city of the locale's
+    street = re.sub(r"(?<![0-9])[0-9]{1,5}(?![0-9])", "#", a["street"], count=1)
+    assert (street, a["state"], a["postcode"]) in rows, (locale, a)
+    assert a["city"] in pools["cities"], (locale, a)
     assert a["country"] == land.name and r["country"] == land.code and r["currency"] == land.currency
     assert r["state"] in places, r["state"]
     phone = r["phone"]
@@ -139,10 +144,15 @@ def _pools(locale: str) -> dict[str, Any]:
         people.setdefault(first, set()).add(gender)
     ascii_names = dict(zip(person["first"].tolist(), person["first_ascii"].tolist(), strict=True))
     ascii_names.update(zip(person["last"].tolist(), person["last_ascii"].tolist(), strict=True))
-    rows = set(
-        zip(*(address[k].tolist() for k in ("street_address", "city", "state", "postcode")), strict=True)
-    )
+    streets = [
+        re.sub(r"(?<![0-9])[0-9]{1,5}(?![0-9])", "#", s, count=1) for s in address["street_address"].tolist()
+    ]
+    rows = set(zip(streets, address["state"].tolist(), address["postcode"].tolist(), strict=True))
+    # a street the locale writes without a number gets one before or after it
+    rows |= {(f"# {s}", st, pc) for s, st, pc in list(rows) if "#" not in s}
+    rows |= {(f"{s} #", st, pc) for s, st, pc in list(rows) if "#" not in s}
     return {
+        "cities": set(city_pool(locale).tolist()),
         "people": people,
         "ascii": ascii_names,
         "rows": rows,

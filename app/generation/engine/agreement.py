@@ -15,7 +15,7 @@ import numpy as np
 from app.generation.engine.columns import Column, Leaf
 from app.generation.engine.generators import BlockContext, Gen, LeafGen, Rows, Shared, null_mask
 from app.generation.model import Kind
-from app.generation.values import vocab
+from app.generation.values import compose, vocab
 from app.generation.values.categories import infer_category, normalise_name
 from app.generation.values.locales import locale_country
 from app.generation.values.regex import codes_to_strings
@@ -267,25 +267,27 @@ _MIN_PHONE_FORMS = 100  # fewer accepted locale numbers than this: E.164 numbers
 
 
 def _accepted_phones(gen: LeafGen, locale: str, memo: dict[tuple[int, str], np.ndarray]) -> np.ndarray:
-    """The locale's phone numbers this field's facets accept (the whole pool checked once per
-    field and locale: the same answer whichever block asks first)."""
+    """Indexes of the locale's phone numbers this field's facets accept (the whole pool checked
+    once per field and locale: the same answer whichever block asks first)."""
     got = memo.get((gen.key, locale))
     if got is None:
         pool = vocab.phone_pool(locale)
-        got = pool[np.array(_fits(gen, pool.tolist()), dtype=bool)]
+        got = np.flatnonzero(np.array(_fits(gen, pool.tolist()), dtype=bool))
         memo[(gen.key, locale)] = got
     return got
 
 
 def _phone(gen: LeafGen, u: UnitInput, memo: dict[tuple[int, str], np.ndarray]) -> Leaf:
-    """The locale's phone formats the field accepts, else the country's number in E.164
-    (`+4930123456789`) or its national digits: never another country's prefix."""
+    """The locale's phone formats the field accepts, with fresh subscriber digits (a number
+    the facets then refuse is drawn by the field's own generator), else the country's number
+    in E.164 (`+4930123456789`) or its national digits: never another country's prefix."""
     n = u.rows.n
     rng = u.bc.rng(gen.key ^ 0x9403)
     accepted = _accepted_phones(gen, u.bc.locale, memo)
     if len(accepted) >= _MIN_PHONE_FORMS:
-        values: list[str] = accepted[rng.integers(0, len(accepted), size=n)].tolist()
-        return settle(gen, u, values, np.ones(n, dtype=bool))
+        idx = accepted[rng.integers(0, len(accepted), size=n)]
+        values = compose.fill_digits(vocab.phone_templates(u.bc.locale), rng, idx)
+        return settle(gen, u, values, np.array(_fits(gen, values), dtype=bool))
     land = locale_country(u.bc.locale)
     codes = rng.integers(ord("0"), ord("9") + 1, size=(n, land.national_digits)).astype(np.uint32)
     codes[:, 0] = rng.integers(ord("1"), ord("9") + 1, size=n)

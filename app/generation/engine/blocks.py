@@ -28,6 +28,9 @@ class BlockContext:
     nil_all: bool = False
     # params.locales: each record's locale drawn from these (objects split their rows by it)
     locales: tuple[str, ...] = ()
+    # a record country drawn first (countries.py): the locales of this object's rows and each
+    # row's index into them; the locale-dependent fields and units are drawn per locale
+    split: tuple[tuple[str, ...], np.ndarray] | None = None
 
     def rng(self, key: int) -> np.random.Generator:
         return np.random.Generator(

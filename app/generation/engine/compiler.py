@@ -13,6 +13,7 @@ import orjson
 from app.generation.engine.arrays import ArrayGen
 from app.generation.engine.budget import MAX_DRAW_WORK, draw_work, fit_record_budget
 from app.generation.engine.choices import ChoiceGen
+from app.generation.engine.countries import country_pivot
 from app.generation.engine.generators import (
     OPTIONAL_PRESENCE,
     AnyGen,
@@ -160,6 +161,8 @@ class Compiler:
                     deeper = (gen, cap, self.shared, list(self.dead))
                     continue
                 fit_record_budget(gen)
+                if isinstance(gen, ObjectGen):
+                    gen.country_pivot = country_pivot(gen)
                 return gen
         raise Unsatisfiable(
             f"The schema expands to more than {MAX_COMPILED_NODES} generated fields, even with "

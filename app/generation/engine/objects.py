@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 import numpy as np
 
 from app.generation.engine.agreement import Unit, UnitInput
 from app.generation.engine.columns import Column, Obj, spread, take
+from app.generation.engine.countries import (
+    CountryPivot,
+    by_locale,
+    fill_by_locale,
+    locale_shaped,
+    unit_shaped,
+)
 from app.generation.engine.generators import (
     OPTIONAL_PRESENCE,
     REDRAWS,
@@ -65,6 +72,8 @@ class ObjectGen(Gen):
     # optional objects, arrays and choices drawn for their present rows only (set by the record
     # budget when it scales presence down: most of such a record's optional content is absent)
     compact: bool = False
+    # the record's country, drawn first when it is an enum of countries (countries.py)
+    country_pivot: CountryPivot | None = None
 
     def sub_generators(self) -> list[Gen | None]:
         return [s.gen for s in self.slots]
@@ -72,6 +81,11 @@ class ObjectGen(Gen):
     def generate(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Obj:
         if len(bc.locales) > 1:
             return self._by_locale(bc, rows, shared)
+        if self.country_pivot is not None and bc.split is None:
+            return self.country_pivot.draw(bc, rows, shared, self._one_locale)
+        return self._one_locale(bc, rows, shared)
+
+    def _one_locale(self, bc: BlockContext, rows: Rows, shared: Shared | None) -> Obj:
         col = self._draw(bc, rows, shared)
         if self.negations:
             col = redraw_negated(self, bc, rows, shared, col)
@@ -91,7 +105,7 @@ class ObjectGen(Gen):
             sub_bc = BlockContext(
                 bc.seed, bc.block, locale, bc.salt * 1000 + 900 + li, minimal=bc.minimal, nil_all=bc.nil_all
             )
-            sub = self.generate(sub_bc, rows.subset(idx), None if shared is None else shared.subset(idx))
+            sub = self._one_locale(sub_bc, rows.subset(idx), None if shared is None else shared.subset(idx))
             parts.append((idx, sub))
         merged = parts[0][1]
         for _, sub in parts[1:]:
@@ -171,17 +185,27 @@ class ObjectGen(Gen):
             self._apart(rng, present, n)
         fields: list[Column | None] = []
         derived = {i for unit in self.units for i in unit.slots}
+        # below a record whose country was drawn first, only what the locale shapes is drawn
+        # per locale (names, addresses, phones, texts; objects pass the split on)
+        whole = bc if bc.split is None else replace(bc, split=None)
         for i, slot in enumerate(self.slots):
             if slot.gen is None or i in derived:
                 fields.append(None)
             elif self.compact and (mask := present[i]) is not None and slot.gen.sub_generators():
-                fields.append(_present_rows(slot.gen, bc, rows, own, mask))
-            else:
+                fields.append(_present_rows(slot.gen, whole, rows, own, mask))
+            elif bc.split is not None and isinstance(slot.gen, ObjectGen) and not slot.gen.group:
                 fields.append(slot.gen.generate(bc, rows, own))
+            elif bc.split is not None and locale_shaped(slot.gen):
+                fields.append(by_locale(bc, rows, own, slot.gen.generate))
+            else:
+                fields.append(slot.gen.generate(whole, rows, own))
         if self.units:
-            inputs = UnitInput(bc, rows, own, fields)
+            inputs = UnitInput(whole, rows, own, fields)
             for unit in self.units:
-                unit.fill(inputs)
+                if bc.split is not None and unit_shaped(unit):
+                    fill_by_locale(unit, bc, rows, own, fields)
+                else:
+                    unit.fill(inputs)
         col = Obj(n, fields, present, pin_nulls(self.pins, rows.keys, null_mask(rng, n, self.null_rate, bc)))
         if self.node.conditionals and not self.conditionals_off:
             col = self._conditionals(bc, rows, shared, col)

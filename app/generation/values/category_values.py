@@ -3,6 +3,7 @@ Design notes: docs/generation.md."""
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -10,7 +11,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from app.generation.values import checksums, vocab, wordlists
+from app.generation.values import checksums, compose, vocab, wordlists
 from app.generation.values.textcodes import small_int_texts
 
 HEX = np.array(list("0123456789abcdef"), dtype=object)
@@ -98,23 +99,50 @@ def username(c: CategoryContext, n: int) -> list[str]:
     return texts
 
 
+_RENUMBERED = ("street_address", "building_number")  # the pool's street, a fresh house number
+
+
 def _address(c: CategoryContext, n: int, column: str) -> list[str]:
+    if column == "city":
+        return _take(city_pool(c.locale), _city_rows(c, n))
     pool = vocab.address_pool(c.locale)
     idx = c.shared("address", len(pool["city"]))[:n]
+    if column in _RENUMBERED:
+        return compose.fill_number(vocab.street_templates(c.locale, column), idx, _house_keys(c, n))
     return _take(pool[column], idx)
+
+
+def city_pool(locale: str) -> np.ndarray:
+    """The locale's cities: a pool of its own, wider than the address pool's (a city is not
+    tied to a postcode in Faker's data, but to a region in none of the supported locales)."""
+    return vocab.simple_pool(locale, "city")
+
+
+def _city_rows(c: CategoryContext, n: int) -> np.ndarray:
+    return c.shared("address.city", len(city_pool(c.locale)))[:n]
+
+
+def _house_keys(c: CategoryContext, n: int) -> np.ndarray:
+    """The house numbers of the record's address, as keys shared by the object's fields: a
+    street and an address field of one object give the same number."""
+    return c.shared("address.number", 1 << 62)[:n]
 
 
 def address(c: CategoryContext, n: int) -> list[str]:
     pool = vocab.address_pool(c.locale)
     idx = c.shared("address", len(pool["city"]))[:n]
-    texts: list[str] = (
-        pool["street_address"][idx] + ", " + pool["postcode"][idx] + " " + pool["city"][idx]
-    ).tolist()
+    street = np.empty(n, dtype=object)
+    street[:] = compose.fill_number(
+        vocab.street_templates(c.locale, "street_address"), idx, _house_keys(c, n)
+    )
+    cities = city_pool(c.locale)[_city_rows(c, n)]
+    texts: list[str] = (street + ", " + pool["postcode"][idx] + " " + cities).tolist()
     return texts
 
 
 def phone(c: CategoryContext, n: int) -> list[str]:
-    return _pick(c, vocab.simple_pool(c.locale, "phone_number"), n)
+    t = vocab.phone_templates(c.locale)
+    return compose.fill_digits(t, c.rng, c.rng.integers(0, len(t.codes), size=n))
 
 
 def uuid4(c: CategoryContext, n: int) -> list[str]:
@@ -211,8 +239,47 @@ def file_name(c: CategoryContext, n: int) -> list[str]:
     return texts
 
 
+@lru_cache(maxsize=16)
+def _lorem(locale: str) -> compose.Lorem:
+    connector, stop = vocab.lorem_punctuation(locale)
+    return compose.lorem(
+        vocab.simple_pool(locale, "word").tolist(), connector, stop, zlib.crc32(locale.encode())
+    )
+
+
 def sentence(c: CategoryContext, n: int) -> list[str]:
-    return _pick(c, vocab.simple_pool(c.locale, "sentence"), n)
+    """A sentence of 3 to 9 of the locale's lorem words (Faker's own sentences: 6 +- 40%)."""
+    return compose.sentences(_lorem(c.locale), c.rng, n, (1, 1))
+
+
+def paragraph(c: CategoryContext, n: int) -> list[str]:
+    """Two to four such sentences (Faker's paragraphs: 3 +- 40%)."""
+    return compose.sentences(_lorem(c.locale), c.rng, n, (2, 4))
+
+
+@lru_cache(maxsize=16)
+def _company_templates(locale: str) -> compose.Templates:
+    return compose.slot_templates(vocab.simple_pool(locale, "company_template").tolist())
+
+
+def company(c: CategoryContext, n: int) -> list[str]:
+    """One of the locale's company formats, its family names drawn from the locale's."""
+    return compose.fill_slots(_company_templates(c.locale), vocab.person_pool(c.locale)["last"], c.rng, n)
+
+
+# English job titles at a level: Faker's 639 titles alone repeat within a page of records
+_LEVELS = ("", "Senior ", "Junior ", "Lead ", "Principal ", "Associate ", "Assistant ", "Trainee ")
+
+
+def job_title(c: CategoryContext, n: int) -> list[str]:
+    jobs = vocab.simple_pool(c.locale, "job_title")
+    picked = jobs[c.rng.integers(0, len(jobs), size=n)]
+    if not c.locale.startswith("en"):
+        texts: list[str] = picked.tolist()
+        return texts
+    levels = _curated(_LEVELS)[c.rng.integers(0, len(_LEVELS), size=n)]
+    texts = (levels + picked).tolist()
+    return texts
 
 
 # -- field semantics: curated pools, composed names, codes ----------------------------------
@@ -371,7 +438,7 @@ STRING_GENERATORS: dict[str, CategoryFn] = {
     "username": username,
     "email": email,
     "phone": phone,
-    "job_title": _simple("job_title"),
+    "job_title": job_title,
     "gender": lambda c, n: _pick(c, _GENDERS, n),
     "street_address": _address_col("street_address"),
     "street_name": _address_col("street_name"),
@@ -383,7 +450,7 @@ STRING_GENERATORS: dict[str, CategoryFn] = {
     "country": _address_col("country"),
     "country_code": _address_col("country_code"),
     "address": address,
-    "company": _simple("company"),
+    "company": company,
     "catch_phrase": _simple("catch_phrase"),
     "iban": checksums.iban,
     "swift": checksums.swift,
@@ -403,7 +470,7 @@ STRING_GENERATORS: dict[str, CategoryFn] = {
     "uuid": uuid4,
     "word": _simple("word"),
     "sentence": sentence,
-    "paragraph": _simple("paragraph"),
+    "paragraph": paragraph,
     "color_name": _simple("color_name"),
     "hex_color": hex_color,
     "file_name": file_name,

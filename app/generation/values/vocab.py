@@ -14,6 +14,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from app.generation.values.compose import (
+    SLOT,
+    DigitTemplates,
+    Numbered,
+    digit_templates,
+    numbered,
+    phone_kept_digits,
+)
 from app.generation.values.locales import locale_country, normalise_locale
 from app.generation.values.vocab_cache import cached_array, cached_columns
 
@@ -183,7 +191,41 @@ _SIMPLE: dict[str, Callable[[Faker], object]] = {
     "timezone": lambda f: f.timezone(),
     "file_path": lambda f: f.file_path(depth=2),
     "name_prefix": lambda f: f.prefix(),
+    "city": lambda f: f.city(),
+    "company_template": lambda f: _company_template(f),
 }
+# pools drawn more often than POOL_SIZE times: cities compose names and suffixes in many locales,
+# and a preview of ten records should not show one twice
+_SIZES = {"city": 20 * POOL_SIZE}
+
+
+def _company_template(fake: Faker) -> str:
+    """One of the locale's company formats with its family names left as slots (compose.SLOT),
+    filled at draw time from the person pool; a locale whose company() has no formats: a name."""
+    provider = next((p for p in fake.get_providers() if ".company" in p.__class__.__module__), None)
+    formats = getattr(provider, "formats", None)
+    if not isinstance(formats, (list, tuple)) or not formats:
+        return str(fake.company())
+    chosen = str(fake.random_element(formats))
+    return str(fake.parse(chosen.replace("{{last_name}}", SLOT)))
+
+
+def lorem_punctuation(locale: str) -> tuple[str, str]:
+    """The locale's word connector and sentence end (`" "` and `"."`; `""` and `"。"` in ja_JP)."""
+    pair = cached_array(locale, "lorem_punctuation", lambda: _lorem_punctuation(locale)).tolist()
+    return str(pair[0]), str(pair[1])
+
+
+def _lorem_punctuation(locale: str) -> np.ndarray:
+    with _lock:
+        fake = _faker(locale, "lorem_punctuation")
+        provider = next((p for p in fake.get_providers() if ".lorem" in p.__class__.__module__), None)
+    connector = getattr(provider, "word_connector", " ")
+    stop = getattr(provider, "sentence_punctuation", ".")
+    return np.array(
+        [connector if isinstance(connector, str) else " ", stop if isinstance(stop, str) else "."],
+        dtype=object,
+    )
 
 
 def simple_pool(locale: str, name: str) -> np.ndarray:
@@ -249,11 +291,11 @@ def _simple(locale: str, name: str) -> np.ndarray:
     with _lock:  # Faker instances are not thread-safe
         fake = _faker(locale, name)
         try:
-            return _sample(fake, lambda: _SIMPLE[name](fake))
+            return _sample(fake, lambda: _SIMPLE[name](fake), _SIZES.get(name, POOL_SIZE))
         except AttributeError:
             # the locale lacks this provider: English data is better than nothing
             fake = _faker("en_US", name)
-            return _sample(fake, lambda: _SIMPLE[name](fake))
+            return _sample(fake, lambda: _SIMPLE[name](fake), _SIZES.get(name, POOL_SIZE))
 
 
 @lru_cache(maxsize=16)
@@ -286,3 +328,16 @@ def country_codes() -> dict[str, np.ndarray]:
         }
 
     return cached_columns("any", "country_codes", build)
+
+
+@lru_cache(maxsize=16)
+def phone_templates(locale: str) -> DigitTemplates:
+    """The locale's phone pool as templates: prefix and area digits kept, the rest drawn."""
+    code = locale_country(locale).calling_code
+    return digit_templates(phone_pool(locale).tolist(), lambda v: phone_kept_digits(v, code), False)
+
+
+@lru_cache(maxsize=32)
+def street_templates(locale: str, column: str) -> Numbered:
+    """The address pool's streets (or building numbers), their house number drawn afresh."""
+    return numbered(address_pool(locale)[column].tolist())
