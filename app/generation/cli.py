@@ -59,6 +59,7 @@ def build_plan(
     invalid_rate: float | None = None,
     invalid_keywords: str | None = None,
     fmt: str = "json",
+    xml_layout: str | None = None,
 ) -> Plan:
     """The run's Plan; with `coverage` its first records are the coverage set (`plan.coverage`)."""
     import json
@@ -81,6 +82,7 @@ def build_plan(
             "records_per_file": records_per_file,
             "sql_dialect": sql_dialect,
             "table_name": table_name,
+            "xml_layout": xml_layout,
         }.items()
         if v is not None
     }
@@ -125,6 +127,7 @@ def generate(
     invalid_rate: float | None = None,
     invalid_keywords: str | None = None,
     labels: str | None = None,
+    xml_layout: str | None = None,
     progress: Callable[[int], None] | None = None,
     stdout: IO[bytes] | None = None,
     process_exits: bool = False,
@@ -168,6 +171,17 @@ def generate(
         raise ParamsError("--part needs --seed: every part of one output must draw from the same seed.")
     if part is not None and records_per_file:
         raise ParamsError("--part writes a piece of one file: it cannot be combined with --records-per-file.")
+    documents = xml_layout == "documents"
+    if xml_layout is not None and fmt != "xml":
+        raise ParamsError("--xml-layout applies to XML output only (-f xml).")
+    if documents and out == "-":
+        raise ParamsError(
+            "--xml-layout documents writes one file per record: give --out a folder, not stdout."
+        )
+    if documents and records_per_file:
+        raise ParamsError("--xml-layout documents writes one file per record: leave out --records-per-file.")
+    if documents and invalid_rate:
+        raise ParamsError("--xml-layout documents writes valid documents only: leave out --invalid-rate.")
     with _collector_deferred() if process_exits else contextlib.nullcontext():
         plan = build_plan(
             schema_file,
@@ -183,6 +197,7 @@ def generate(
             invalid_rate=invalid_rate,
             invalid_keywords=invalid_keywords,
             fmt=fmt,
+            xml_layout=xml_layout,
         )
     if coverage is not None:
         where = report if report is not None else None if out == "-" else out + ".coverage.json"
@@ -191,6 +206,8 @@ def generate(
             write_report(Path(where), plan.coverage.report())
         # the set may be larger than `count`: the run holds max(count, set size) records
         start, stop, head, foot = part_bounds(plan.record_count, part)
+    if documents:
+        return plan, write_documents(plan, Path(out), start, stop, progress)
     # one piece per file in one process; pieces of the plan's blocks to share among processes
     unit = plan.block_size if jobs > 1 else max(1, plan.record_count)
     work = pieces(plan, start, stop, unit, header=head, footer=foot)
@@ -221,6 +238,28 @@ def _labels_file(plan: Plan, out: str, labels: str | None) -> Iterator[IO[bytes]
     with tmp.open("wb") as fh:
         yield fh
     tmp.replace(path)
+
+
+def write_documents(
+    plan: Plan, folder: Path, start: int, stop: int, progress: Callable[[int], None] | None
+) -> list[Path]:
+    """`--xml-layout documents`: records [start, stop) as NAME-0001.xml ... in `folder` (created),
+    numbered from 1 over the whole count, so the parts of `--part` fill one folder."""
+    from app.generation.errors import ParamsError
+
+    if folder.exists() and not folder.is_dir():
+        raise ParamsError(
+            f"--xml-layout documents writes one file per record into a folder, and {folder} is a file."
+        )
+    folder.mkdir(parents=True, exist_ok=True)
+    width = max(4, len(str(plan.record_count)))
+    stem = plan.table_name
+    paths: list[Path] = []
+    for i, doc in enumerate(plan.xml_documents(start, stop, progress=progress), start=start + 1):
+        path = folder / f"{stem}-{i:0{width}d}.xml"
+        path.write_bytes(doc)
+        paths.append(path)
+    return paths
 
 
 def part_bounds(count: int, part: str | None) -> tuple[int, int, bool, bool]:
@@ -372,6 +411,12 @@ def register(app: typer.Typer) -> None:
         labels: str | None = typer.Option(
             None, "--labels", help="Labels file (NDJSON); default: the output path + .labels.ndjson"
         ),
+        xml_layout: str | None = typer.Option(
+            None,
+            "--xml-layout",
+            help="XML only: container (default: every record in one <records> element) or documents "
+            "(one document per record, each valid against the XSD as a file; --out names a folder)",
+        ),
     ) -> None:
         """Generate test data from a schema file, offline."""
         run_command(
@@ -393,6 +438,7 @@ def register(app: typer.Typer) -> None:
             invalid_rate=invalid_rate,
             invalid_keywords=invalid_keywords,
             labels=labels,
+            xml_layout=xml_layout,
         )
 
 
@@ -426,9 +472,11 @@ def run_command(schema_file: Path, count: int | None, fmt: str, out: str, **opti
     )
     if plan.negative is not None:
         written += f", {len(plan.negative.rows(start, stop))} invalid"
+    listed = (
+        ", ".join(map(str, paths)) if len(paths) <= 10 else f"{paths[0].parent}{os.sep} ({paths[0].name} ...)"
+    )
     typer.echo(
-        f"seed {plan.params.seed}: {written}"
-        + (f" in {len(paths)} file(s): {', '.join(map(str, paths))}" if paths else ""),
+        f"seed {plan.params.seed}: {written}" + (f" in {len(paths)} file(s): {listed}" if paths else ""),
         err=True,
     )
     if cover is not None:
@@ -499,6 +547,7 @@ FAST_OPTIONS: dict[str, str] = {
     "--invalid-rate": "invalid_rate",
     "--invalid-keywords": "invalid_keywords",
     "--labels": "labels",
+    "--xml-layout": "xml_layout",
 }
 _INTS = {"count": 1, "seed": None, "records_per_file": 1, "jobs": 1}  # dest -> its minimum
 

@@ -62,8 +62,11 @@ PARAM_KEYS = frozenset(
         "csv_formula_guard",
         "deferred",
         "coverage",
+        "xml_layout",
     }
 )
+XML_LAYOUTS = ("container", "documents")
+XML_DECLARATION = b'<?xml version="1.0" encoding="UTF-8"?>\n'
 Progress = Callable[[int], None]
 
 if TYPE_CHECKING:
@@ -116,6 +119,8 @@ class GenerationParams:
     csv_delimiter: str = ","
     csv_formula_guard: bool = False
     coverage: str | None = None  # each | pairwise: the first records are the coverage set
+    # XML: every record inside one <records> container (one file), or one document per record
+    xml_layout: str = "container"
 
 
 def parse_params(raw: Mapping[str, Any] | None) -> GenerationParams:
@@ -162,6 +167,12 @@ def parse_params(raw: Mapping[str, Any] | None) -> GenerationParams:
     if coverage is not None and coverage not in ("each", "pairwise"):
         raise ParamsError("params.coverage must be each or pairwise.", field="params.coverage")
     locales = normalise_locales(raw["locales"]) if raw.get("locales") is not None else ()
+    layout = raw.get("xml_layout") or "container"
+    if layout not in XML_LAYOUTS:
+        raise ParamsError(
+            "params.xml_layout must be 'container' (every record in one <records> element of one "
+            "file) or 'documents' (one XML document per record)."
+        )
     return GenerationParams(
         seed=seed,
         locale=locales[0] if locales else normalise_locale(raw.get("locale")),
@@ -174,6 +185,7 @@ def parse_params(raw: Mapping[str, Any] | None) -> GenerationParams:
         csv_delimiter=delim,
         csv_formula_guard=bool(raw.get("csv_formula_guard", False)),
         coverage=coverage,
+        xml_layout=layout,
     )
 
 
@@ -388,6 +400,43 @@ class Plan:
                 written[i] += stream.write(w.footer())
         return written
 
+    def xml_documents(
+        self, start: int = 0, stop: int | None = None, *, progress: Progress | None = None, guard: bool = True
+    ) -> Iterator[bytes]:
+        """`params.xml_layout` "documents": records [start, stop), each as an XML document of its
+        own (the declaration, then the record element with its namespaces), guarded as `write`."""
+        stop = self.record_count if stop is None else min(stop, self.record_count)
+        writer = self.writer("xml")
+        guarded = _Guard(self, self.guard_rows(start, stop), writer) if guard and self.validator else None
+        for first, col in self.chunks(start, stop):
+            if guarded is not None:
+                guarded.add(col, first)
+            for text in writer.records(col):
+                yield XML_DECLARATION + text.encode() + b"\n"
+            if progress is not None:
+                progress(col.n)
+        if guarded is not None:
+            guarded.flush()
+
+    def check_xml_layout(self) -> None:
+        """The documents layout needs a record element the XSD declares globally: a document of
+        a local element is valid against no declaration of the schema."""
+        if self.params.xml_layout != "documents" or not self.xsd:
+            return
+        element = getattr(self.validator, "_element", None)
+        if element is not None:
+            local = not (element.is_global() or getattr(element, "ref", None) is not None)
+        else:
+            local = "/" in self.tree.root_name
+        if local:
+            parent = self.tree.root_name.rsplit("/", 1)[0] if "/" in self.tree.root_name else "its parent"
+            raise ParamsError(
+                f"params.xml_layout 'documents' writes each record as a document of its own, which the XSD "
+                f"allows only for a globally declared element, and {self.element_name!r} is declared inside "
+                f"{parent!r}: choose the root {parent!r} (each document then holds one of those), or keep "
+                f"the 'container' layout."
+            )
+
     def write_file(
         self,
         fmt: str,
@@ -567,6 +616,7 @@ def plan_of(compiled: Compiled, p: GenerationParams) -> Plan:
     record_count = compiled.record_count
     size = compiled.block_size
     plan = Plan(gen, tree, p, record_count, xsd=xsd, validator=validator, block_size=size)
+    plan.check_xml_layout()
     # fail fast: one small block exercises every generator (uniqueness capacity included)
     if record_count:
         probe = Plan(gen, tree, p, min(record_count, 64), xsd=xsd, block_size=size)

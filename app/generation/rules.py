@@ -215,6 +215,7 @@ def _parse_one(tree: FieldTree, raw: Any, index: int) -> Rule:
             )
     if rule.pattern is not None:
         _check_pattern(node, path, rule.pattern)
+        _check_pattern_holds(node, path, rule)
     if rule.min is not None or rule.max is not None:
         lo = _comparable(node.kind, rule.min, path, "min") if rule.min is not None else None
         hi = _comparable(node.kind, rule.max, path, "max") if rule.max is not None else None
@@ -274,6 +275,31 @@ def _check_pattern(node: Node, path: str, pattern: Any) -> None:
     reason = unsupported_reason(pattern)
     if reason:
         raise _fail(path, f"pattern cannot be generated: {reason.rstrip('.')}", "pattern")
+
+
+def _check_pattern_holds(node: Node, path: str, rule: Rule) -> None:
+    """A pattern the field would ignore (its values are the schema's enum or const) or whose
+    values cannot have a length the field allows is refused at this rule, not when a dataset
+    is generated (issue 32 item 6)."""
+    if rule.enum is None and (node.enum is not None or node.has_const):
+        raise _fail(
+            path,
+            "'pattern' would be ignored: the schema lists this field's values (enum/const), so every "
+            "value is one of them; choose among them with the rule key 'enum'",
+            "pattern",
+        )
+    highs = [int(v) for v in (node.max_length, rule.max_length) if v is not None and _is_int(v)]
+    lows = [int(v) for v in (node.min_length, rule.min_length) if v is not None and _is_int(v)]
+    lo = max(lows, default=0)
+    hi = min(highs) if highs else None
+    from app.generation.values.regex import RegexGenerator, UnsupportedPattern
+
+    try:
+        why = RegexGenerator(str(rule.pattern), anchored=True).feasible(lo, hi)
+    except UnsupportedPattern:
+        return  # reported by _check_pattern's unsupported_reason
+    if why:
+        raise _fail(path, f"'pattern' cannot hold on this field: {why}", "pattern")
 
 
 def _check_lengths(node: Node, path: str, lo: Any, hi: Any) -> None:

@@ -81,6 +81,12 @@ def test_narrower_rules_are_accepted(order_tree: FieldTree) -> None:
         ([{"path": "phone", "pattern": "(unclosed"}], "Rule for 'phone': pattern does not compile"),
         ([{"path": "phone", "pattern": "^(a)\\1$"}], "Rule for 'phone': pattern cannot be generated"),
         ([{"path": "id", "pattern": "^1$"}], "'pattern' does not apply to a integer field"),
+        # a rule that would be ignored or cannot hold is refused at the rule (issue 32 item 6)
+        ([{"path": "status", "pattern": "^p"}], "Rule for 'status': 'pattern' would be ignored: the schema lists"),
+        ([{"path": "first_name", "pattern": "^[A-Z]{50}$"}],
+         "'pattern' cannot hold on this field: the pattern needs at least 50 characters but maxLength is 40"),
+        ([{"path": "first_name", "pattern": "^[A-Z]{8}$", "max_length": 5}], "needs at least 8 characters"),
+        ([{"path": "first_name", "pattern": "^[A-Z]{2}$", "min_length": 6}], "allows at most 2 characters"),
         ([{"path": "first_name", "max_length": 0}], "max_length 0 is below the schema's minLength 1"),
         ([{"path": "first_name", "min_length": 41}], "min_length 41 is above the schema's maxLength 40"),
         ([{"path": "first_name", "min_length": 5, "max_length": 2}], "min_length 5 is greater than max_length 2"),

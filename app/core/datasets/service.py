@@ -175,6 +175,16 @@ async def checked_params(
     if not isinstance(deferred, bool):
         raise Invalid("params.deferred must be true or false.", code=ErrorCode.INVALID_PARAMS, field="params.deferred")
     parsed = parse_params(raw_params)  # unknown keys and bad values -> 422
+    if parsed.xml_layout == "documents":
+        # a dataset's files are written in shards joined end to end, which a zip of documents
+        # cannot be; the command line writes them (README: "XML: one file, or one document per record")
+        raise Invalid(
+            "params.xml_layout 'documents' (one XML document per record) is written by the command line "
+            "for now: tdg generate SCHEMA -f xml --xml-layout documents -o FOLDER; a dataset's XML is "
+            "the 'container' layout.",
+            code=ErrorCode.INVALID_PARAMS,
+            field="params.xml_layout",
+        )
     if parsed.root is not None:
         loaded = await load_cached_async(store_for(settings), schema.storage_key, schema.filename)
         raw_params["root"] = resolve_root(loaded, parsed.root)
