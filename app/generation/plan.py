@@ -171,7 +171,8 @@ def parse_params(raw: Mapping[str, Any] | None) -> GenerationParams:
     if layout not in XML_LAYOUTS:
         raise ParamsError(
             "params.xml_layout must be 'container' (every record in one <records> element of one "
-            "file) or 'documents' (one XML document per record)."
+            "file) or 'documents' (one XML document per record).",
+            field="params.xml_layout",
         )
     return GenerationParams(
         seed=seed,
@@ -434,7 +435,8 @@ class Plan:
                 f"params.xml_layout 'documents' writes each record as a document of its own, which the XSD "
                 f"allows only for a globally declared element, and {self.element_name!r} is declared inside "
                 f"{parent!r}: choose the root {parent!r} (each document then holds one of those), or keep "
-                f"the 'container' layout."
+                f"the 'container' layout.",
+                field="params.xml_layout",
             )
 
     def write_file(
