@@ -6,6 +6,7 @@ import strawberry
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
+from app.core.datasets import coverage
 from app.core.datasets import preview as previews
 from app.core.services import analytics
 from app.core.services.analytics import AnalyticsPeriod
@@ -40,6 +41,32 @@ class InsightsQuery:
             fmt=format,
         )
         return Preview.from_result(result)
+
+    @strawberry.field(
+        description="The coverage set (mode `each` or `pairwise`) a dataset of this schema, "
+        "constraint set and params would start with, before creating it: {mode, records (the "
+        "set's size: the least record_count), total, covered, targets [{pointer, kind, value, "
+        "record, reason?}], seed}. Nothing is stored."
+    )
+    async def coverage_plan(
+        self,
+        info: Info[Context, None],
+        schema_id: int,
+        constraint_set_id: int | None = None,
+        mode: str = "each",
+        params: JSON | None = None,
+    ) -> JSON:
+        ctx = info.context
+        report = await coverage.plan(
+            ctx.session,
+            ctx.principal,
+            ctx.settings,
+            schema_id,
+            constraint_set_id=constraint_set_id,
+            mode=mode,
+            params=params,
+        )
+        return JSON(report)
 
     @strawberry.field(
         description="Generation statistics over a period, for the datasets the caller may see "

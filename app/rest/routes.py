@@ -8,6 +8,7 @@ from __future__ import annotations
 from app.core import payloads
 from app.core.authz import Action
 from app.core.datasets import payloads as dataset_payloads
+from app.core.datasets.coverage import CoveragePlanRequest
 from app.core.datasets.models import DatasetStatus
 from app.core.datasets.preview import PreviewRequest
 from app.core.models import Role
@@ -81,6 +82,9 @@ ROUTES: tuple[Route, ...] = (
           op("DeleteSchema"), action=Action.SCHEMA_DELETE_ANY, errors=(403, 404, 409)),
     Route("POST", "/schemas/{schema_id}/preview", "The first records (1-100) rendered in one format; nothing is "
           "stored", "Schemas", op("Preview"), body=PreviewRequest, body_variables=True, errors=(400, 404, 422)),
+    Route("POST", "/schemas/{schema_id}/coverage-plan", "The coverage set (each | pairwise) a dataset "
+          "would start with: its size and every target, before creating it; nothing is stored", "Schemas",
+          op("CoveragePlan"), body=CoveragePlanRequest, body_variables=True, errors=(400, 404, 422)),
     # Constraint sets
     Route("GET", "/constraints/categories", "Value categories usable in rules", "Constraint sets",
           op("Categories")),

@@ -164,6 +164,10 @@ async def preview(w: World) -> Call:
                 masked=frozenset({"elapsed_ms"}))
 
 
+async def coverage_plan(w: World) -> Call:
+    return Call(w.tester, {"schema_id": w.schema_id}, {"mode": "each", "params": {"seed": 11}})
+
+
 async def delete_schema(w: World) -> Call:
     return Call(w.manager, {"schema_id": await _schema(w.api, w.manager)})
 
@@ -297,6 +301,7 @@ SCENARIOS: dict[tuple[str, str], Scenario] = {
     ("POST", "/schemas"): upload_schema,
     ("DELETE", "/schemas/{schema_id}"): delete_schema,
     ("POST", "/schemas/{schema_id}/preview"): preview,
+    ("POST", "/schemas/{schema_id}/coverage-plan"): coverage_plan,
     ("POST", "/constraints"): create_constraint_set,
     ("PUT", "/constraints/{constraint_id}"): update_constraint_set,
     ("DELETE", "/constraints/{constraint_id}"): delete_constraint_set,

@@ -44,3 +44,29 @@ async def test_coverage_dataset_and_preview(api: Api) -> None:
                              json={"count": 6, "format": "json", "params": {"seed": 5, "coverage": "each"}})
     shown = json.loads(preview["content"]) if isinstance(preview.get("content"), str) else preview
     assert {r.get("style") for r in shown} >= set(schema["properties"]["style"]["enum"])
+
+
+PLAN = """query($id: Int!, $mode: String, $params: JSON) {
+  coverage_plan(schema_id: $id, mode: $mode, params: $params)
+}"""
+
+
+async def test_coverage_plan_before_creating(api: Api) -> None:
+    _, admin = await api.create_tenant()
+    schema_id = (await upload_schema(api, admin, ANGULAR, "angular-component.json"))["schema_id"]
+    rest = await api.call("POST", f"/schemas/{schema_id}/coverage-plan", admin, 200,
+                          json={"mode": "each", "params": {"seed": 5}})
+    gql = (await api.gql_data(PLAN, {"id": schema_id, "mode": "each", "params": {"seed": 5}}, admin))
+    assert gql["coverage_plan"] == rest
+    assert rest["mode"] == "each" and rest["seed"] == "5"
+    assert rest["records"] == 6 and rest["total"] == rest["covered"] == len(rest["targets"])
+    styles = {t["value"] for t in rest["targets"] if t["pointer"] == "/style" and t["kind"] == "enum"}
+    assert styles == {"css", "scss", "sass", "less", "none"}
+    pairwise = await api.call("POST", f"/schemas/{schema_id}/coverage-plan", admin, 200,
+                              json={"mode": "pairwise", "params": {"seed": 5}})
+    assert pairwise["records"] > rest["records"]
+    assert any(t["kind"] == "pair" for t in pairwise["targets"])
+    bad = await api.call("POST", f"/schemas/{schema_id}/coverage-plan", admin, 422, json={"mode": "all"})
+    assert "each or pairwise" in bad["detail"]
+    _, stranger = await api.create_tenant()
+    await api.call("POST", f"/schemas/{schema_id}/coverage-plan", stranger, 404, json={"mode": "each"})

@@ -7,15 +7,31 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from pydantic import Field
+from sqlmodel.ext.asyncio.session import AsyncSession
+
 from app.core.error_codes import ErrorCode
 from app.core.errors import Invalid
-from app.core.models import SchemaDoc
+from app.core.models import ConstraintSet, SchemaDoc
+from app.core.payloads import Id, Strict
+from app.core.principal import Principal
+from app.core.repositories import ConstraintSetRepository, SchemaRepository
 from app.core.schema_cache import load_cached_async
 from app.core.settings import Settings
 from app.core.storage import store_for
 
 if TYPE_CHECKING:
     from app.generation.coverage.sets import CoverageSet
+
+
+class CoveragePlanRequest(Strict):
+    """The REST body of POST /schemas/{schema_id}/coverage-plan."""
+
+    constraint_set_id: Id | None = None
+    mode: str = Field(default="each", json_schema_extra={"enum": ["each", "pairwise"]})
+    params: dict[str, Any] | None = Field(
+        default=None, description="As for a dataset: seed, locale, root, ... (coverage is `mode`)"
+    )
 
 
 async def coverage_of(
@@ -54,3 +70,40 @@ async def check_record_count(
             code=ErrorCode.INVALID_RECORD_COUNT,
             field="record_count",
         )
+
+
+async def plan(
+    session: AsyncSession,
+    principal: Principal,
+    settings: Settings,
+    schema_id: int,
+    *,
+    constraint_set_id: int | None,
+    mode: str,
+    params: Any = None,
+) -> dict[str, Any]:
+    """The coverage set a dataset of this schema, constraint set and params would start with,
+    before creating it: its report (mode, records, total, covered, targets) and the seed it was
+    drawn with (pass it in params to create the same set)."""
+    from app.core.datasets.service import checked_params
+
+    schema = await SchemaRepository(session, principal).get(schema_id)  # read access, else 404
+    constraint_set: ConstraintSet | None = None
+    if constraint_set_id is not None:
+        constraint_set = await ConstraintSetRepository(session, principal).get(constraint_set_id)
+        if constraint_set.schema_id != schema.id:
+            raise Invalid(
+                f"Constraint set {constraint_set_id} belongs to schema {constraint_set.schema_id}, "
+                f"not to schema {schema_id}.",
+                code=ErrorCode.CONSTRAINT_SET_SCHEMA_MISMATCH,
+                field="constraint_set_id",
+            )
+    if mode not in ("each", "pairwise"):
+        raise Invalid("mode must be each or pairwise.", code=ErrorCode.INVALID_PARAMS, field="mode")
+    if params is not None and not isinstance(params, dict):
+        raise Invalid("params must be a JSON object.", code=ErrorCode.INVALID_PARAMS, field="params")
+    stored = await checked_params(settings, schema, constraint_set, {**(params or {}), "coverage": mode})
+    stored.pop("deferred", None)
+    rules = list(constraint_set.rules) if constraint_set else []
+    cover = await coverage_of(settings, schema, rules, stored, mode)
+    return {**cover.report(), "seed": str(stored["seed"])}
