@@ -18,7 +18,8 @@ from app.graphql.types.insights import Analytics, Preview  # (and registers the 
 class InsightsQuery:
     @strawberry.field(
         description="The first `count` records (1-100) of a schema with an optional constraint set "
-        "and params, rendered in `format`; nothing is stored."
+        "and params, rendered in `format`; nothing is stored. `rules` (a list of rule objects) "
+        "applies unsaved rules instead of the constraint set's, whose root still applies."
     )
     async def preview(
         self,
@@ -28,6 +29,7 @@ class InsightsQuery:
         params: JSON | None = None,
         count: int = 10,
         format: str = "json",
+        rules: JSON | None = None,
     ) -> Preview:
         ctx = info.context
         result = await previews.preview(
@@ -39,6 +41,7 @@ class InsightsQuery:
             params=params,
             count=count,
             fmt=format,
+            rules=rules,
         )
         return Preview.from_result(result)
 

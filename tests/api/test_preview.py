@@ -172,3 +172,32 @@ async def test_other_tenants_schemas_and_constraint_sets_are_404(api: Api) -> No
     assert await _error(api, outsider, own["schema_id"], constraint_set_id=cid) == (
         404, f"Constraint set {cid} was not found.")
     assert (await api.request("POST", "/schemas/999999/preview", outsider, json={})).status_code == 404
+
+
+async def test_unsaved_rules_apply_instead_of_the_sets(api: Api) -> None:
+    """The constraint editor's live preview: rules not yet saved, over GraphQL and REST alike; a bad
+    rule is 422 naming its path (the editor shows it at that rule)."""
+    admin, schema = await _setup(api)
+    sid = schema["schema_id"]
+    saved = await api.call("POST", "/constraints", admin, 201, json={"name": "saved", "schema_id": sid,
+                                                                   "rules": RULES})
+    unsaved = [{"path": "status", "enum": ["cancelled"]}, {"path": "amount", "min": 1, "max": 2}]
+    got = await _preview(api, admin, sid, constraint_set_id=saved["constraint_id"], rules=unsaved, count=20,
+                         params={"seed": 5})
+    records = json.loads(got["content"])
+    assert {r["status"] for r in records} == {"cancelled"}
+    assert all(1 <= r["amount"] <= 2 for r in records)
+    rest = await api.call("POST", f"/schemas/{sid}/preview", admin, 200,
+                          json={"rules": unsaved, "count": 20, "params": {"seed": 5}})
+    assert rest["content"] == got["content"]
+    # an empty list is no rules at all, not the set's
+    bare = json.loads((await _preview(api, admin, sid, constraint_set_id=saved["constraint_id"], rules=[],
+                                      count=30, params={"seed": 5}))["content"])
+    assert {r["status"] for r in bare} - {"paid", "shipped"}
+
+    status, message = await _error(api, admin, sid, rules=[{"path": "amount", "min": 5, "max": 1}])
+    assert status == 422 and "amount" in message, message
+    status, message = await _error(api, admin, sid, rules=[{"path": "nope", "min": 1}])
+    assert status == 422 and "nope" in message, message
+    status, message = await _error(api, admin, sid, rules={"path": "amount"})
+    assert (status, message) == (422, "rules must be a list of rule objects.")

@@ -39,6 +39,11 @@ class PreviewRequest(Strict):
     params: dict[str, Any] | None = Field(
         default=None, description="As for a dataset: seed, locale, root, ..."
     )
+    rules: list[dict[str, Any]] | None = Field(
+        default=None,
+        description="Rules to apply instead of the constraint set's (unsaved edits): each as a "
+        "constraint set takes it; a bad rule is 422 naming its path",
+    )
     # the ranges are documented here and checked by preview() below
     count: Integer = Field(
         default=10,
@@ -82,6 +87,7 @@ async def preview(
     params: Any,
     count: int,
     fmt: str,
+    rules: Any = None,
 ) -> PreviewResult:
     began = time.perf_counter()
     schema = await SchemaRepository(session, principal).get(schema_id)  # read access, else 404
@@ -114,7 +120,12 @@ async def preview(
     stored.pop("deferred", None)
     # a preview is one file: records_per_file is checked above but would cut it into several
     stored.pop("records_per_file", None)
-    inputs = _Inputs(stored, list(constraint_set.rules) if constraint_set else [], count)
+    if rules is not None and (
+        not isinstance(rules, list) or not all(isinstance(r, dict) for r in rules)
+    ):
+        raise Invalid("rules must be a list of rule objects.")
+    applied = rules if rules is not None else list(constraint_set.rules) if constraint_set else []
+    inputs = _Inputs(stored, applied, count)
     content = await asyncio.to_thread(_render, settings, inputs, schema, fmt)
     return PreviewResult(
         schema_id=schema_id,

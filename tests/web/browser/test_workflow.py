@@ -73,6 +73,7 @@ def new_dataset(page: Page, name: str, schema_label: str, constraint_set: str | 
         if (label.lower() in formats) != box.is_checked():
             box.click()
     dialog.get_by_role("button", name="Preview", exact=True).click()
+    dialog.get_by_role("radio", name="JSON", exact=True).check()  # the text beside the grid
     expect(dialog.get_by_label("Preview content (JSON)")).to_contain_text('"first_name"')
     dialog.get_by_role("button", name="Create dataset").click()
     expect(dialog).to_be_hidden()
@@ -127,6 +128,7 @@ def test_typical_workflow_by_clicking(page: Page, rest: Rest, tmp_path: Path) ->
     # the schema, with the file chooser, linked to the project on the way
     upload_schema(page, JSON_SCHEMA, schema_name, project)
     expect(page.get_by_role("link", name=project)).to_be_visible()
+    page.get_by_role("radio", name="JSON", exact=True).check()  # the text beside the grid
     expect(page.get_by_label("Preview content (JSON)")).to_contain_text('"line_items"')
     visit_check(page, "Schema")
 
@@ -146,6 +148,7 @@ def test_typical_workflow_by_clicking(page: Page, rest: Rest, tmp_path: Path) ->
     expect(page).to_have_url(re.compile(r"/library/constraints/\d+$"))
     heading(page, set_name)
     # the preview of the saved set follows its rules
+    page.get_by_role("radio", name="JSON", exact=True).check()
     preview = page.get_by_label("Preview content (JSON)")
     expect(preview).to_contain_text('"status"')
     sample = json.loads(preview.inner_text())

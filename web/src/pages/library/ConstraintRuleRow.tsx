@@ -5,7 +5,7 @@ import { IconTrash } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef } from 'react';
 import type { RulePath } from './fieldTree';
 import { TypeBadge } from './SchemaFieldTree';
-import { isLengthType, TEMPORAL, type RuleDraft, type RuleError } from './rules';
+import { DISTRIBUTIONS, isLengthType, TEMPORAL, WITH_MEAN, type RuleDraft, type RuleError } from './rules';
 
 export interface CategoryOption {
   name: string;
@@ -55,6 +55,19 @@ export function ConstraintRuleRow({ index, rule, paths, taken, categories, error
   const boundHint = TEMPORAL.has(type ?? '') ? `ISO ${type}` : undefined;
   const mark = (control: RuleError['control']) => (error && error.control === control ? true : undefined);
   const nullable = !field || !field.required || field.nullable;
+  const enumValues = useMemo(
+    () => (field?.enum ?? []).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))),
+    [field],
+  );
+  // `after` orders two time fields of one object and one type
+  const parent = (p: string) => (p.includes('.') ? p.slice(0, p.lastIndexOf('.')) : '');
+  const afterOptions = useMemo(() => {
+    const fitting = field && TEMPORAL.has(field.type)
+      ? paths.filter((p) => p.path !== field.path && p.type === field.type && parent(p.path) === parent(field.path)).map((p) => p.path)
+      : [];
+    return rule.after && !fitting.includes(rule.after) ? [rule.after, ...fitting] : fitting;
+  }, [field, paths, rule.after]);
+  const shaped = !type || !['boolean'].includes(type);
 
   return (
     <Paper ref={rowRef} withBorder p="sm" radius="md" component="li" aria-label={`Rule for ${who}`}
@@ -78,7 +91,9 @@ export function ConstraintRuleRow({ index, rule, paths, taken, categories, error
           <Select label="Category" aria-label={`Category for ${who}`} placeholder="Any" searchable clearable
             data={categoryOptions} value={rule.category} onChange={(v) => set('category', v)} error={mark('category')}
             nothingFoundMessage="No category fits" readOnly={readOnly} style={{ flex: '2 1 200px' }}
-            description={rule.category ? describe.get(rule.category) : undefined}
+            description={rule.category
+              ? describe.get(rule.category)
+              : field?.inferredCategory ? `Inferred: ${field.inferredCategory}` : undefined}
             renderOption={({ option }) => (
               <div>
                 <Text size="sm">{option.label}</Text>
@@ -105,13 +120,39 @@ export function ConstraintRuleRow({ index, rule, paths, taken, categories, error
             disabled={!!type && type !== 'string'} readOnly={readOnly}
             styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} />
           <TagsInput label="Values" aria-label={`Values for ${who}`} value={rule.values} onChange={(v) => set('values', v)}
-            placeholder={rule.values.length || readOnly ? undefined : 'Type, then Enter'} error={mark('values')} readOnly={readOnly}
-            clearable />
+            data={enumValues} comboboxProps={{ withinPortal: true }}
+            placeholder={rule.values.length || readOnly ? undefined : enumValues.length ? 'Pick or type' : 'Type, then Enter'}
+            error={mark('values')} readOnly={readOnly} clearable />
           <NumberInput label="Null rate" aria-label={`Null rate for ${who}`} min={0} max={1} step={0.05} decimalScale={3}
             clampBehavior="strict" allowNegative={false} value={rule.nullRate} onChange={(v) => set('nullRate', v)}
             error={mark('nullRate')} disabled={!nullable} readOnly={readOnly} placeholder={nullable ? '0 to 1' : 'Not nullable'} />
           <Switch label="Unique" aria-label={`Unique for ${who}`} checked={rule.unique} mt={{ base: 0, lg: 30 }}
             onChange={(e) => set('unique', e.currentTarget.checked)} error={mark('unique')} disabled={readOnly} />
+        </SimpleGrid>
+        <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm" verticalSpacing="xs">
+          <Select label="Distribution" aria-label={`Distribution for ${who}`} placeholder="Default" clearable
+            data={DISTRIBUTIONS} value={rule.distribution}
+            onChange={(v) => onChange({ ...rule, distribution: v, ...(v && WITH_MEAN.has(v) ? {} : { mean: '', sd: '' }) })}
+            error={mark('distribution')} readOnly={readOnly} disabled={!shaped} />
+          {rule.distribution && WITH_MEAN.has(rule.distribution) && (
+            <>
+              <TextInput label="Mean" aria-label={`Mean for ${who}`} value={rule.mean} inputMode="decimal"
+                onChange={(e) => set('mean', e.currentTarget.value)} readOnly={readOnly}
+                placeholder={rule.distribution === 'normal' ? 'Required' : 'Optional'} />
+              <TextInput label="Standard deviation" aria-label={`Standard deviation for ${who}`} value={rule.sd} inputMode="decimal"
+                onChange={(e) => set('sd', e.currentTarget.value)} readOnly={readOnly}
+                placeholder={rule.distribution === 'normal' ? 'Required' : 'Optional'} />
+            </>
+          )}
+          <NumberInput label="Edge rate" aria-label={`Edge rate for ${who}`} min={0} max={1} step={0.05} decimalScale={3}
+            clampBehavior="strict" allowNegative={false} value={rule.edgeRate} onChange={(v) => set('edgeRate', v)}
+            error={mark('edgeRate')} readOnly={readOnly} disabled={!shaped} placeholder="0 to 1"
+            description="Share of boundary values" />
+          {afterOptions.length > 0 && (
+            <Select label="After" aria-label={`After for ${who}`} placeholder="No order" clearable data={afterOptions}
+              value={rule.after} onChange={(v) => set('after', v)} error={mark('after')} readOnly={readOnly}
+              description="Always later than this field" />
+          )}
         </SimpleGrid>
         {error && (
           <Alert color="red" variant="light" role="alert" p="xs">{error.message}</Alert>

@@ -1,10 +1,11 @@
 // The constraint-set form: name, description, schema (fixed once created), root, rules; save and
-// delete; a preview with the saved set. The server's 422 about a rule is shown at that rule.
+// delete; a live preview of the rules as they are being edited (unsaved). The server's 422 about a
+// rule, from saving or from the preview, is shown at that rule.
 import { Alert, Anchor, Breadcrumbs, Button, Group, Paper, Select, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconDeviceFloppy, IconPlus, IconTrash } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useMutation, useQuery, type CombinedError } from 'urql';
 import { errorDetail, fieldErrors } from '../../api/errors';
@@ -56,6 +57,7 @@ export function ConstraintSetEditor({ saved, initialSchemaId }: { saved: SavedSe
   const [root, setRoot] = useState<string | null>(saved?.root ?? null);
   const [rules, setRules] = useState<RuleDraft[]>(() => (saved?.rules ?? []).map(draftFromRule));
   const [ruleError, setRuleError] = useState<RuleError | null>(null);
+  const [previewRuleError, setPreviewRuleError] = useState<RuleError | null>(null);
   const [missing, setMissing] = useState<Set<string>>(new Set());
   const [nameError, setNameError] = useState<string | null>(null);
   const [saveError, setSaveError] = useState<CombinedError | null>(null);
@@ -67,6 +69,20 @@ export function ConstraintSetEditor({ saved, initialSchemaId }: { saved: SavedSe
   const schema = schemaResult.data?.schema;
   const repr = schemaResult.data?.schema_repr as SchemaRepr | undefined;
   const paths = useMemo(() => (repr ? rulePaths(repr.fields) : []), [repr]);
+
+  // the rules as they stand, picked fields only: what the live preview applies
+  const liveRules = useMemo(() => {
+    const byPath = new Map(paths.map((p) => [p.path, p]));
+    return rules.filter((r) => r.path).map((r) => ruleToRaw(r, byPath.get(r.path ?? '')));
+  }, [rules, paths]);
+  const sentRules = useMemo(() => rules.filter((r) => r.path), [rules]);
+  const onPreviewError = useCallback((error: CombinedError | undefined) => {
+    const located = error ? locateRuleError(errorDetail(error), fieldErrors(error), sentRules) : null;
+    // the index is of the rules sent (picked ones); the list shown counts every row
+    const shown = located ? { ...located, index: rules.indexOf(sentRules[located.index]!) } : null;
+    setPreviewRuleError(shown);
+    return shown != null;
+  }, [rules, sentRules]);
 
   const mine = saved == null || (user != null && saved.created_by === user.id);
   const canEdit = saved == null ? can('constraint.create') : mine || can('constraint.change');
@@ -178,15 +194,15 @@ export function ConstraintSetEditor({ saved, initialSchemaId }: { saved: SavedSe
           </Group>
           {schemaId == null && <Text c="dimmed" size="sm">Pick the schema first: rules name its fields.</Text>}
           {schemaResult.error && <Alert color="red" role="alert">{errorDetail(schemaResult.error)}</Alert>}
-          <ConstraintRules rules={rules} paths={paths} loadingPaths={schemaResult.fetching && !repr} error={ruleError}
+          <ConstraintRules rules={rules} paths={paths} loadingPaths={schemaResult.fetching && !repr} error={ruleError ?? previewRuleError}
             missing={missing} readOnly={!canEdit} onChange={changeRule} onRemove={removeRule} />
         </Stack>
       </Paper>
       {schemaId != null && (
         <Stack gap={4}>
-          {!saved && <Text size="sm" c="dimmed">The preview shows the schema without rules until the set is saved.</Text>}
+          <Text size="sm" c="dimmed">The preview applies the rules as they are now, saved or not.</Text>
           <PreviewPanel schemaId={schemaId} constraintSetId={saved?.constraint_id ?? null}
-            params={root ? { root } : undefined} />
+            params={root ? { root } : undefined} rules={liveRules} onError={onPreviewError} />
         </Stack>
       )}
     </Stack>

@@ -22,6 +22,8 @@ export interface ReprField {
   multiple_of?: number | null;
   ref?: string;
   choice_mode?: string | null;
+  /** The value category the generator infers from the name and facets (what it draws without a rule). */
+  inferred_category?: string | null;
   children: ReprField[];
 }
 
@@ -77,6 +79,9 @@ export interface RulePath {
   type: string;
   required: boolean;
   nullable: boolean;
+  /** The schema's enum values, offered as the rule's Values. */
+  enum: unknown[] | null;
+  inferredCategory: string | null;
 }
 
 /** Every path a value rule can name: scalar fields, and arrays of scalars (through their items). */
@@ -85,7 +90,10 @@ export function rulePaths(fields: ReprField[]): RulePath[] {
   const visit = (field: ReprField, owner: ReprField) => {
     if (!CONTAINER_TYPES.has(field.type)) {
       if (!found.has(field.path)) {
-        found.set(field.path, { path: field.path, type: field.type, required: owner.required, nullable: owner.nullable || field.nullable });
+        found.set(field.path, {
+          path: field.path, type: field.type, required: owner.required, nullable: owner.nullable || field.nullable,
+          enum: field.enum ?? null, inferredCategory: field.inferred_category ?? null,
+        });
       }
       return;
     }

@@ -1,6 +1,6 @@
 // Constraint rules as the editor holds them (text the user typed) and as the server takes them
-// (app/generation/rules.py: path, category, pattern, min, max, min_length, max_length,
-// enum, null_rate, unique, ...), and which rule and control the server's 422 names by its field.
+// (app/generation/rules.py: path, category, pattern, min, max, min_length, max_length, enum,
+// null_rate, unique, distribution with mean/sd, edge_rate, after), and where the server's 422 points.
 import type { RulePath } from './fieldTree';
 
 export interface RuleDraft {
@@ -13,9 +13,24 @@ export interface RuleDraft {
   values: string[];
   nullRate: number | string;
   unique: boolean;
+  distribution: string | null;
+  mean: string;
+  sd: string;
+  edgeRate: number | string;
+  after: string | null;
 }
 
-export type RuleControl = 'field' | 'category' | 'min' | 'max' | 'pattern' | 'values' | 'nullRate' | 'unique';
+export type RuleControl = 'field' | 'category' | 'min' | 'max' | 'pattern' | 'values' | 'nullRate' | 'unique'
+  | 'distribution' | 'edgeRate' | 'after';
+
+export const DISTRIBUTIONS = [
+  { value: 'uniform', label: 'Uniform' },
+  { value: 'normal', label: 'Normal (mean, SD)' },
+  { value: 'lognormal', label: 'Log-normal' },
+  { value: 'skewed', label: 'Skewed' },
+];
+/** Distributions that take a mean and a standard deviation (normal needs them). */
+export const WITH_MEAN = new Set(['normal', 'lognormal']);
 
 const NUMERIC = new Set(['integer', 'number']);
 export const TEMPORAL = new Set(['date', 'datetime', 'time']);
@@ -29,7 +44,10 @@ export function newRuleKey(): string {
 }
 
 export function emptyRule(): RuleDraft {
-  return { key: newRuleKey(), path: null, category: null, min: '', max: '', pattern: '', values: [], nullRate: '', unique: false };
+  return {
+    key: newRuleKey(), path: null, category: null, min: '', max: '', pattern: '', values: [], nullRate: '', unique: false,
+    distribution: null, mean: '', sd: '', edgeRate: '', after: null,
+  };
 }
 
 const text = (value: unknown) => (value == null ? '' : typeof value === 'string' ? value : JSON.stringify(value));
@@ -46,6 +64,11 @@ export function draftFromRule(raw: Record<string, unknown>): RuleDraft {
     values: Array.isArray(raw.enum) ? raw.enum.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))) : [],
     nullRate: typeof raw.null_rate === 'number' ? raw.null_rate : '',
     unique: raw.unique === true,
+    distribution: typeof raw.distribution === 'string' ? raw.distribution : null,
+    mean: text(raw.mean),
+    sd: text(raw.sd),
+    edgeRate: typeof raw.edge_rate === 'number' ? raw.edge_rate : '',
+    after: typeof raw.after === 'string' ? raw.after : null,
   };
 }
 
@@ -76,6 +99,12 @@ export function ruleToRaw(draft: RuleDraft, field: RulePath | undefined): Record
   if (draft.values.length) out.enum = draft.values.map((v) => enumValue(v, type));
   if (typeof draft.nullRate === 'number') out.null_rate = draft.nullRate;
   if (draft.unique) out.unique = true;
+  if (draft.distribution) out.distribution = draft.distribution;
+  const number = (v: string) => (v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v.trim());
+  if (draft.mean.trim() !== '') out.mean = number(draft.mean);
+  if (draft.sd.trim() !== '') out.sd = number(draft.sd);
+  if (typeof draft.edgeRate === 'number') out.edge_rate = draft.edgeRate;
+  if (draft.after) out.after = draft.after;
   return out;
 }
 
@@ -98,6 +127,11 @@ const CONTROL_BY_KEY: Record<string, RuleControl> = {
   enum: 'values',
   null_rate: 'nullRate',
   unique: 'unique',
+  distribution: 'distribution',
+  mean: 'distribution',
+  sd: 'distribution',
+  edge_rate: 'edgeRate',
+  after: 'after',
 };
 
 /** The rule an error names by its field, `rules.<index>` or `rules.<index>.<key>` (the server's
