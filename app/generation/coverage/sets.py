@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 import orjson
 
 from app.generation.coverage.pairwise import ipog
@@ -28,7 +27,7 @@ from app.generation.coverage.targets import (
     merge,
     row_key,
 )
-from app.generation.engine.columns import Column, take
+from app.generation.engine.columns import Column
 from app.generation.engine.generators import Gen
 from app.generation.engine.pins import Pins
 from app.generation.errors import ParamsError, Unsatisfiable
@@ -302,7 +301,7 @@ class CoverageBuilder:
         for i in range(len(records)):
             alone = [p if j == i else {} for j, p in enumerate(records)]
             try:
-                self._draw_all(alone, count)
+                self._draw_all(alone, count, validate=False)
             except Unsatisfiable as exc:
                 failed[i] = str(exc)
         kept = [{} if i in failed or not failed else p for i, p in enumerate(records)]
@@ -310,7 +309,9 @@ class CoverageBuilder:
         recs, errors = self._draw_all(kept, count)
         return recs, [failed.get(i, why if not failed else e) for i, e in enumerate(errors)]
 
-    def _draw_all(self, records: Sequence[PinSet], count: int) -> tuple[list[Any], list[str | None]]:
+    def _draw_all(
+        self, records: Sequence[PinSet], count: int, *, validate: bool = True
+    ) -> tuple[list[Any], list[str | None]]:
         self.install(records)
         plan = self.make_plan(count)
         k = len(records)
@@ -322,24 +323,22 @@ class CoverageBuilder:
         recs: list[Any] = []
         errors: list[str | None] = []
         for col in cols:
-            recs.extend(plan.gen.py(col))
-            errors.extend(self._errors(plan, col))
-        recs = [orjson.loads(orjson.dumps(r)) for r in recs]
+            recs.extend(orjson.loads(orjson.dumps(r)) for r in plan.gen.py(col))
+            if validate and self.xsd:
+                errors.extend(self._xml_errors(plan, col))
+        if not validate or self.validator is None:
+            return recs, [None] * len(recs)
+        if not self.xsd:
+            errors = [self.validator.json_error(r) for r in recs]
         return recs, errors
 
-    def _errors(self, plan: Any, col: Column) -> list[str | None]:
+    def _xml_errors(self, plan: Any, col: Column) -> list[str | None]:
         if self.validator is None:
             return [None] * col.n
-        if self.xsd:
-            from app.generation.writers.xml import XmlWriter
+        from app.generation.writers.xml import XmlWriter
 
-            texts = XmlWriter(plan.gen, xsd=True, root_name=plan.element_name).records(col)
-            return [self.validator.xml_error(t) for t in texts]
-        out: list[str | None] = []
-        for i in range(col.n):
-            rec = plan.gen.py(take(col, np.array([i], dtype=np.int64)))[0]
-            out.append(self.validator.json_error(orjson.loads(orjson.dumps(rec))))
-        return out
+        texts = XmlWriter(plan.gen, xsd=True, root_name=plan.element_name).records(col)
+        return [self.validator.xml_error(t) for t in texts]
 
 
 def _closing(t: Target) -> int:
