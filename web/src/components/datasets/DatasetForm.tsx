@@ -5,7 +5,7 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconEye } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { useSession } from '../../auth/SessionProvider';
 import { graphql } from '../../gql';
@@ -59,7 +59,19 @@ interface Values {
   locale: string;
   recordsPerFile: number | string;
   deferred: boolean;
+  coverage: string | null;
+  sqlDialect: string;
 }
+
+const COVERAGE = [
+  { value: 'each', label: 'Each target (every enum value, boolean, branch and bound once)' },
+  { value: 'pairwise', label: 'Pairwise (every pair of values)' },
+];
+const SQL_DIALECTS = [
+  { value: 'postgresql', label: 'PostgreSQL' },
+  { value: 'mysql', label: 'MySQL' },
+  { value: 'sqlite', label: 'SQLite' },
+];
 
 function seedError(seed: string): string | null {
   if (!seed.trim()) return null;
@@ -74,6 +86,7 @@ export function DatasetForm({ projectId, onCreated, onCancel }: Props) {
     initialValues: {
       project: projectId == null ? null : String(projectId), name: '', schema: null, constraintSet: null,
       recordCount: 1000, formats: ['csv', 'json'], seed: '', locale: 'en_US', recordsPerFile: '', deferred: false,
+      coverage: null, sqlDialect: 'postgresql',
     },
     validate: {
       project: (v) => (v ? null : 'Pick a project.'),
@@ -105,8 +118,16 @@ export function DatasetForm({ projectId, onCreated, onCancel }: Props) {
     const out: Record<string, unknown> = { locale: form.values.locale };
     if (form.values.seed.trim() && !seedError(form.values.seed)) out.seed = Number(form.values.seed.trim());
     if (typeof form.values.recordsPerFile === 'number') out.records_per_file = form.values.recordsPerFile;
+    if (form.values.coverage) out.coverage = form.values.coverage;
+    if (form.values.formats.includes('sql') && form.values.sqlDialect !== 'postgresql') out.sql_dialect = form.values.sqlDialect;
     return out;
-  }, [form.values.locale, form.values.seed, form.values.recordsPerFile]);
+  }, [form.values.locale, form.values.seed, form.values.recordsPerFile, form.values.coverage, form.values.formats,
+    form.values.sqlDialect]);
+  // a project with one schema: that one, already picked
+  const onlySchema = schemaOptions.length === 1 ? schemaOptions[0]!.value : null;
+  useEffect(() => {
+    if (onlySchema && !form.values.schema) form.setFieldValue('schema', onlySchema);
+  }, [onlySchema, form]);
 
   const submit = form.onSubmit(async (values) => {
     setGeneral(null);
@@ -171,6 +192,13 @@ export function DatasetForm({ projectId, onCreated, onCancel }: Props) {
           <TextInput label="Seed" inputMode="numeric" description="Optional: the same seed gives the same data"
             {...form.getInputProps('seed')} />
           <Select label="Locale" data={LOCALES} searchable allowDeselect={false} {...form.getInputProps('locale')} />
+        </SimpleGrid>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          <Select label="Coverage" clearable data={COVERAGE} placeholder="None (random records)"
+            description="The first records cover the schema's values; the rest are random" {...form.getInputProps('coverage')} />
+          {form.values.formats.includes('sql') && (
+            <Select label="SQL dialect" data={SQL_DIALECTS} allowDeselect={false} {...form.getInputProps('sqlDialect')} />
+          )}
         </SimpleGrid>
         <Switch label="Start later" description="The dataset waits in the queue until someone presses Start"
           {...form.getInputProps('deferred', { type: 'checkbox' })} />
