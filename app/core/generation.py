@@ -151,6 +151,7 @@ def write_many(plan: Plan, *args: Any, **kwargs: Any) -> list[int]:
 # Bounded by count, and small: an entry holds the schema's field tree and generator tree (the
 # schema cache may have dropped the parse meanwhile).
 PLAN_CACHE_SIZE = 8
+NEGATIVE_FORMATS = ("json", "ndjson")  # the formats that carry a JSON Schema's invalid records
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,10 +183,12 @@ def cached_plan(
     raw_params: Mapping[str, Any] | None,
     *,
     record_count: int,
+    formats: Sequence[str] = NEGATIVE_FORMATS,
 ) -> Plan:
     """`compile_plan` of a stored schema (`schema_key`: its storage key, the sha256 of its bytes,
     and its file name; `load` parses it when needed), its raw rules and params, compiled once per
-    process for any seed. The bytes written are those of an uncached compile."""
+    process for any seed. The bytes written are those of an uncached compile. `formats`: what
+    the plan will write, which params.invalid_rate's records must fit."""
     from dataclasses import replace
 
     from app.generation.plan import compile_generators, parse_params, plan_of
@@ -198,7 +201,8 @@ def cached_plan(
 
         loaded = load()
         rules = parse_rules(loaded.field_tree(params.root), list(raw_rules)) if raw_rules else []
-        return compile_coverage(loaded, rules, params, mode=params.coverage, record_count=record_count)[0]
+        plan = compile_coverage(loaded, rules, params, mode=params.coverage, record_count=record_count)[0]
+        return _with_negative(plan, load, formats)
     # every param but the seed (a frozen dataclass: hashable), the rules as canonical JSON
     key = (
         schema_key,
@@ -213,8 +217,21 @@ def cached_plan(
         compiled = compile_generators(loaded, rules, params, record_count=record_count)
         plan = plan_of(compiled, params)  # a compile that fails its probe is not kept
         _plan_cache.put(key, compiled)
+        return _with_negative(plan, load, formats)
+    return _with_negative(plan_of(compiled, params), load, formats)
+
+
+def _with_negative(plan: Plan, load: Callable[[], LoadedSchema], formats: Sequence[str]) -> Plan:
+    """`plan` with params.invalid_rate's invalid records attached (plan.negative): the engine
+    refuses a rate out of range, an XSD schema, a format that cannot carry them, a keyword the
+    schema has nothing breakable for and a schema with nothing breakable (ParamsError: 422)."""
+    if not plan.params.invalid_rate:
         return plan
-    return plan_of(compiled, params)
+    from app.generation.negative.engine import attach_negative
+
+    keywords = list(plan.params.invalid_keywords) if plan.params.invalid_keywords else None
+    attach_negative(plan, load(), rate=plan.params.invalid_rate, keywords=keywords, formats=formats)
+    return plan
 
 
 @_mapped

@@ -63,6 +63,8 @@ PARAM_KEYS = frozenset(
         "deferred",
         "coverage",
         "xml_layout",
+        "invalid_rate",
+        "invalid_keywords",
     }
 )
 XML_LAYOUTS = ("container", "documents")
@@ -121,6 +123,9 @@ class GenerationParams:
     coverage: str | None = None  # each | pairwise: the first records are the coverage set
     # XML: every record inside one <records> container (one file), or one document per record
     xml_layout: str = "container"
+    # the share of records that break one constraint each (negative/engine.py attaches them)
+    invalid_rate: float = 0.0
+    invalid_keywords: tuple[str, ...] | None = None  # the keywords they may break (None: any)
 
 
 def parse_params(raw: Mapping[str, Any] | None) -> GenerationParams:
@@ -166,6 +171,16 @@ def parse_params(raw: Mapping[str, Any] | None) -> GenerationParams:
     coverage = raw.get("coverage")
     if coverage is not None and coverage not in ("each", "pairwise"):
         raise ParamsError("params.coverage must be each or pairwise.", field="params.coverage")
+    invalid_rate = raw.get("invalid_rate", 0)
+    if isinstance(invalid_rate, bool) or not isinstance(invalid_rate, int | float) or not 0 <= invalid_rate <= 1:
+        raise ParamsError("params.invalid_rate must be a number between 0 and 1.", field="params.invalid_rate")
+    keywords = raw.get("invalid_keywords")
+    if keywords is not None and (
+        not isinstance(keywords, list) or not all(isinstance(k, str) and k for k in keywords)
+    ):
+        raise ParamsError(
+            "params.invalid_keywords must be a list of JSON Schema keywords.", field="params.invalid_keywords"
+        )
     locales = normalise_locales(raw["locales"]) if raw.get("locales") is not None else ()
     layout = raw.get("xml_layout") or "container"
     if layout not in XML_LAYOUTS:
@@ -187,6 +202,8 @@ def parse_params(raw: Mapping[str, Any] | None) -> GenerationParams:
         csv_formula_guard=bool(raw.get("csv_formula_guard", False)),
         coverage=coverage,
         xml_layout=layout,
+        invalid_rate=float(invalid_rate),
+        invalid_keywords=tuple(keywords) if keywords else None,
     )
 
 

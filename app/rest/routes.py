@@ -11,6 +11,7 @@ from app.core.datasets import payloads as dataset_payloads
 from app.core.datasets.coverage import CoveragePlanRequest
 from app.core.datasets.models import DatasetStatus
 from app.core.datasets.preview import PreviewRequest
+from app.core.jobs.files import LABELS
 from app.core.models import Role
 from app.generation.output_formats import FORMAT_NAMES
 from app.graphql.paging import DEFAULT_LIMIT, MAX_LIMIT
@@ -119,7 +120,8 @@ ROUTES: tuple[Route, ...] = (
           body=payloads.ObjectExportCreate, status=201, action=Action.DATASET_EXPORT,
           errors=(400, 403, 404, 409, 422)),
     Route("GET", "/data/{dataset_id}", "Download a dataset file (streamed; HTTP Range supported)", "Datasets",
-          download=True, query=(Param("format", "str", "The file's format", "json", choices=FORMAT_NAMES),
+          download=True, query=(Param("format", "str", "The file's format (labels: the invalid records' labels)", "json",
+                                      choices=(*FORMAT_NAMES, LABELS)),
                                 Param("file_index", "int", "File of a multi-file dataset", 0, minimum=0),
                                 Param("link", "str", "A signed link from the create_download_link mutation, "
                                       "instead of the Authorization header (5 minutes, this file only)")),

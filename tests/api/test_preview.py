@@ -20,7 +20,7 @@ from tests.datasets.flow import ORDER_JSON, ORDER_XSD, create_dataset, download,
 from tests.paths import BENCH
 
 RULES = [{"path": "amount", "min": 10, "max": 20}, {"path": "status", "enum": ["paid", "shipped"]}]
-FIELDS = "schema_id format media_type count seed content elapsed_ms"
+FIELDS = "schema_id format media_type count seed content elapsed_ms labels { record pointer keyword schema_pointer rule detail }"
 
 
 async def _preview(api: Api, actor: Actor, schema_id: int, **args: Any) -> dict[str, Any]:

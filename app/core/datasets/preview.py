@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from pydantic import Field
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -66,6 +67,8 @@ class PreviewResult:
     seed: int
     content: str
     elapsed_ms: float
+    # params.invalid_rate: one label per invalid record among these (the labels file's lines)
+    labels: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +129,7 @@ async def preview(
         raise Invalid("rules must be a list of rule objects.")
     applied = rules if rules is not None else list(constraint_set.rules) if constraint_set else []
     inputs = _Inputs(stored, applied, count)
-    content = await asyncio.to_thread(_render, settings, inputs, schema, fmt)
+    content, labels = await asyncio.to_thread(_render, settings, inputs, schema, fmt)
     return PreviewResult(
         schema_id=schema_id,
         format=fmt,
@@ -135,18 +138,22 @@ async def preview(
         seed=seed,
         content=content,
         elapsed_ms=round((time.perf_counter() - began) * 1000, 3),
+        labels=labels,
     )
 
 
-def _render(settings: Settings, inputs: _Inputs, schema: SchemaDoc, fmt: str) -> str:
-    """The dataset's bytes for these inputs (what a worker writes for a one-file dataset)."""
+def _render(
+    settings: Settings, inputs: _Inputs, schema: SchemaDoc, fmt: str
+) -> tuple[str, tuple[dict[str, Any], ...]]:
+    """The dataset's bytes for these inputs (what a worker writes for a one-file dataset), and
+    the labels of its invalid records (params.invalid_rate)."""
     from app.core.jobs.plans import compile_dataset
 
     try:
-        plan = compile_dataset(settings, inputs, schema)
-        stream = io.BytesIO()
+        plan = compile_dataset(settings, inputs, schema, formats=(fmt,))
+        stream, labels = io.BytesIO(), io.BytesIO()
         # a coverage set larger than the count asked for: its first `count` records
-        write(plan, fmt, stream, 0, inputs.record_count)
+        write(plan, fmt, stream, 0, inputs.record_count, labels=labels)
     except DomainError:
         raise  # the engine's own reason (an unsatisfiable schema or rule): 422
     except Exception:
@@ -156,4 +163,5 @@ def _render(settings: Settings, inputs: _Inputs, schema: SchemaDoc, fmt: str) ->
             "Generation failed unexpectedly; the error has been logged for the operators.",
             code=ErrorCode.GENERATION_FAILED,
         ) from None
-    return stream.getvalue().decode("utf-8")
+    lines = labels.getvalue().splitlines()
+    return stream.getvalue().decode("utf-8"), tuple(orjson.loads(line) for line in lines)

@@ -11,12 +11,13 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.authz import Action, may_act_on_dataset, require, require_dataset, require_project
-from app.core.datasets import coverage
+from app.core.datasets import coverage, negative
 from app.core.datasets.models import Dataset, DatasetFile, DatasetStatus
 from app.core.datasets.payloads import DatasetCreate
 from app.core.datasets.repository import DatasetRepository
 from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Gone, Invalid, NotFound
+from app.core.jobs.files import LABELS, STORED_FORMATS
 from app.core.models import ConstraintSet, ProjectRole, ProjectSchema, SchemaDoc, stored_id, utcnow
 from app.core.principal import Principal
 from app.core.repositories import (
@@ -30,7 +31,7 @@ from app.core.services import audit, schema_problems
 from app.core.settings import Settings
 from app.core.storage import store_for
 from app.core.validation import parse
-from app.generation.output_formats import BY_NAME, FORMAT_NAMES, spoken
+from app.generation.output_formats import FORMAT_NAMES, spoken
 
 
 def _types(raw: list[str] | None, settings: Settings) -> list[str]:
@@ -84,6 +85,8 @@ async def create(
     )
     # the coverage set comes first: a dataset smaller than the set is refused, naming its size
     await coverage.check_record_count(settings, schema, rules, raw_params, data.record_count)
+    # invalid records: what the engine cannot break, or the formats cannot carry, is refused now
+    await negative.check(settings, schema, rules, raw_params, data.record_count, _types(data.types, settings))
     deferred = raw_params.pop("deferred", False)
     project_id, schema_id = stored_id(project), stored_id(schema)
     dataset = Dataset(
@@ -335,9 +338,9 @@ async def downloadable(repo: DatasetRepository, dataset_id: int, fmt: str, file_
     """The dataset if `fmt` file `file_index` may be asked for: a known format, a visible and
     completed dataset (the checks of GET /data/{dataset_id} and of its signed links)."""
     require(repo.principal, Action.DATASET_DOWNLOAD)  # the tenant role, and a scoped token's actions
-    if fmt not in FORMAT_NAMES:
+    if fmt not in FORMAT_NAMES and fmt != LABELS:
         raise Invalid(
-            f"Unknown format '{fmt[:20]}'; use {spoken()}.", code=ErrorCode.UNKNOWN_FORMAT, field="format"
+            f"Unknown format '{fmt[:20]}'; use {spoken()} (or labels).", code=ErrorCode.UNKNOWN_FORMAT, field="format"
         )
     if file_index < 0:
         raise NotFound(f"Dataset {dataset_id} has no file {file_index}.", code=ErrorCode.FILE_NOT_FOUND, field="file_index")
@@ -368,7 +371,16 @@ async def download(
     repo = DatasetRepository(session, principal)
     dataset = await downloadable(repo, dataset_id, fmt, file_index)
     row = await repo.file(dataset_id, fmt, file_index)
+    if row is None and fmt == LABELS:
+        raise NotFound(
+            f"Dataset {dataset_id} has no labels file: it was made without params.invalid_rate."
+            if not negative.invalid_records(dataset) or file_index == 0
+            else f"Dataset {dataset_id} has one labels file (file_index 0).",
+            code=ErrorCode.FILE_NOT_FOUND,
+            field="file_index" if file_index else "format",
+        )
     if row is None:
+        negative.refuse_format(dataset.params or {}, fmt)  # never rendered with invalid records
         if await repo.file(dataset_id, fmt, 0) is None:
             row = await _render(repo, renderer, dataset, fmt, file_index)
         if row is None:
@@ -383,7 +395,7 @@ async def download(
         tenant_id=dataset.tenant_id,
         details={"format": fmt, "file_index": file_index},
     )
-    output = BY_NAME[fmt]
+    output = STORED_FORMATS[fmt]
     name = f"dataset-{dataset_id}" + (f"-{file_index}" if file_index else "") + f".{output.extension}"
     return Download(row.path, name, output.media_type, row.size_bytes, row.sha256)
 

@@ -14,7 +14,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Protocol
 
-from app.generation.output_formats import file_name
+from app.generation.output_formats import BY_NAME, OutputFormat
+
+# params.invalid_rate: the labels of a dataset's invalid records, one NDJSON file (a DatasetFile
+# of this format, file_index 0), downloaded as format=labels; stored beside the output formats
+LABELS = "labels"
+LABELS_FORMAT = OutputFormat(
+    LABELS,
+    "application/x-ndjson",
+    "labels.ndjson",
+    "One label per invalid record (params.invalid_rate): record, pointer, keyword, schema_pointer, rule, detail",
+)
+STORED_FORMATS: dict[str, OutputFormat] = {**BY_NAME, LABELS: LABELS_FORMAT}
+
+
+def file_name(fmt: str, file_index: int) -> str:
+    """The name of a dataset's `file_index`-th file of `fmt` (an output format or labels)."""
+    return f"data-{file_index:04d}.{STORED_FORMATS[fmt].extension}"
 
 
 def dataset_dir(data_dir: Path, dataset_id: int) -> Path:

@@ -11,11 +11,13 @@ id), whose plan then wrote the new dataset's bytes."""
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
 from app.core.datasets.models import Dataset
+from app.core.generation import NEGATIVE_FORMATS
 from app.core.lru import BoundedLRU
 from app.core.models import SchemaDoc
 from app.core.schema_cache import load_cached
@@ -125,7 +127,12 @@ class DatasetInputs(Protocol):
 
 
 def compile_dataset(
-    settings: Settings, dataset: DatasetInputs, schema: SchemaDoc, *, work: bool = False
+    settings: Settings,
+    dataset: DatasetInputs,
+    schema: SchemaDoc,
+    *,
+    work: bool = False,
+    formats: Sequence[str] = NEGATIVE_FORMATS,
 ) -> Plan:
     """The generation plan of a dataset: its schema, its rule snapshot, its params and seed;
     compiled once per process for any seed (app.core.generation.cached_plan). `work`: for a
@@ -138,6 +145,7 @@ def compile_dataset(
         dataset.rules or [],
         dataset.params,
         record_count=dataset.record_count,
+        formats=formats,
     )
 
 
@@ -159,7 +167,7 @@ def plan_for(settings: Settings, dataset: Dataset, schema: SchemaDoc) -> Plan:
     key = plan_key(dataset, schema)
     plan = _plans.get(key)
     if plan is None:
-        plan = compile_dataset(settings, dataset, schema, work=True)
+        plan = compile_dataset(settings, dataset, schema, work=True, formats=dataset.types)
         _plans.put(key, plan)
     return plan
 

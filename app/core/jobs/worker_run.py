@@ -31,10 +31,12 @@ from sqlmodel import Session
 
 from app.core.database import make_sync_engine
 from app.core.datasets.models import Dataset, DatasetFile, DatasetShard, DatasetStatus, ShardKind, ShardStatus
+from app.core.datasets.negative import invalid_records
 from app.core.errors import DomainError
 from app.core.generation import write_many
 from app.core.jobs.db_retry import retry_db
 from app.core.jobs.files import (
+    LABELS,
     Sink,
     WrittenFile,
     file_name,
@@ -373,38 +375,45 @@ class _Generate(_ShardJob):
 
         # every format's part of this file at once: each chunk is generated once for all of
         # them; only a part that is a whole file keeps its hash (the others are hashed joined)
+        # params.invalid_rate: the labels of this part's invalid records, a part of the one labels
+        # file (file_index 0), joined in record order like the others
+        labelled = plan.negative is not None
+        kinds = [*self.types, LABELS] if labelled else list(self.types)
+
         def produce(streams: Sequence[Sink]) -> list[int]:
             return write_many(
                 plan,
-                list(zip(self.types, streams, strict=True)),
+                list(zip(self.types, streams, strict=False)),
                 a,
                 b,
                 header=header,
                 footer=b == last,
                 progress=self._progress,
                 limit=limit,
+                labels=streams[-1] if labelled else None,
             )
 
         written = self.store.write_many(
-            [f"{folder}/{file_name(fmt, index)}" for fmt in self.types],
+            [f"{folder}/{file_name(fmt, index)}" for fmt in kinds],
             produce,
             hashing=header and b == last,
             give_up=self._lost,
         )
         end = min(b, limit())
         whole = header and end == last
+        one_file = len(plan.file_ranges()) == 1
         self.outputs.extend(
             {
                 "format": fmt,
-                "file_index": index,
+                "file_index": 0 if fmt == LABELS else index,
                 "start": a,
                 "records": end - a,
                 "path": part.path,
                 "size_bytes": part.size_bytes,
-                "sha256": part.sha256 if whole else None,
-                "whole": whole,
+                "sha256": part.sha256 if whole and (fmt != LABELS or one_file) else None,
+                "whole": whole and (fmt != LABELS or one_file),
             }
-            for fmt, part in zip(self.types, written, strict=True)
+            for fmt, part in zip(kinds, written, strict=True)
         )
         held = self._retry(self._record_parts, "recording parts")
         if not held:
@@ -467,9 +476,8 @@ class _Assembly(_ShardJob):
                 parts.setdefault((out["format"], out["file_index"]), []).append(out)
         files: list[DatasetFile] = []
         joined = 0
-        for (fmt, index), pieces in sorted(
-            parts.items(), key=lambda kv: (self.types.index(kv[0][0]), kv[0][1])
-        ):
+        order = [*self.types, LABELS]
+        for (fmt, index), pieces in sorted(parts.items(), key=lambda kv: (order.index(kv[0][0]), kv[0][1])):
             rel = final_file_path(self.dataset_id, fmt, index)
             if len(pieces) == 1 and pieces[0]["whole"]:
                 self.store.place(pieces[0]["path"], rel)
@@ -483,7 +491,8 @@ class _Assembly(_ShardJob):
                     dataset_id=self.dataset_id,
                     format=fmt,
                     file_index=index,
-                    records=sum(p["records"] for p in pieces),
+                    # the labels file: a line per invalid record
+                    records=invalid_records(self.dataset) if fmt == LABELS else sum(p["records"] for p in pieces),
                     size_bytes=written.size_bytes,
                     sha256=written.sha256,
                     path=written.path,

@@ -19,6 +19,7 @@ from app.core.datasets.models import Dataset, DatasetStatus
 from app.core.datasets.repository import DatasetRepository
 from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Invalid, NotFound, StorageUnavailable
+from app.core.jobs.files import STORED_FORMATS, file_name
 from app.core.models import Integration, ObjectExport, utcnow
 from app.core.payloads import ObjectExportCreate
 from app.core.principal import Principal
@@ -27,7 +28,7 @@ from app.core.repositories.integrations import IntegrationRepository
 from app.core.services import audit, integrations
 from app.core.settings import Settings
 from app.core.storage import Store, store_for
-from app.generation.output_formats import BY_NAME, FORMAT_NAMES, file_name, spoken
+from app.generation.output_formats import FORMAT_NAMES, spoken
 
 
 def _upload(
@@ -46,7 +47,7 @@ def _upload(
         multipart_threshold=part_bytes, multipart_chunksize=part_bytes, max_concurrency=2
     )
     for f in files:
-        extra = {"ContentType": BY_NAME[f["format"]].media_type, "Metadata": {"sha256": f["sha256"]}}
+        extra = {"ContentType": STORED_FORMATS[f["format"]].media_type, "Metadata": {"sha256": f["sha256"]}}
         if _copied_in_store(client, store, config, transfer, f, extra):
             continue
         with store.open(f["path"]) as body:  # streamed from the service's own store

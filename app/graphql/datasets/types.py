@@ -9,6 +9,7 @@ from strawberry.types import Info
 from app.core.clock import iso
 from app.core.datasets.models import Dataset as DatasetRow
 from app.core.datasets.models import DatasetFile as DatasetFileRow
+from app.core.datasets.negative import invalid_records
 from app.core.datasets.service import DatasetRights as DatasetRightsRow
 from app.core.datasets.service import rights_on
 from app.core.models import Notification as NotificationRow
@@ -82,6 +83,10 @@ class Dataset:
         description="The constraint rules as they were when the dataset was created (later edits of "
         "its constraint set change nothing); what a re-generation or `tdg generate --constraints` uses"
     )
+    invalid_records: int = strawberry.field(
+        description="Records that break one constraint each (params.invalid_rate x record_count, "
+        "rounded; 0 without it): their labels are the `labels` file, GET /data/{id}?format=labels"
+    )
     # read with the row where there are no per-request loaders (a subscription's poll)
     file_rows: strawberry.Private[list[DatasetFileRow] | None] = None
     # likewise the caller's rights, where there is no principal on the context to read them with
@@ -131,6 +136,7 @@ class Dataset:
             finished_at=iso(row.finished_at),
             seed=_seed(row.params),
             rules=JSON(list(row.rules)),
+            invalid_records=invalid_records(row),
             file_rows=files,
             rights=rights,
         )

@@ -17,6 +17,19 @@ AnalyticsPeriodEnum = strawberry.enum(
 )
 
 
+@strawberry.type(
+    description="Why a record is invalid (params.invalid_rate): the one constraint it breaks; a line "
+    "of a dataset's labels file (GET /data/{id}?format=labels)"
+)
+class InvalidRecordLabel:
+    record: int = strawberry.field(description="0-based index in output order, across the dataset's files")
+    pointer: str = strawberry.field(description="The instance location (RFC 6901 JSON Pointer; '' is the root)")
+    keyword: str = strawberry.field(description="The JSON Schema keyword broken, as the validator names it")
+    schema_pointer: str = strawberry.field(description="Where the constraint lives in the schema (JSON Pointer)")
+    rule: int | None = strawberry.field(description="The constraint-set rule broken, by index; null for the schema")
+    detail: str = strawberry.field(description="The violation, in a sentence")
+
+
 @strawberry.type(description="The first records of a schema rendered in one format; nothing is stored.")
 class Preview:
     schema_id: int
@@ -29,10 +42,15 @@ class Preview:
         "with the same schema, rules, params and seed"
     )
     elapsed_ms: float
+    labels: list[InvalidRecordLabel] = strawberry.field(
+        description="The invalid records among these (params.invalid_rate) and why; empty without it"
+    )
 
     @classmethod
     def from_result(cls, result: PreviewResult) -> Preview:
-        return cls(**asdict(result))
+        values = asdict(result)
+        values["labels"] = [InvalidRecordLabel(**label) for label in result.labels]
+        return cls(**values)
 
 
 @strawberry.type
