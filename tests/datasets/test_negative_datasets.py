@@ -6,10 +6,16 @@ by jsonschema against the downloaded records (tests/generation/negative_checks);
 
 from __future__ import annotations
 
+import io
 import json
 
 import orjson
+import pytest
 
+from app.core.settings import Settings
+from app.generation.negative.engine import attach_negative
+from app.generation.plan import BLOCK_SIZE, compile_plan
+from app.generation.schema.loader import load_schema
 from tests.api_client import Api
 from tests.datasets.flow import ORDER_JSON, ORDER_XSD, create_dataset, download, upload_schema, wait_for
 from tests.generation.negative_checks import check_json_labels, json_validator
@@ -86,3 +92,30 @@ async def test_negative_dataset_labels_preview_and_refusals(api: Api) -> None:
     bad_preview = await api.call("POST", f"/schemas/{schema_id}/preview", admin, 422, json={
         "count": 5, "format": "sql", "params": {"invalid_rate": 0.2}})
     assert "sql format" in bad_preview["detail"]
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    # shards of one block: the sharded test's 9,000 records are three shards on two processes
+    return settings.model_copy(update={"workers": 2, "shard_records": BLOCK_SIZE})
+
+
+async def test_sharded_labels_are_those_of_one_process(api: Api) -> None:
+    """Each shard writes its part of the labels; the one labels file is joined in record order:
+    the bytes one process writes for the same inputs."""
+    _, admin = await api.create_tenant()
+    project = (await api.create_project(admin, "Negative shards"))["project_id"]
+    schema_id = (await upload_schema(api, admin, ORDER_JSON, "customer_order.schema.json"))["schema_id"]
+    n, params = 9_000, {"seed": 11, "invalid_rate": 0.01, "records_per_file": 5_000}
+    made = await create_dataset(api, admin, project, schema_id, n, types=["ndjson"], params=params)
+    detail = await wait_for(api, admin, made["dataset_id"])
+    assert detail["status"] == "completed" and detail["invalid_records"] == 90, detail
+
+    plan = compile_plan(load_schema(ORDER_JSON, "customer_order.schema.json"), [], params, record_count=n)
+    attach_negative(plan, load_schema(ORDER_JSON, "customer_order.schema.json"), rate=0.01, formats=("ndjson",))
+    expected = io.BytesIO()
+    plan.write("ndjson", io.BytesIO(), labels=expected)
+    got = await download(api, admin, made["dataset_id"], "labels")
+    assert got.status_code == 200, got.text
+    assert got.content == expected.getvalue()
+    assert len(got.content.splitlines()) == 90
