@@ -11,6 +11,7 @@ from strawberry.scalars import JSON
 
 from app.core import payloads
 from app.core.datasets import payloads as dataset_payloads
+from app.core.library import payloads as library_payloads
 from app.core.validation import parse
 from app.graphql.types import common as _enums  # noqa: F401  (registers Role/ProjectRole once, with descriptions)
 
@@ -72,24 +73,24 @@ class ApiTokenCreateInput:
     pass
 
 
-@pydantic_input(model=payloads.SchemaUpload, all_fields=True)
+@pydantic_input(model=library_payloads.SchemaUpload, all_fields=True)
 class SchemaUploadInput:
     pass
 
 
-@pydantic_input(model=payloads.SchemaLink, all_fields=True)
+@pydantic_input(model=library_payloads.SchemaLink, all_fields=True)
 class SchemaLinkInput:
     pass
 
 
-@pydantic_input(model=payloads.ConstraintSetCreate, all_fields=True)
+@pydantic_input(model=library_payloads.ConstraintSetCreate, all_fields=True)
 class ConstraintSetCreateInput:
     rules: list[JSON] = strawberry.field(
         default_factory=list, description="Rules: [{path, category, pattern, ...}]"
     )
 
 
-@pydantic_input(model=payloads.ConstraintSetUpdate, all_fields=True)
+@pydantic_input(model=library_payloads.ConstraintSetUpdate, all_fields=True)
 class ConstraintSetUpdateInput:
     rules: list[JSON] | None = None
 

@@ -10,9 +10,11 @@ from strawberry.dataloader import DataLoader
 
 from app.core.datasets.models import Dataset, DatasetFile
 from app.core.datasets.repository import DatasetRepository
-from app.core.models import Project, ProjectMember, ProjectRole, SchemaDoc, User
+from app.core.library.models import SchemaDoc
+from app.core.library.repository import SchemaRepository
+from app.core.models import Project, ProjectMember, ProjectRole, User
 from app.core.principal import Principal
-from app.core.repositories import ProjectRepository, SchemaRepository, TenantRepository, UserRepository
+from app.core.repositories import ProjectRepository, TenantRepository, UserRepository
 
 
 class Loaders:

@@ -28,12 +28,12 @@ from app.graphql.datasets.mutations import DatasetMutation
 from app.graphql.datasets.queries import DatasetQuery
 from app.graphql.errors import DomainErrors
 from app.graphql.execution import FastLeafExecutionContext
+from app.graphql.library.mutations import LibraryMutation
+from app.graphql.library.queries import LibraryQuery
 from app.graphql.mutations import Mutation
-from app.graphql.mutations_library import LibraryMutation
 from app.graphql.mutations_settings import SettingsMutation
 from app.graphql.queries import Query
 from app.graphql.queries_insights import InsightsQuery
-from app.graphql.queries_library import LibraryQuery
 from app.graphql.queries_settings import SettingsQuery
 from app.graphql.subscriptions import SocketOperations, Subscription
 from app.graphql.token_scope import ReadScope

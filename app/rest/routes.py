@@ -12,6 +12,7 @@ from app.core.datasets.coverage import CoveragePlanRequest
 from app.core.datasets.models import DatasetStatus
 from app.core.datasets.preview import PreviewRequest
 from app.core.jobs.files import LABELS
+from app.core.library import payloads as library_payloads
 from app.core.models import Role
 from app.generation.output_formats import FORMAT_NAMES
 from app.graphql.paging import DEFAULT_LIMIT, MAX_LIMIT
@@ -67,10 +68,10 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/projects/{project_id}/remove-user", "Remove a member", "Projects", op("RemoveMember"),
           body=payloads.MemberRemove, action=Action.PROJECT_MANAGE_MEMBERS, errors=(400, 403, 404)),
     Route("POST", "/projects/{project_id}/add-schema", "Link a schema to the project", "Projects", op("AddSchema"),
-          body=payloads.SchemaLink, action=Action.PROJECT_LINK_SCHEMA, errors=(400, 403, 404, 422)),
+          body=library_payloads.SchemaLink, action=Action.PROJECT_LINK_SCHEMA, errors=(400, 403, 404, 422)),
     # Schemas
     Route("POST", "/schemas", "Upload an XSD or JSON Schema (multipart part `file`, or JSON {name, content})",
-          "Schemas", op("UploadSchema"), body=payloads.SchemaUpload, multipart=True, status=201,
+          "Schemas", op("UploadSchema"), body=library_payloads.SchemaUpload, multipart=True, status=201,
           action=Action.SCHEMA_UPLOAD, errors=(400, 404, 413, 415, 422)),
     Route("GET", "/schemas", "Schemas in the tenant", "Schemas", op("Schemas"), paged=True,
           query=(id_param("project_id", "Only schemas linked to this project"), Param("q", "str", "Name contains"),
@@ -92,13 +93,13 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/constraints/rule-keys", "Every key a rule takes: its value's JSON Schema, what it does, "
           "the field types it applies to", "Constraint sets", op("RuleKeys")),
     Route("POST", "/constraints", "Create a constraint set", "Constraint sets", op("CreateConstraintSet"),
-          body=payloads.ConstraintSetCreate, status=201, action=Action.CONSTRAINT_CREATE, errors=(400, 403, 404, 422)),
+          body=library_payloads.ConstraintSetCreate, status=201, action=Action.CONSTRAINT_CREATE, errors=(400, 403, 404, 422)),
     Route("GET", "/constraints", "List constraint sets", "Constraint sets", op("ConstraintSets"),
           paged=True, query=(id_param("schema_id", "Only sets of this schema"), *PAGE), errors=(422,)),
     Route("GET", "/constraints/{constraint_id}", "Constraint set details", "Constraint sets",
           op("ConstraintSetDetail"), errors=(404,)),
     Route("PUT", "/constraints/{constraint_id}", "Update a constraint set", "Constraint sets",
-          op("UpdateConstraintSet"), body=payloads.ConstraintSetUpdate, action=Action.CONSTRAINT_CHANGE_ANY,
+          op("UpdateConstraintSet"), body=library_payloads.ConstraintSetUpdate, action=Action.CONSTRAINT_CHANGE_ANY,
           errors=(400, 403, 404, 422)),
     Route("DELETE", "/constraints/{constraint_id}", "Delete a constraint set", "Constraint sets",
           op("DeleteConstraintSet"), action=Action.CONSTRAINT_CHANGE_ANY, errors=(403, 404)),

@@ -10,7 +10,8 @@ from app.core.database import make_async_engine, make_sessionmaker
 from app.core.datasets.models import Dataset
 from app.core.datasets.repository import DatasetRepository
 from app.core.errors import NotFound
-from app.core.models import Project, ProjectMember, ProjectRole, Role, SchemaDoc, Tenant, User
+from app.core.library.models import SchemaDoc
+from app.core.models import Project, ProjectMember, ProjectRole, Role, Tenant, User
 from app.core.principal import Principal
 from app.core.repositories import ProjectRepository
 

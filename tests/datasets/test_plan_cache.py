@@ -16,7 +16,7 @@ from sqlmodel import Session
 from app.core.database import make_sync_engine
 from app.core.generation import PlanCacheInfo, clear_plan_cache, plan_cache_info
 from app.core.jobs.plans import compile_dataset
-from app.core.models import SchemaDoc
+from app.core.library.models import SchemaDoc
 from app.core.settings import Settings
 from app.generation.plan import compile_plan
 from app.generation.schema.loader import load_schema

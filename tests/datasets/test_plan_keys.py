@@ -12,7 +12,7 @@ from pathlib import Path
 
 from app.core.datasets.models import Dataset
 from app.core.jobs.plans import plan_for
-from app.core.models import SchemaDoc
+from app.core.library.models import SchemaDoc
 from app.core.settings import Settings
 from tests.api_client import Api
 from tests.datasets.flow import create_dataset, download, upload_schema, wait_for

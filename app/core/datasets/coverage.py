@@ -12,10 +12,10 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.error_codes import ErrorCode
 from app.core.errors import Invalid
-from app.core.models import ConstraintSet, SchemaDoc
+from app.core.library.models import ConstraintSet, SchemaDoc
+from app.core.library.repository import ConstraintSetRepository, SchemaRepository
 from app.core.payloads import Id, Strict
 from app.core.principal import Principal
-from app.core.repositories import ConstraintSetRepository, SchemaRepository
 from app.core.schema_cache import load_cached_async
 from app.core.settings import Settings
 from app.core.storage import store_for

@@ -13,7 +13,7 @@ from typing import Any
 from app.core.error_codes import ErrorCode
 from app.core.errors import Invalid
 from app.core.generation import NEGATIVE_FORMATS
-from app.core.models import SchemaDoc
+from app.core.library.models import SchemaDoc
 from app.core.settings import Settings
 
 

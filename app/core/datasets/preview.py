@@ -19,10 +19,10 @@ from app.core.datasets.service import checked_params
 from app.core.error_codes import ErrorCode
 from app.core.errors import DomainError, Invalid
 from app.core.generation import write
-from app.core.models import ConstraintSet, SchemaDoc
+from app.core.library.models import ConstraintSet, SchemaDoc
+from app.core.library.repository import ConstraintSetRepository, SchemaRepository
 from app.core.payloads import Id, Integer, Strict
 from app.core.principal import Principal
-from app.core.repositories import ConstraintSetRepository, SchemaRepository
 from app.core.settings import Settings
 from app.generation.output_formats import BY_NAME, FORMAT_NAMES, spoken
 

@@ -18,16 +18,14 @@ from app.core.datasets.repository import DatasetRepository
 from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Gone, Invalid, NotFound
 from app.core.jobs.files import LABELS, STORED_FORMATS
-from app.core.models import ConstraintSet, ProjectRole, ProjectSchema, SchemaDoc, stored_id, utcnow
+from app.core.library import schema_problems
+from app.core.library.models import ConstraintSet, ProjectSchema, SchemaDoc
+from app.core.library.repository import ConstraintSetRepository, SchemaRepository
+from app.core.models import ProjectRole, stored_id, utcnow
 from app.core.principal import Principal
-from app.core.repositories import (
-    ConstraintSetRepository,
-    ProjectRepository,
-    SchemaRepository,
-    TenantRepository,
-)
+from app.core.repositories import ProjectRepository, TenantRepository
 from app.core.schema_cache import load_cached_async
-from app.core.services import audit, schema_problems
+from app.core.services import audit
 from app.core.settings import Settings
 from app.core.storage import store_for
 from app.core.validation import parse

@@ -18,8 +18,8 @@ import orjson
 
 from app.core.datasets.models import Dataset
 from app.core.generation import NEGATIVE_FORMATS
+from app.core.library.models import SchemaDoc
 from app.core.lru import BoundedLRU
-from app.core.models import SchemaDoc
 from app.core.schema_cache import load_cached
 from app.core.settings import Settings
 from app.core.storage import store_for

@@ -48,7 +48,8 @@ from app.core.jobs.heartbeat import Heartbeat
 from app.core.jobs.outcomes import record_outcome
 from app.core.jobs.plans import plan_for, warm_up
 from app.core.jobs.sharding import block_edge, split_point
-from app.core.models import SchemaDoc, utcnow
+from app.core.library.models import SchemaDoc
+from app.core.models import utcnow
 from app.core.repositories.jobs import (
     JobRepository,
     TakenOver,

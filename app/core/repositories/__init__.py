@@ -11,18 +11,15 @@ from app.core.repositories.audit import AuditRepository
 from app.core.repositories.auth import AuthRepository
 from app.core.repositories.notifications import NotificationRepository
 from app.core.repositories.projects import ProjectListing, ProjectRepository, VisibleProject
-from app.core.repositories.schemas import ConstraintSetRepository, SchemaRepository
 from app.core.repositories.tenants import TenantRepository
 from app.core.repositories.users import UserRepository
 
 __all__ = [
     "AuditRepository",
     "AuthRepository",
-    "ConstraintSetRepository",
     "NotificationRepository",
     "ProjectListing",
     "ProjectRepository",
-    "SchemaRepository",
     "TenantRepository",
     "UserRepository",
     "VisibleProject",

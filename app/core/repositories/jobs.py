@@ -18,7 +18,8 @@ from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select
 
 from app.core.datasets.models import Dataset, DatasetFile, DatasetShard, DatasetStatus, ShardKind, ShardStatus
-from app.core.models import SchemaDoc, Tenant
+from app.core.library.models import SchemaDoc
+from app.core.models import Tenant
 
 RUNNING = DatasetStatus.running.value
 QUEUED = DatasetStatus.queued.value

@@ -16,7 +16,8 @@ from sqlmodel.sql.expression import Select
 from app.core.authz import effective_project_role
 from app.core.error_codes import ErrorCode
 from app.core.errors import NotFound
-from app.core.models import Project, ProjectMember, ProjectRole, ProjectSchema
+from app.core.library.models import ProjectSchema
+from app.core.models import Project, ProjectMember, ProjectRole
 from app.core.repositories.base import ScopedRepository
 from app.core.repositories.text_match import contains_folded
 from app.core.repositories.visibility import visible_project

@@ -10,7 +10,8 @@ from enum import Enum
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from app.core.models import Project, SchemaDoc, utcnow
+from app.core.library.models import SchemaDoc
+from app.core.models import Project, utcnow
 from app.core.principal import Principal
 from app.core.repositories import ProjectRepository
 from app.core.repositories.analytics import AnalyticsRepository

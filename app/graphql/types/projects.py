@@ -12,7 +12,7 @@ from app.core.models import User as UserRow
 from app.core.repositories import ProjectListing, VisibleProject
 from app.graphql.context import Context
 from app.graphql.datasets.types import Dataset
-from app.graphql.types.library import Schema
+from app.graphql.library.types import Schema
 
 
 @strawberry.type(description="The user side of a project membership.")

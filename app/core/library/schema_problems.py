@@ -10,9 +10,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.error_codes import ErrorCode
 from app.core.errors import Invalid
+from app.core.library import schemas
 from app.core.principal import Principal
 from app.core.schema_cache import problems_of
-from app.core.services import schemas
 from app.core.settings import Settings
 from app.core.storage import store_for
 

@@ -16,10 +16,12 @@ from app.core.clock import iso
 from app.core.error_codes import ErrorCode
 from app.core.errors import BadRequest, Conflict, Invalid, NotFound, PayloadTooLarge
 from app.core.generation import field_count, load_schema, schema_repr
-from app.core.models import ProjectSchema, SchemaDoc, stored_id
-from app.core.payloads import SchemaLink, SchemaUpload
+from app.core.library.models import ProjectSchema, SchemaDoc
+from app.core.library.payloads import SchemaLink, SchemaUpload
+from app.core.library.repository import ConstraintSetRepository, SchemaRepository
+from app.core.models import stored_id
 from app.core.principal import Principal
-from app.core.repositories import ConstraintSetRepository, ProjectRepository, SchemaRepository
+from app.core.repositories import ProjectRepository
 from app.core.schema_cache import load_cached_async, problems_of, remember
 from app.core.services import audit, events
 from app.core.settings import Settings

@@ -7,9 +7,9 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from app.core.clock import iso
-from app.core.models import ConstraintSet as ConstraintSetRow
-from app.core.models import SchemaDoc
-from app.core.services import schema_problems
+from app.core.library import schema_problems
+from app.core.library.models import ConstraintSet as ConstraintSetRow
+from app.core.library.models import SchemaDoc
 from app.graphql.context import Context
 
 

@@ -8,17 +8,11 @@ import strawberry
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
-from app.core.services import constraints, schemas
+from app.core.library import constraint_sets as constraints
+from app.core.library import schemas
 from app.graphql.context import Context
+from app.graphql.library.types import Category, ConstraintSet, ConstraintSetPage, RuleKey, Schema, SchemaPage
 from app.graphql.paging import DEFAULT_LIMIT, check_page
-from app.graphql.types.library import (
-    Category,
-    ConstraintSet,
-    ConstraintSetPage,
-    RuleKey,
-    Schema,
-    SchemaPage,
-)
 
 
 @strawberry.type

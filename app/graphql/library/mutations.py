@@ -5,8 +5,10 @@ from __future__ import annotations
 import strawberry
 from strawberry.types import Info
 
-from app.core import payloads
-from app.core.services import constraints, projects, schemas
+from app.core.library import constraint_sets as constraints
+from app.core.library import payloads as library_payloads
+from app.core.library import schemas
+from app.core.services import projects
 from app.graphql.context import Context
 from app.graphql.inputs import (
     ConstraintSetCreateInput,
@@ -15,8 +17,8 @@ from app.graphql.inputs import (
     SchemaUploadInput,
     to_payload,
 )
+from app.graphql.library.types import ConstraintSet, Schema
 from app.graphql.types.common import DeleteResult
-from app.graphql.types.library import ConstraintSet, Schema
 from app.graphql.types.projects import Project
 
 
@@ -28,7 +30,7 @@ class LibraryMutation:
     async def upload_schema(self, info: Info[Context, None], input: SchemaUploadInput) -> Schema:
         ctx = info.context
         doc = await schemas.upload(
-            ctx.session, ctx.principal, ctx.settings, to_payload(payloads.SchemaUpload, input)
+            ctx.session, ctx.principal, ctx.settings, to_payload(library_payloads.SchemaUpload, input)
         )
         return Schema.from_row(doc)
 
@@ -43,7 +45,7 @@ class LibraryMutation:
         self, info: Info[Context, None], project_id: int, input: SchemaLinkInput
     ) -> Project:
         ctx = info.context
-        await schemas.link(ctx.session, ctx.principal, project_id, to_payload(payloads.SchemaLink, input))
+        await schemas.link(ctx.session, ctx.principal, project_id, to_payload(library_payloads.SchemaLink, input))
         return Project.from_visible(await projects.get(ctx.session, ctx.principal, project_id))
 
     @strawberry.mutation
@@ -51,7 +53,7 @@ class LibraryMutation:
         self, info: Info[Context, None], input: ConstraintSetCreateInput
     ) -> ConstraintSet:
         ctx = info.context
-        data = to_payload(payloads.ConstraintSetCreate, input)
+        data = to_payload(library_payloads.ConstraintSetCreate, input)
         return ConstraintSet.from_row(
             await constraints.create(ctx.session, ctx.principal, ctx.settings, data)
         )
@@ -61,7 +63,7 @@ class LibraryMutation:
         self, info: Info[Context, None], constraint_id: int, input: ConstraintSetUpdateInput
     ) -> ConstraintSet:
         ctx = info.context
-        data = to_payload(payloads.ConstraintSetUpdate, input)
+        data = to_payload(library_payloads.ConstraintSetUpdate, input)
         return ConstraintSet.from_row(
             await constraints.update(ctx.session, ctx.principal, ctx.settings, constraint_id, data)
         )

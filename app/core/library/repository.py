@@ -9,7 +9,7 @@ from sqlalchemy import func
 from sqlmodel import col
 
 from app.core.datasets.models import Dataset
-from app.core.models import ConstraintSet, ProjectSchema, SchemaDoc
+from app.core.library.models import ConstraintSet, ProjectSchema, SchemaDoc
 from app.core.repositories.base import ScopedRepository
 from app.core.repositories.text_match import contains_folded
 

@@ -11,12 +11,13 @@ from app.core.authz import Action, require, require_owner_or
 from app.core.datasets.repository import DatasetRepository
 from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Invalid, NotFound
-from app.core.models import ConstraintSet, utcnow
-from app.core.payloads import ConstraintSetCreate, ConstraintSetUpdate
+from app.core.library.models import ConstraintSet
+from app.core.library.payloads import ConstraintSetCreate, ConstraintSetUpdate
+from app.core.library.repository import ConstraintSetRepository, SchemaRepository
+from app.core.library.schemas import loaded_schema
+from app.core.models import utcnow
 from app.core.principal import Principal
-from app.core.repositories import ConstraintSetRepository, SchemaRepository
 from app.core.services import audit
-from app.core.services.schemas import loaded_schema
 from app.core.settings import Settings
 
 
