@@ -81,7 +81,7 @@ def baseline_app() -> Any:
 
     from app.core.database import make_async_engine, make_sessionmaker
     from app.core.datasets.models import Dataset
-    from app.core.models import Project
+    from app.core.projects.models import Project
     from app.core.settings import get_settings
 
     @asynccontextmanager

@@ -24,7 +24,7 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError
 
-from app.core.models import ProjectRole, Role, TokenAction
+from app.core.models import Role, TokenAction
 from app.generation.output_formats import FORMAT_NAMES
 
 # -- what the OpenAPI document says about a value, beyond what pydantic derives ------------------
@@ -182,28 +182,6 @@ class Update(Strict):
     """A body of changes (PUT/PATCH): the fields to change, at least one."""
 
     model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=_one_change)
-
-
-class ProjectCreate(Strict):
-    name: Name
-    description: Annotated[str, StringConstraints(max_length=5000)] = ""
-    tags: Annotated[list[Tag], Field(max_length=50)] = []
-    tenant_id: Id | None = Field(default=None, description="SuperUser only: create in another tenant")
-
-
-class ProjectUpdate(Update):
-    name: Name | None = None
-    description: Annotated[str, StringConstraints(max_length=5000)] | None = None
-    tags: Annotated[list[Tag], Field(max_length=50)] | None = None
-
-
-class MemberAdd(Strict):
-    user_id: Id
-    role: ProjectRole = Field(default=ProjectRole.view, strict=False)
-
-
-class MemberRemove(Strict):
-    user_id: Id
 
 
 class UserCreate(Strict):

@@ -12,28 +12,29 @@ from strawberry.scalars import JSON
 from app.core import payloads
 from app.core.datasets import payloads as dataset_payloads
 from app.core.library import payloads as library_payloads
+from app.core.projects import payloads as projects_payloads
 from app.core.validation import parse
 from app.graphql.types import common as _enums  # noqa: F401  (registers Role/ProjectRole once, with descriptions)
 
 M = TypeVar("M", bound=BaseModel)
 
 
-@pydantic_input(model=payloads.ProjectCreate, all_fields=True)
+@pydantic_input(model=projects_payloads.ProjectCreate, all_fields=True)
 class ProjectCreateInput:
     pass
 
 
-@pydantic_input(model=payloads.ProjectUpdate, all_fields=True)
+@pydantic_input(model=projects_payloads.ProjectUpdate, all_fields=True)
 class ProjectUpdateInput:
     pass
 
 
-@pydantic_input(model=payloads.MemberAdd, all_fields=True)
+@pydantic_input(model=projects_payloads.MemberAdd, all_fields=True)
 class MemberAddInput:
     pass
 
 
-@pydantic_input(model=payloads.MemberRemove, all_fields=True)
+@pydantic_input(model=projects_payloads.MemberRemove, all_fields=True)
 class MemberRemoveInput:
     pass
 

@@ -12,9 +12,11 @@ from app.core.datasets.models import Dataset, DatasetFile
 from app.core.datasets.repository import DatasetRepository
 from app.core.library.models import SchemaDoc
 from app.core.library.repository import SchemaRepository
-from app.core.models import Project, ProjectMember, ProjectRole, User
+from app.core.models import ProjectRole, User
 from app.core.principal import Principal
-from app.core.repositories import ProjectRepository, TenantRepository, UserRepository
+from app.core.projects.models import Project, ProjectMember
+from app.core.projects.repository import ProjectRepository
+from app.core.repositories import TenantRepository, UserRepository
 
 
 class Loaders:

@@ -6,7 +6,9 @@ import strawberry
 from strawberry.types import Info
 
 from app.core import payloads
-from app.core.services import auth, projects, tenants, users
+from app.core.projects import payloads as projects_payloads
+from app.core.projects import service as projects
+from app.core.services import auth, tenants, users
 from app.graphql.context import Context
 from app.graphql.inputs import (
     ApiTokenCreateInput,
@@ -22,8 +24,8 @@ from app.graphql.inputs import (
     UserUpdateInput,
     to_payload,
 )
+from app.graphql.projects.types import Project, ProjectSummary
 from app.graphql.types.common import DeleteResult, OkResult
-from app.graphql.types.projects import Project, ProjectSummary
 from app.graphql.types.tenants import Tenant, TenantCreated
 from app.graphql.types.users import ApiToken, ApiTokenCreated, TokenResponse, User, UserCreated
 
@@ -101,7 +103,7 @@ class Mutation:
     @strawberry.mutation
     async def create_project(self, info: Info[Context, None], input: ProjectCreateInput) -> ProjectSummary:
         ctx = info.context
-        project = await projects.create(ctx.session, ctx.principal, to_payload(payloads.ProjectCreate, input))
+        project = await projects.create(ctx.session, ctx.principal, to_payload(projects_payloads.ProjectCreate, input))
         return ProjectSummary.from_row(project)
 
     @strawberry.mutation
@@ -110,7 +112,7 @@ class Mutation:
     ) -> Project:
         ctx = info.context
         await projects.update(
-            ctx.session, ctx.principal, project_id, to_payload(payloads.ProjectUpdate, input)
+            ctx.session, ctx.principal, project_id, to_payload(projects_payloads.ProjectUpdate, input)
         )
         return Project.from_visible(await projects.get(ctx.session, ctx.principal, project_id))
 
@@ -126,7 +128,7 @@ class Mutation:
     ) -> Project:
         ctx = info.context
         await projects.add_member(
-            ctx.session, ctx.principal, project_id, to_payload(payloads.MemberAdd, input)
+            ctx.session, ctx.principal, project_id, to_payload(projects_payloads.MemberAdd, input)
         )
         return Project.from_visible(await projects.get(ctx.session, ctx.principal, project_id))
 
@@ -136,7 +138,7 @@ class Mutation:
     ) -> Project:
         ctx = info.context
         await projects.remove_member(
-            ctx.session, ctx.principal, project_id, to_payload(payloads.MemberRemove, input)
+            ctx.session, ctx.principal, project_id, to_payload(projects_payloads.MemberRemove, input)
         )
         return Project.from_visible(await projects.get(ctx.session, ctx.principal, project_id))
 

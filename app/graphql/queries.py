@@ -9,11 +9,12 @@ from strawberry.types import Info
 from app.core import authz
 from app.core.authz import Action, require
 from app.core.models import Role
+from app.core.projects import service as projects
 from app.core.repositories import AuditRepository
-from app.core.services import auth, projects, tenants, users
+from app.core.services import auth, tenants, users
 from app.graphql.context import Context
 from app.graphql.paging import DEFAULT_LIMIT, check_page, parse_instant
-from app.graphql.types.projects import Project, ProjectPage, ProjectSummary
+from app.graphql.projects.types import Project, ProjectPage, ProjectSummary
 from app.graphql.types.tenants import AuditLogEntry, AuditLogPage, Tenant, TenantPage
 from app.graphql.types.users import ApiToken, User, UserPage
 

@@ -14,6 +14,7 @@ from app.core.datasets.preview import PreviewRequest
 from app.core.jobs.files import LABELS
 from app.core.library import payloads as library_payloads
 from app.core.models import Role
+from app.core.projects import payloads as projects_payloads
 from app.generation.output_formats import FORMAT_NAMES
 from app.graphql.paging import DEFAULT_LIMIT, MAX_LIMIT
 from app.rest.operations import op
@@ -52,21 +53,21 @@ ROUTES: tuple[Route, ...] = (
           body=payloads.UserUpdate, action=Action.USER_UPDATE, errors=(400, 403, 404, 409, 422)),
     # Projects
     Route("POST", "/projects/create", "Create a project", "Projects", op("CreateProject"),
-          body=payloads.ProjectCreate, status=201, action=Action.PROJECT_CREATE, errors=(400, 403, 404, 422)),
+          body=projects_payloads.ProjectCreate, status=201, action=Action.PROJECT_CREATE, errors=(400, 403, 404, 422)),
     Route("GET", "/projects", "Projects accessible to the caller", "Projects", op("Projects"), paged=True,
           query=(Param("q", "str", "Name contains"), Param("tag", "str"), id_param("tenant_id", "SuperUser only"),
                  *PAGE), errors=(422,)),
     Route("GET", "/projects/{project_id}", "Project details: members, schemas, datasets", "Projects",
           op("Project"), action=Action.PROJECT_READ, errors=(404,)),
     Route("PUT", "/projects/{project_id}", "Update name, description, tags", "Projects", op("UpdateProject"),
-          body=payloads.ProjectUpdate, action=Action.PROJECT_UPDATE, errors=(400, 403, 404, 422)),
+          body=projects_payloads.ProjectUpdate, action=Action.PROJECT_UPDATE, errors=(400, 403, 404, 422)),
     Route("DELETE", "/projects/{project_id}", "Delete a project", "Projects", op("DeleteProject"),
           action=Action.PROJECT_DELETE, errors=(403, 404)),
     Route("POST", "/projects/{project_id}/add-user", "Add a member (role view, edit or owner)", "Projects",
-          op("AddMember"), body=payloads.MemberAdd, action=Action.PROJECT_MANAGE_MEMBERS,
+          op("AddMember"), body=projects_payloads.MemberAdd, action=Action.PROJECT_MANAGE_MEMBERS,
           errors=(400, 403, 404, 422)),
     Route("POST", "/projects/{project_id}/remove-user", "Remove a member", "Projects", op("RemoveMember"),
-          body=payloads.MemberRemove, action=Action.PROJECT_MANAGE_MEMBERS, errors=(400, 403, 404)),
+          body=projects_payloads.MemberRemove, action=Action.PROJECT_MANAGE_MEMBERS, errors=(400, 403, 404)),
     Route("POST", "/projects/{project_id}/add-schema", "Link a schema to the project", "Projects", op("AddSchema"),
           body=library_payloads.SchemaLink, action=Action.PROJECT_LINK_SCHEMA, errors=(400, 403, 404, 422)),
     # Schemas

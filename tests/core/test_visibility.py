@@ -11,9 +11,10 @@ from app.core.datasets.models import Dataset
 from app.core.datasets.repository import DatasetRepository
 from app.core.errors import NotFound
 from app.core.library.models import SchemaDoc
-from app.core.models import Project, ProjectMember, ProjectRole, Role, Tenant, User
+from app.core.models import ProjectRole, Role, Tenant, User
 from app.core.principal import Principal
-from app.core.repositories import ProjectRepository
+from app.core.projects.models import Project, ProjectMember
+from app.core.projects.repository import ProjectRepository
 
 _names = itertools.count()
 

@@ -23,7 +23,8 @@ from app.core.library.models import ConstraintSet, ProjectSchema, SchemaDoc
 from app.core.library.repository import ConstraintSetRepository, SchemaRepository
 from app.core.models import ProjectRole, stored_id, utcnow
 from app.core.principal import Principal
-from app.core.repositories import ProjectRepository, TenantRepository
+from app.core.projects.repository import ProjectRepository
+from app.core.repositories import TenantRepository
 from app.core.schema_cache import load_cached_async
 from app.core.services import audit
 from app.core.settings import Settings

@@ -14,7 +14,7 @@ from app.core.datasets.models import Dataset, DatasetFile, DatasetStatus
 from app.core.datasets.repository import DatasetRepository
 from app.core.datasets.service import DatasetRights, rights_on
 from app.core.principal import Principal
-from app.core.repositories import ProjectRepository
+from app.core.projects.repository import ProjectRepository
 
 FINAL = frozenset(
     {

@@ -21,7 +21,7 @@ from app.core.library.payloads import SchemaLink, SchemaUpload
 from app.core.library.repository import ConstraintSetRepository, SchemaRepository
 from app.core.models import stored_id
 from app.core.principal import Principal
-from app.core.repositories import ProjectRepository
+from app.core.projects.repository import ProjectRepository
 from app.core.schema_cache import load_cached_async, problems_of, remember
 from app.core.services import audit, events
 from app.core.settings import Settings

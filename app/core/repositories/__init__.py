@@ -10,7 +10,6 @@ bare statements out of the scoped repositories.
 from app.core.repositories.audit import AuditRepository
 from app.core.repositories.auth import AuthRepository
 from app.core.repositories.notifications import NotificationRepository
-from app.core.repositories.projects import ProjectListing, ProjectRepository, VisibleProject
 from app.core.repositories.tenants import TenantRepository
 from app.core.repositories.users import UserRepository
 
@@ -18,9 +17,6 @@ __all__ = [
     "AuditRepository",
     "AuthRepository",
     "NotificationRepository",
-    "ProjectListing",
-    "ProjectRepository",
     "TenantRepository",
     "UserRepository",
-    "VisibleProject",
 ]

@@ -17,7 +17,7 @@ from sqlmodel import col
 from app.core.datasets.models import Dataset, DatasetFile, DatasetStatus
 from app.core.datasets.repository import DatasetRepository
 from app.core.library.models import SchemaDoc
-from app.core.models import Project
+from app.core.projects.models import Project
 from app.generation.output_formats import FORMAT_NAMES
 
 TOP = 10

@@ -12,8 +12,9 @@ from typing import Any
 from sqlalchemy import ColumnElement, Select, or_, true
 from sqlmodel import col, select
 
-from app.core.models import Project, ProjectMember, Role
+from app.core.models import Role
 from app.core.principal import Principal
+from app.core.projects.models import Project, ProjectMember
 
 
 def visible_project(principal: Principal) -> ColumnElement[bool]:

@@ -15,7 +15,8 @@ from app.core.lru import BoundedLRU
 from app.core.models import ApiToken, Invitation, LoginThrottle, RevokedToken, Role, TokenAction, User, utcnow
 from app.core.payloads import ApiTokenCreate, SetupPassword
 from app.core.principal import Principal, RequestMeta, TokenScope
-from app.core.repositories import AuthRepository, ProjectRepository, UserRepository
+from app.core.projects.repository import ProjectRepository
+from app.core.repositories import AuthRepository, UserRepository
 from app.core.security import jwt_tokens, opaque_tokens
 from app.core.security.passwords import check_password_policy, hash_password_async, verify_password_async
 from app.core.services import audit, two_factor

@@ -23,7 +23,7 @@ from app.core.jobs.files import STORED_FORMATS, file_name
 from app.core.models import Integration, ObjectExport, utcnow
 from app.core.payloads import ObjectExportCreate
 from app.core.principal import Principal
-from app.core.repositories import ProjectRepository
+from app.core.projects.repository import ProjectRepository
 from app.core.repositories.integrations import IntegrationRepository
 from app.core.services import audit, integrations
 from app.core.settings import Settings

@@ -8,7 +8,7 @@ from strawberry.types import Info
 from app.core.library import constraint_sets as constraints
 from app.core.library import payloads as library_payloads
 from app.core.library import schemas
-from app.core.services import projects
+from app.core.projects import service as projects
 from app.graphql.context import Context
 from app.graphql.inputs import (
     ConstraintSetCreateInput,
@@ -18,8 +18,8 @@ from app.graphql.inputs import (
     to_payload,
 )
 from app.graphql.library.types import ConstraintSet, Schema
+from app.graphql.projects.types import Project
 from app.graphql.types.common import DeleteResult
-from app.graphql.types.projects import Project
 
 
 @strawberry.type

@@ -14,7 +14,7 @@ from app.core.models import User as UserRow
 from app.graphql.context import Context
 
 if TYPE_CHECKING:
-    from app.graphql.types.projects import ProjectSummary
+    from app.graphql.projects.types import ProjectSummary
 
 
 @strawberry.type(description="A user of a tenant.")
@@ -38,8 +38,8 @@ class User:
     )
     async def projects(
         self, info: Info[Context, None]
-    ) -> list[Annotated[ProjectSummary, strawberry.lazy("app.graphql.types.projects")]]:
-        from app.graphql.types.projects import ProjectSummary
+    ) -> list[Annotated[ProjectSummary, strawberry.lazy("app.graphql.projects.types")]]:
+        from app.graphql.projects.types import ProjectSummary
 
         rows = await info.context.loaders.projects_by_user.load(self.id)
         return [ProjectSummary.from_row(r) for r in rows]

@@ -17,7 +17,8 @@ from app.core.authz import effective_project_role
 from app.core.error_codes import ErrorCode
 from app.core.errors import NotFound
 from app.core.library.models import ProjectSchema
-from app.core.models import Project, ProjectMember, ProjectRole
+from app.core.models import ProjectRole
+from app.core.projects.models import Project, ProjectMember
 from app.core.repositories.base import ScopedRepository
 from app.core.repositories.text_match import contains_folded
 from app.core.repositories.visibility import visible_project

@@ -6,10 +6,10 @@ import strawberry
 from strawberry.types import Info
 
 from app.core.clock import iso
-from app.core.models import ProjectMember as MemberRow
 from app.core.models import ProjectRole, Role
 from app.core.models import User as UserRow
-from app.core.repositories import ProjectListing, VisibleProject
+from app.core.projects.models import ProjectMember as MemberRow
+from app.core.projects.repository import ProjectListing, VisibleProject
 from app.graphql.context import Context
 from app.graphql.datasets.types import Dataset
 from app.graphql.library.types import Schema

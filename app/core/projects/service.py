@@ -8,16 +8,12 @@ from app.core.authz import Action, require, require_project, require_tenant_targ
 from app.core.clock import iso
 from app.core.error_codes import ErrorCode
 from app.core.errors import Invalid, NotFound
-from app.core.models import Project, ProjectMember, utcnow
-from app.core.payloads import MemberAdd, MemberRemove, ProjectCreate, ProjectUpdate
+from app.core.models import utcnow
 from app.core.principal import Principal
-from app.core.repositories import (
-    ProjectListing,
-    ProjectRepository,
-    TenantRepository,
-    UserRepository,
-    VisibleProject,
-)
+from app.core.projects.models import Project, ProjectMember
+from app.core.projects.payloads import MemberAdd, MemberRemove, ProjectCreate, ProjectUpdate
+from app.core.projects.repository import ProjectListing, ProjectRepository, VisibleProject
+from app.core.repositories import TenantRepository, UserRepository
 from app.core.services import audit, events
 from app.core.settings import Settings
 

@@ -1,0 +1,1 @@
+"""Projects: their members and roles in them."""

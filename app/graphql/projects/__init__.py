@@ -1,0 +1,1 @@
+"""GraphQL of projects: the project types."""
