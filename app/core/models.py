@@ -69,19 +69,6 @@ class TokenAction(StrEnum):
     download = "download"
 
 
-class Tenant(SQLModel, table=True):
-    __tablename__ = "tenant"
-    __table_args__ = NEVER_REUSE_IDS
-    id: int | None = Field(default=None, primary_key=True)
-    name: str = Field(max_length=100, unique=True)
-    is_active: bool = True
-    max_record_count: int = 10_000_000
-    max_concurrent_generations: int = 4
-    retention_days: int | None = None
-    created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
-    updated_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
-
-
 class User(SQLModel, table=True):
     __tablename__ = "user_account"
     __table_args__ = (UniqueConstraint("tenant_id", "email", name="uq_user_tenant_email"), NEVER_REUSE_IDS)

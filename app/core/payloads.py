@@ -212,21 +212,6 @@ class SetupPassword(Strict):
     password: Password
 
 
-class TenantCreate(Strict):
-    name: ShortName
-    admin_username: Username
-    admin_email: Email
-    admin_password: Password
-
-
-class TenantUpdate(Update):
-    name: ShortName | None = None
-    is_active: bool | None = None
-    max_record_count: Annotated[int, Field(ge=1, le=1_000_000_000), WHOLE] | None = None
-    max_concurrent_generations: Annotated[int, Field(ge=1, le=64), WHOLE] | None = None
-    retention_days: Annotated[int, Field(ge=1, le=3650), WHOLE] | None = None
-
-
 class ApiTokenCreate(Strict):
     name: ShortName
     expires_at: datetime | None = Field(

@@ -13,6 +13,7 @@ from app.core import payloads
 from app.core.datasets import payloads as dataset_payloads
 from app.core.library import payloads as library_payloads
 from app.core.projects import payloads as projects_payloads
+from app.core.tenants import payloads as tenants_payloads
 from app.core.validation import parse
 from app.graphql.types import common as _enums  # noqa: F401  (registers Role/ProjectRole once, with descriptions)
 
@@ -59,12 +60,12 @@ class SetupPasswordInput:
     pass
 
 
-@pydantic_input(model=payloads.TenantCreate, all_fields=True)
+@pydantic_input(model=tenants_payloads.TenantCreate, all_fields=True)
 class TenantCreateInput:
     pass
 
 
-@pydantic_input(model=payloads.TenantUpdate, all_fields=True)
+@pydantic_input(model=tenants_payloads.TenantUpdate, all_fields=True)
 class TenantUpdateInput:
     pass
 

@@ -16,7 +16,8 @@ from app.core.models import ProjectRole, User
 from app.core.principal import Principal
 from app.core.projects.models import Project, ProjectMember
 from app.core.projects.repository import ProjectRepository
-from app.core.repositories import TenantRepository, UserRepository
+from app.core.repositories import UserRepository
+from app.core.tenants.repository import TenantRepository
 
 
 class Loaders:

@@ -8,7 +8,9 @@ from strawberry.types import Info
 from app.core import payloads
 from app.core.projects import payloads as projects_payloads
 from app.core.projects import service as projects
-from app.core.services import auth, tenants, users
+from app.core.services import auth, users
+from app.core.tenants import payloads as tenants_payloads
+from app.core.tenants import service as tenants
 from app.graphql.context import Context
 from app.graphql.inputs import (
     ApiTokenCreateInput,
@@ -85,7 +87,7 @@ class Mutation:
     async def create_tenant(self, info: Info[Context, None], input: TenantCreateInput) -> TenantCreated:
         ctx = info.context
         tenant, admin = await tenants.create(
-            ctx.session, ctx.principal, to_payload(payloads.TenantCreate, input)
+            ctx.session, ctx.principal, to_payload(tenants_payloads.TenantCreate, input)
         )
         assert admin.id is not None
         return TenantCreated(
@@ -97,7 +99,7 @@ class Mutation:
         self, info: Info[Context, None], tenant_id: int, input: TenantUpdateInput
     ) -> Tenant:
         ctx = info.context
-        data = to_payload(payloads.TenantUpdate, input)
+        data = to_payload(tenants_payloads.TenantUpdate, input)
         return Tenant.from_row(await tenants.update(ctx.session, ctx.principal, tenant_id, data))
 
     @strawberry.mutation

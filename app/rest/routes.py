@@ -15,6 +15,7 @@ from app.core.jobs.files import LABELS
 from app.core.library import payloads as library_payloads
 from app.core.models import Role
 from app.core.projects import payloads as projects_payloads
+from app.core.tenants import payloads as tenants_payloads
 from app.generation.output_formats import FORMAT_NAMES
 from app.graphql.paging import DEFAULT_LIMIT, MAX_LIMIT
 from app.rest.operations import op
@@ -175,11 +176,11 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/tenants", "Tenants visible to the caller (own tenant; all for a SuperUser)", "Tenants",
           op("Tenants"), paged=True, query=PAGE),
     Route("POST", "/tenants", "Create a tenant with its first Admin", "Tenants", op("CreateTenant"),
-          body=payloads.TenantCreate, status=201, action=Action.TENANT_CREATE, errors=(400, 403, 409, 422)),
+          body=tenants_payloads.TenantCreate, status=201, action=Action.TENANT_CREATE, errors=(400, 403, 409, 422)),
     Route("GET", "/tenants/{tenant_id}", "Tenant details", "Tenants", op("TenantDetail"),
           action=Action.TENANT_READ_ANY, errors=(403, 404)),
     Route("PUT", "/tenants/{tenant_id}", "Update tenant settings", "Tenants", op("UpdateTenant"),
-          body=payloads.TenantUpdate, action=Action.TENANT_UPDATE, errors=(400, 403, 404, 409, 422)),
+          body=tenants_payloads.TenantUpdate, action=Action.TENANT_UPDATE, errors=(400, 403, 404, 409, 422)),
     # Integrations
     Route("GET", "/integrations/providers", "Available providers and their config fields (secret ones marked)",
           "Integrations", op("Providers")),

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from app.core.errors import Invalid
-from app.core.payloads import TenantCreate, UserInvite
+from app.core.payloads import UserInvite
+from app.core.tenants.payloads import TenantCreate
 from app.core.validation import parse
 
 

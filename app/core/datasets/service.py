@@ -24,11 +24,11 @@ from app.core.library.repository import ConstraintSetRepository, SchemaRepositor
 from app.core.models import ProjectRole, stored_id, utcnow
 from app.core.principal import Principal
 from app.core.projects.repository import ProjectRepository
-from app.core.repositories import TenantRepository
 from app.core.schema_cache import load_cached_async
 from app.core.services import audit
 from app.core.settings import Settings
 from app.core.storage import store_for
+from app.core.tenants.repository import TenantRepository
 from app.core.validation import parse
 from app.generation.output_formats import FORMAT_NAMES, spoken
 

@@ -11,7 +11,8 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sqlmodel.sql.expression import Select
 
-from app.core.models import ApiToken, Invitation, LoginThrottle, RevokedToken, Tenant, User
+from app.core.models import ApiToken, Invitation, LoginThrottle, RevokedToken, User
+from app.core.tenants.models import Tenant
 
 
 @dataclass(frozen=True, slots=True)

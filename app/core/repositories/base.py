@@ -22,8 +22,9 @@ from sqlmodel.sql.expression import Select, SelectOfScalar
 from app.core.error_codes import ErrorCode
 from app.core.errors import NotFound
 from app.core.lru import BoundedLRU
-from app.core.models import ApiToken, Notification, Tenant
+from app.core.models import ApiToken, Notification
 from app.core.principal import Principal, TokenScope
+from app.core.tenants.models import Tenant
 
 M = TypeVar("M", bound=SQLModel)
 T = TypeVar("T")

@@ -19,7 +19,7 @@ from sqlmodel import Session, col, select
 
 from app.core.datasets.models import Dataset, DatasetFile, DatasetShard, DatasetStatus, ShardKind, ShardStatus
 from app.core.library.models import SchemaDoc
-from app.core.models import Tenant
+from app.core.tenants.models import Tenant
 
 RUNNING = DatasetStatus.running.value
 QUEUED = DatasetStatus.queued.value

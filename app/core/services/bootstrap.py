@@ -8,10 +8,11 @@ from dataclasses import dataclass
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from app.core.models import Role, Tenant, User
+from app.core.models import Role, User
 from app.core.repositories import AuthRepository
 from app.core.security.passwords import hash_password_async
 from app.core.settings import Settings
+from app.core.tenants.models import Tenant
 
 log = logging.getLogger("tdg.bootstrap")
 

@@ -14,11 +14,12 @@ from app.core.errors import Conflict, Invalid
 from app.core.models import Role, User, stored_id, utcnow
 from app.core.payloads import UserCreate, UserInvite, UserUpdate
 from app.core.principal import Principal
-from app.core.repositories import AuthRepository, TenantRepository, UserRepository
+from app.core.repositories import AuthRepository, UserRepository
 from app.core.security.passwords import check_password_policy, hash_password_async
 from app.core.services import audit
 from app.core.services.auth import create_invitation
 from app.core.settings import Settings
+from app.core.tenants.repository import TenantRepository
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ from strawberry.scalars import JSON
 
 from app.core.clock import iso
 from app.core.models import AuditLog as AuditRow
-from app.core.models import Tenant as TenantRow
+from app.core.tenants.models import Tenant as TenantRow
 
 
 @strawberry.type

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from sqlalchemy import func
 from sqlmodel import col
 
-from app.core.models import Tenant
 from app.core.repositories.base import ScopedRepository
+from app.core.tenants.models import Tenant
 
 
 class TenantRepository(ScopedRepository):

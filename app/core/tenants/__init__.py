@@ -1,0 +1,1 @@
+"""Tenants: the organisations the service keeps apart."""
