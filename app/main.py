@@ -34,10 +34,10 @@ from app.core.jobs.leader import Leadership, lock_path
 from app.core.jobs.retention import RetentionPurger
 from app.core.migrate import upgrade_apart
 from app.core.security.passwords import configure_hashing
-from app.core.services import profile
-from app.core.services.bootstrap import ensure_bootstrap
 from app.core.settings import Settings, get_settings
 from app.core.storage import store_problem
+from app.core.users import profile
+from app.core.users.bootstrap import ensure_bootstrap
 from app.core.webhooks.dispatcher import WebhookDispatcher
 from app.graphql.context import AppServices, Context, LiveContext, open_context
 from app.graphql.door import JsonErrorsGraphQLRouter

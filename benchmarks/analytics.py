@@ -32,11 +32,12 @@ from app.core.database import make_sync_engine
 from app.core.datasets.models import Dataset, DatasetFile, DatasetShard
 from app.core.library.models import SchemaDoc
 from app.core.migrate import upgrade
-from app.core.models import Role, User
+from app.core.models import Role
 from app.core.projects.models import Project, ProjectMember
 from app.core.security.passwords import hash_password
 from app.core.settings import Settings
 from app.core.tenants.models import Tenant
+from app.core.users.models import User
 from app.main import create_app
 
 PASSWORD = "bench-password-1"

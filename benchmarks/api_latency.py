@@ -35,11 +35,12 @@ from sqlalchemy import event, insert, select
 
 from app.core.database import make_sync_engine
 from app.core.migrate import upgrade
-from app.core.models import Role, User
+from app.core.models import Role
 from app.core.projects.models import Project, ProjectMember
 from app.core.security.passwords import hash_password
 from app.core.settings import Settings
 from app.core.tenants.models import Tenant
+from app.core.users.models import User
 from app.main import create_app
 from app.rest.operations import op
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, Literal
 
 import email_validator
 from pydantic import (
@@ -24,7 +24,7 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError
 
-from app.core.models import Role, TokenAction
+from app.core.models import TokenAction
 from app.generation.output_formats import FORMAT_NAMES
 
 # -- what the OpenAPI document says about a value, beyond what pydantic derives ------------------
@@ -184,34 +184,6 @@ class Update(Strict):
     model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=_one_change)
 
 
-class UserCreate(Strict):
-    username: Username
-    email: Email | None = None
-    password: Password | None = Field(default=None, description="Omit to create an invitation instead")
-    role: Role = Field(default=Role.Tester, strict=False)
-    display_name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=100)] | None = None
-    tenant_id: Id | None = Field(default=None, description="SuperUser only: create in another tenant")
-
-
-class UserInvite(Strict):
-    username: Username
-    email: Email
-    role: Role = Field(default=Role.Tester, strict=False)
-    display_name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=100)] | None = None
-
-
-class UserUpdate(Update):
-    role: Role | None = Field(default=None, strict=False)
-    is_active: bool | None = None
-    display_name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=100)] | None = None
-    email: Email | None = None
-
-
-class SetupPassword(Strict):
-    token: Annotated[str, StringConstraints(min_length=1, max_length=200)]
-    password: Password
-
-
 class ApiTokenCreate(Strict):
     name: ShortName
     expires_at: datetime | None = Field(
@@ -254,39 +226,10 @@ FormatName = Annotated[str, documented(enum=FORMAT_NAMES)]
 
 # -- settings, two-factor -------------------------------------------------------------------
 
-Theme = Literal["light", "dark", "system"]
-Locale = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(_[A-Z]{2})?$", max_length=10)]
 OneTimeCode = Annotated[
     str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64), documented(pattern=NOT_BLANK)
 ]
 NOTIFICATION_EVENTS = ("dataset.completed", "dataset.failed", "schema.uploaded", "project.created")
-
-
-class SettingsUpdate(Update):
-    display_name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=100)] | None = None
-    theme: Theme | None = None
-    locale: Locale | None = Field(default=None, description="e.g. en_US, de_DE, fr_FR, ja_JP")
-
-
-class AvatarUpload(Strict):
-    """An avatar image (PNG, JPEG or WebP); multipart part `file`, or base64 in JSON."""
-
-    max_upload_bytes: ClassVar[int] = 2 * 1024 * 1024
-    upload_description: ClassVar[str] = "A PNG, JPEG or WebP image (not empty), up to 2 MiB"
-    content_base64: Annotated[str, documented(pattern=BASE64, minLength=1)] = Field(
-        description="The image bytes (not empty), base64 (multipart uploads fill this in)"
-    )
-    filename: Annotated[str, StringConstraints(max_length=255)] | None = None
-
-
-class PasswordChange(Strict):
-    current_password: Annotated[str, StringConstraints(min_length=1, max_length=1000)]
-    new_password: Password
-
-
-class EmailChange(Strict):
-    email: Email
-    password: Annotated[str, StringConstraints(min_length=1, max_length=1000)]
 
 
 class NotificationChannels(Strict):
@@ -312,10 +255,6 @@ class TwoFactorEnable(Strict):
 class TwoFactorDisable(Strict):
     password: Annotated[str, StringConstraints(min_length=1, max_length=1000)]
     code: OneTimeCode = Field(description="A current authenticator code or an unused recovery code")
-
-
-class AccountDelete(Strict):
-    password: Annotated[str, StringConstraints(min_length=1, max_length=1000)]
 
 
 # -- integrations, exports ------------------------------------------------------------------

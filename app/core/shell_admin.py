@@ -6,13 +6,14 @@ from __future__ import annotations
 from app.core.database import make_async_engine, make_sessionmaker
 from app.core.errors import DomainError
 from app.core.migrate import upgrade
-from app.core.models import Role, User, utcnow
-from app.core.payloads import UserCreate
+from app.core.models import Role, utcnow
 from app.core.repositories import AuthRepository
 from app.core.security.passwords import check_password_policy, configure_hashing, hash_password_async
 from app.core.services import audit
-from app.core.services.bootstrap import ensure_bootstrap
 from app.core.settings import Settings
+from app.core.users.bootstrap import ensure_bootstrap
+from app.core.users.models import User
+from app.core.users.payloads import UserCreate
 from app.core.validation import parse
 
 

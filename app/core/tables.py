@@ -9,5 +9,6 @@ from app.core.datasets import models as datasets_models
 from app.core.library import models as library_models
 from app.core.projects import models as projects_models
 from app.core.tenants import models as tenants_models
+from app.core.users import models as users_models
 
-TABLE_MODULES: tuple[ModuleType, ...] = (shared_models, datasets_models, library_models, projects_models, tenants_models)
+TABLE_MODULES: tuple[ModuleType, ...] = (shared_models, datasets_models, library_models, projects_models, tenants_models, users_models)

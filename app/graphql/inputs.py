@@ -14,6 +14,7 @@ from app.core.datasets import payloads as dataset_payloads
 from app.core.library import payloads as library_payloads
 from app.core.projects import payloads as projects_payloads
 from app.core.tenants import payloads as tenants_payloads
+from app.core.users import payloads as users_payloads
 from app.core.validation import parse
 from app.graphql.types import common as _enums  # noqa: F401  (registers Role/ProjectRole once, with descriptions)
 
@@ -40,22 +41,22 @@ class MemberRemoveInput:
     pass
 
 
-@pydantic_input(model=payloads.UserCreate, all_fields=True)
+@pydantic_input(model=users_payloads.UserCreate, all_fields=True)
 class UserCreateInput:
     pass
 
 
-@pydantic_input(model=payloads.UserInvite, all_fields=True)
+@pydantic_input(model=users_payloads.UserInvite, all_fields=True)
 class UserInviteInput:
     pass
 
 
-@pydantic_input(model=payloads.UserUpdate, all_fields=True)
+@pydantic_input(model=users_payloads.UserUpdate, all_fields=True)
 class UserUpdateInput:
     pass
 
 
-@pydantic_input(model=payloads.SetupPassword, all_fields=True)
+@pydantic_input(model=users_payloads.SetupPassword, all_fields=True)
 class SetupPasswordInput:
     pass
 

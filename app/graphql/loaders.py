@@ -12,12 +12,13 @@ from app.core.datasets.models import Dataset, DatasetFile
 from app.core.datasets.repository import DatasetRepository
 from app.core.library.models import SchemaDoc
 from app.core.library.repository import SchemaRepository
-from app.core.models import ProjectRole, User
+from app.core.models import ProjectRole
 from app.core.principal import Principal
 from app.core.projects.models import Project, ProjectMember
 from app.core.projects.repository import ProjectRepository
-from app.core.repositories import UserRepository
 from app.core.tenants.repository import TenantRepository
+from app.core.users.models import User
+from app.core.users.repository import UserRepository
 
 
 class Loaders:

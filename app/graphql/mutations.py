@@ -8,9 +8,11 @@ from strawberry.types import Info
 from app.core import payloads
 from app.core.projects import payloads as projects_payloads
 from app.core.projects import service as projects
-from app.core.services import auth, users
+from app.core.services import auth
 from app.core.tenants import payloads as tenants_payloads
 from app.core.tenants import service as tenants
+from app.core.users import payloads as users_payloads
+from app.core.users import service as users
 from app.graphql.context import Context
 from app.graphql.inputs import (
     ApiTokenCreateInput,
@@ -61,26 +63,26 @@ class Mutation:
     @strawberry.mutation
     async def create_user(self, info: Info[Context, None], input: UserCreateInput) -> UserCreated:
         ctx = info.context
-        data = to_payload(payloads.UserCreate, input)
+        data = to_payload(users_payloads.UserCreate, input)
         return _created(await users.create(ctx.session, ctx.principal, ctx.settings, data))
 
     @strawberry.mutation
     async def invite_user(self, info: Info[Context, None], input: UserInviteInput) -> UserCreated:
         ctx = info.context
-        data = to_payload(payloads.UserInvite, input)
+        data = to_payload(users_payloads.UserInvite, input)
         return _created(await users.invite(ctx.session, ctx.principal, ctx.settings, data))
 
     @strawberry.mutation
     async def update_user(self, info: Info[Context, None], user_id: int, input: UserUpdateInput) -> User:
         ctx = info.context
-        data = to_payload(payloads.UserUpdate, input)
+        data = to_payload(users_payloads.UserUpdate, input)
         return User.from_row(await users.update(ctx.session, ctx.principal, user_id, data))
 
     @strawberry.mutation(description="Set a password from an invitation token (no authentication).")
     async def setup_password(self, info: Info[Context, None], input: SetupPasswordInput) -> User:
         ctx = info.context
         return User.from_row(
-            await auth.setup_password(ctx.session, ctx.meta, to_payload(payloads.SetupPassword, input))
+            await auth.setup_password(ctx.session, ctx.meta, to_payload(users_payloads.SetupPassword, input))
         )
 
     @strawberry.mutation

@@ -9,7 +9,9 @@ from strawberry.types import Info
 
 from app.core import payloads
 from app.core.models import Integration as IntegrationRow
-from app.core.services import integrations, object_export, profile, two_factor, webhooks
+from app.core.services import integrations, object_export, two_factor, webhooks
+from app.core.users import payloads as users_payloads
+from app.core.users import profile
 from app.graphql.context import Context
 from app.graphql.inputs import to_payload
 from app.graphql.types.common import DeleteResult
@@ -25,22 +27,22 @@ from app.graphql.types.settings import (
 )
 
 
-@pydantic_input(model=payloads.SettingsUpdate, all_fields=True)
+@pydantic_input(model=users_payloads.SettingsUpdate, all_fields=True)
 class SettingsUpdateInput:
     theme: str | None = strawberry.field(default=None, description="light, dark or system")
 
 
-@pydantic_input(model=payloads.AvatarUpload, all_fields=True)
+@pydantic_input(model=users_payloads.AvatarUpload, all_fields=True)
 class AvatarUploadInput:
     pass
 
 
-@pydantic_input(model=payloads.PasswordChange, all_fields=True)
+@pydantic_input(model=users_payloads.PasswordChange, all_fields=True)
 class PasswordChangeInput:
     pass
 
 
-@pydantic_input(model=payloads.EmailChange, all_fields=True)
+@pydantic_input(model=users_payloads.EmailChange, all_fields=True)
 class EmailChangeInput:
     pass
 
@@ -62,7 +64,7 @@ class TwoFactorDisableInput:
     pass
 
 
-@pydantic_input(model=payloads.AccountDelete, all_fields=True)
+@pydantic_input(model=users_payloads.AccountDelete, all_fields=True)
 class AccountDeleteInput:
     pass
 
@@ -94,7 +96,7 @@ class SettingsMutation:
     @strawberry.mutation(description="Update display name, theme or locale.")
     async def update_settings(self, info: Info[Context, None], input: SettingsUpdateInput) -> UserSettings:
         ctx = info.context
-        row = await profile.update(ctx.session, ctx.principal, to_payload(payloads.SettingsUpdate, input))
+        row = await profile.update(ctx.session, ctx.principal, to_payload(users_payloads.SettingsUpdate, input))
         return UserSettings.from_row(row)
 
     @strawberry.mutation(
@@ -103,7 +105,7 @@ class SettingsMutation:
     async def upload_avatar(self, info: Info[Context, None], input: AvatarUploadInput) -> UserSettings:
         ctx = info.context
         row = await profile.upload_avatar(
-            ctx.session, ctx.principal, ctx.settings, to_payload(payloads.AvatarUpload, input)
+            ctx.session, ctx.principal, ctx.settings, to_payload(users_payloads.AvatarUpload, input)
         )
         return UserSettings.from_row(row)
 
@@ -111,7 +113,7 @@ class SettingsMutation:
     async def change_password(self, info: Info[Context, None], input: PasswordChangeInput) -> PasswordChanged:
         ctx = info.context
         done = await profile.change_password(
-            ctx.session, ctx.principal, ctx.settings, to_payload(payloads.PasswordChange, input)
+            ctx.session, ctx.principal, ctx.settings, to_payload(users_payloads.PasswordChange, input)
         )
         return PasswordChanged(
             ok=True,
@@ -124,7 +126,7 @@ class SettingsMutation:
     @strawberry.mutation(description="Change the email address (password required).")
     async def change_email(self, info: Info[Context, None], input: EmailChangeInput) -> UserSettings:
         ctx = info.context
-        row = await profile.change_email(ctx.session, ctx.principal, to_payload(payloads.EmailChange, input))
+        row = await profile.change_email(ctx.session, ctx.principal, to_payload(users_payloads.EmailChange, input))
         return UserSettings.from_row(row)
 
     @strawberry.mutation(description="Set notification preferences per event.")
@@ -157,7 +159,7 @@ class SettingsMutation:
     async def delete_account(self, info: Info[Context, None], input: AccountDeleteInput) -> DeleteResult:
         ctx = info.context
         row = await profile.delete_account(
-            ctx.session, ctx.principal, to_payload(payloads.AccountDelete, input)
+            ctx.session, ctx.principal, to_payload(users_payloads.AccountDelete, input)
         )
         assert row.id is not None
         return DeleteResult(deleted=True, id=row.id)

@@ -11,8 +11,9 @@ from app.core.authz import Action, require
 from app.core.models import Role
 from app.core.projects import service as projects
 from app.core.repositories import AuditRepository
-from app.core.services import auth, users
+from app.core.services import auth
 from app.core.tenants import service as tenants
+from app.core.users import service as users
 from app.graphql.context import Context
 from app.graphql.paging import DEFAULT_LIMIT, check_page, parse_instant
 from app.graphql.projects.types import Project, ProjectPage, ProjectSummary

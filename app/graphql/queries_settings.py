@@ -5,7 +5,8 @@ from __future__ import annotations
 import strawberry
 from strawberry.types import Info
 
-from app.core.services import integrations, profile, webhooks
+from app.core.services import integrations, webhooks
+from app.core.users import profile
 from app.graphql.context import Context
 from app.graphql.paging import DEFAULT_LIMIT, check_page
 from app.graphql.types.settings import (

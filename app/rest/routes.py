@@ -16,6 +16,7 @@ from app.core.library import payloads as library_payloads
 from app.core.models import Role
 from app.core.projects import payloads as projects_payloads
 from app.core.tenants import payloads as tenants_payloads
+from app.core.users import payloads as users_payloads
 from app.generation.output_formats import FORMAT_NAMES
 from app.graphql.paging import DEFAULT_LIMIT, MAX_LIMIT
 from app.rest.operations import op
@@ -37,13 +38,13 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/users/logout", "Revoke the token used for this request", "Authentication", op("Logout")),
     # Users
     Route("POST", "/users/create", "Create a user (invitation when no password is given)", "Users",
-          op("CreateUser"), body=payloads.UserCreate, status=201, action=Action.USER_CREATE,
+          op("CreateUser"), body=users_payloads.UserCreate, status=201, action=Action.USER_CREATE,
           errors=(400, 403, 404, 409, 422)),
     Route("POST", "/users/invite", "Invite a user (returns a one-time invitation token)", "Users",
-          op("InviteUser"), body=payloads.UserInvite, status=201, action=Action.USER_INVITE,
+          op("InviteUser"), body=users_payloads.UserInvite, status=201, action=Action.USER_INVITE,
           errors=(400, 403, 409, 422)),
     Route("POST", "/users/setup-password", "Set a password from an invitation token", "Users",
-          op("SetupPassword"), body=payloads.SetupPassword, auth=False, errors=(400, 404, 422)),
+          op("SetupPassword"), body=users_payloads.SetupPassword, auth=False, errors=(400, 404, 422)),
     Route("GET", "/users", "Search users in the caller's tenant", "Users", op("Users"), paged=True,
           query=(Param("q", "str", "Matches username, email or display name"), ROLE,
                  Param("is_active", "bool"), id_param("tenant_id", "SuperUser only"), *PAGE),
@@ -51,7 +52,7 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/users/{user_id}", "User details", "Users", op("UserDetail"), action=Action.USER_READ_OTHER,
           errors=(403, 404)),
     Route("PATCH", "/users/{user_id}", "Change role, activate or deactivate", "Users", op("UpdateUser"),
-          body=payloads.UserUpdate, action=Action.USER_UPDATE, errors=(400, 403, 404, 409, 422)),
+          body=users_payloads.UserUpdate, action=Action.USER_UPDATE, errors=(400, 403, 404, 409, 422)),
     # Projects
     Route("POST", "/projects/create", "Create a project", "Projects", op("CreateProject"),
           body=projects_payloads.ProjectCreate, status=201, action=Action.PROJECT_CREATE, errors=(400, 403, 404, 422)),
@@ -145,15 +146,15 @@ ROUTES: tuple[Route, ...] = (
           errors=(404,)),
     Route("GET", "/settings", "The caller's settings", "Settings", op("Settings")),
     Route("PUT", "/settings", "Update profile (display_name, theme light|dark|system, locale)", "Settings",
-          op("UpdateSettings"), body=payloads.SettingsUpdate, errors=(400, 422)),
+          op("UpdateSettings"), body=users_payloads.SettingsUpdate, errors=(400, 422)),
     Route("POST", "/settings/avatar", "Upload an avatar (multipart part `file`: PNG, JPEG or WebP up to 2 MiB; "
           "stored as a 256x256 PNG at avatar_url)", "Settings", op("UploadAvatar"),
-          body=payloads.AvatarUpload, multipart=True, errors=(400, 413, 415, 422)),
+          body=users_payloads.AvatarUpload, multipart=True, errors=(400, 413, 415, 422)),
     Route("POST", "/settings/change_password", "Change password (earlier session tokens stop working; the "
           "answer carries a fresh token)", "Settings", op("ChangePassword"),
-          body=payloads.PasswordChange, errors=(400, 403, 422)),
+          body=users_payloads.PasswordChange, errors=(400, 403, 422)),
     Route("POST", "/settings/change_email", "Change email address (password required)", "Settings",
-          op("ChangeEmail"), body=payloads.EmailChange, errors=(400, 403, 409, 422)),
+          op("ChangeEmail"), body=users_payloads.EmailChange, errors=(400, 403, 409, 422)),
     Route("POST", "/settings/notifications", "Notification preferences per event: {preferences: {event: "
           "{in_app, webhook}}}", "Settings", op("UpdateNotifications"),
           body=payloads.NotificationPrefsUpdate, errors=(400, 422)),
@@ -163,7 +164,7 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/settings/disable_2fa", "Disable two-factor authentication (password and a code)", "Settings",
           op("Disable2fa"), body=payloads.TwoFactorDisable, errors=(400, 403, 409, 422)),
     Route("POST", "/settings/delete", "Delete the account (deactivated and anonymised; audit rows stay)",
-          "Settings", op("DeleteAccount"), body=payloads.AccountDelete, errors=(400, 403, 409)),
+          "Settings", op("DeleteAccount"), body=users_payloads.AccountDelete, errors=(400, 403, 409)),
     # Audit logs
     Route("GET", "/audit/logs", "Audit records, newest first", "Audit", op("AuditLogs"), paged=True,
           query=(Param("action", "str", "Exact action or prefix (e.g. 'project')"), id_param("actor_id"),

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from app.core.errors import Invalid
-from app.core.payloads import UserInvite
 from app.core.tenants.payloads import TenantCreate
+from app.core.users.payloads import UserInvite
 from app.core.validation import parse
 
 

@@ -11,11 +11,12 @@ from app.core.datasets.models import Dataset
 from app.core.datasets.repository import DatasetRepository
 from app.core.errors import NotFound
 from app.core.library.models import SchemaDoc
-from app.core.models import ProjectRole, Role, User
+from app.core.models import ProjectRole, Role
 from app.core.principal import Principal
 from app.core.projects.models import Project, ProjectMember
 from app.core.projects.repository import ProjectRepository
 from app.core.tenants.models import Tenant
+from app.core.users.models import User
 
 _names = itertools.count()
 

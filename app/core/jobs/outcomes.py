@@ -10,8 +10,9 @@ from sqlmodel import Session
 from app.core import preferences
 from app.core.clock import iso
 from app.core.datasets.models import Dataset, DatasetFile, DatasetStatus
-from app.core.models import Notification, User
+from app.core.models import Notification
 from app.core.services import events
+from app.core.users.models import User
 
 
 def record_outcome(

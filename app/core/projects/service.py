@@ -13,10 +13,10 @@ from app.core.principal import Principal
 from app.core.projects.models import Project, ProjectMember
 from app.core.projects.payloads import MemberAdd, MemberRemove, ProjectCreate, ProjectUpdate
 from app.core.projects.repository import ProjectListing, ProjectRepository, VisibleProject
-from app.core.repositories import UserRepository
 from app.core.services import audit, events
 from app.core.settings import Settings
 from app.core.tenants.repository import TenantRepository
+from app.core.users.repository import UserRepository
 
 
 def _dedupe(tags: list[str]) -> list[str]:

@@ -11,8 +11,9 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sqlmodel.sql.expression import Select
 
-from app.core.models import ApiToken, Invitation, LoginThrottle, RevokedToken, User
+from app.core.models import ApiToken, LoginThrottle, RevokedToken
 from app.core.tenants.models import Tenant
+from app.core.users.models import Invitation, User
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,10 +21,10 @@ from app.core.models import (
     DomainEvent,
     Integration,
     ObjectExport,
-    User,
     WebhookDelivery,
 )
 from app.core.repositories.base import ScopedRepository
+from app.core.users.models import User
 
 PENDING = DeliveryStatus.pending.value
 

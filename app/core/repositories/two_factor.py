@@ -7,7 +7,8 @@ from sqlalchemy import delete, func, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from app.core.models import RecoveryCode, TotpUsedStep, User, utcnow
+from app.core.models import RecoveryCode, TotpUsedStep, utcnow
+from app.core.users.models import User
 
 
 class TwoFactorRepository:

@@ -12,15 +12,18 @@ from app.core.clock import as_utc
 from app.core.error_codes import ErrorCode
 from app.core.errors import Invalid, NotFound, TooManyRequests, Unauthenticated
 from app.core.lru import BoundedLRU
-from app.core.models import ApiToken, Invitation, LoginThrottle, RevokedToken, Role, TokenAction, User, utcnow
-from app.core.payloads import ApiTokenCreate, SetupPassword
+from app.core.models import ApiToken, LoginThrottle, RevokedToken, Role, TokenAction, utcnow
+from app.core.payloads import ApiTokenCreate
 from app.core.principal import Principal, RequestMeta, TokenScope
 from app.core.projects.repository import ProjectRepository
-from app.core.repositories import AuthRepository, UserRepository
+from app.core.repositories import AuthRepository
 from app.core.security import jwt_tokens, opaque_tokens
 from app.core.security.passwords import check_password_policy, hash_password_async, verify_password_async
 from app.core.services import audit, two_factor
 from app.core.settings import Settings
+from app.core.users.models import Invitation, User
+from app.core.users.payloads import SetupPassword
+from app.core.users.repository import UserRepository
 
 _BAD_CREDENTIALS = "Incorrect username or password."
 # Access tokens already verified, by (signing key, token): checking a JWT's signature and claims

@@ -17,15 +17,16 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from app.core.authz import Action, require
 from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Forbidden, Invalid
-from app.core.models import User, utcnow
+from app.core.models import utcnow
 from app.core.payloads import TwoFactorDisable, TwoFactorEnable
 from app.core.principal import Principal
-from app.core.repositories import UserRepository
 from app.core.repositories.two_factor import TwoFactorRepository
 from app.core.security.passwords import verify_password_async
 from app.core.security.sealed import seal, unseal
 from app.core.services import audit
 from app.core.settings import Settings
+from app.core.users.models import User
+from app.core.users.repository import UserRepository
 
 ISSUER = "Test Data Generation Service"
 RECOVERY_CODE_COUNT = 10

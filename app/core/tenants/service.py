@@ -7,14 +7,15 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from app.core.authz import Action, require, require_not_own_tenant_deactivation, require_tenant_read
 from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Invalid
-from app.core.models import Role, User, utcnow
+from app.core.models import Role, utcnow
 from app.core.principal import Principal
-from app.core.repositories import UserRepository
 from app.core.security.passwords import check_password_policy, hash_password_async
 from app.core.services import audit
 from app.core.tenants.models import Tenant
 from app.core.tenants.payloads import TenantCreate, TenantUpdate
 from app.core.tenants.repository import TenantRepository
+from app.core.users.models import User
+from app.core.users.repository import UserRepository
 
 
 async def list_visible(

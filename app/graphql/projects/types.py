@@ -7,9 +7,9 @@ from strawberry.types import Info
 
 from app.core.clock import iso
 from app.core.models import ProjectRole, Role
-from app.core.models import User as UserRow
 from app.core.projects.models import ProjectMember as MemberRow
 from app.core.projects.repository import ProjectListing, VisibleProject
+from app.core.users.models import User as UserRow
 from app.graphql.context import Context
 from app.graphql.datasets.types import Dataset
 from app.graphql.library.types import Schema

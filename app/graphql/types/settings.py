@@ -11,9 +11,10 @@ from app.core.clock import iso
 from app.core.models import DeliveryAttempt as DeliveryAttemptRow
 from app.core.models import Integration as IntegrationRow
 from app.core.models import ObjectExport as ObjectExportRow
-from app.core.models import User as UserRow
 from app.core.models import WebhookDelivery as WebhookDeliveryRow
-from app.core.services import integrations, profile, two_factor
+from app.core.services import integrations, two_factor
+from app.core.users import profile
+from app.core.users.models import User as UserRow
 
 
 @strawberry.type(description="The caller's own settings.")

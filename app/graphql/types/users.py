@@ -10,7 +10,7 @@ from strawberry.types import Info
 from app.core.clock import iso
 from app.core.models import ApiToken as ApiTokenRow
 from app.core.models import Role, TokenAction
-from app.core.models import User as UserRow
+from app.core.users.models import User as UserRow
 from app.graphql.context import Context
 
 if TYPE_CHECKING:

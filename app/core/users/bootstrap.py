@@ -8,11 +8,12 @@ from dataclasses import dataclass
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from app.core.models import Role, User
+from app.core.models import Role
 from app.core.repositories import AuthRepository
 from app.core.security.passwords import hash_password_async
 from app.core.settings import Settings
 from app.core.tenants.models import Tenant
+from app.core.users.models import User
 
 log = logging.getLogger("tdg.bootstrap")
 

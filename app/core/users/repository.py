@@ -7,9 +7,10 @@ from collections.abc import Sequence
 from sqlalchemy import func, or_
 from sqlmodel import col
 
-from app.core.models import ApiToken, Role, User
+from app.core.models import ApiToken, Role
 from app.core.repositories.base import ScopedRepository
 from app.core.repositories.text_match import contains_folded
+from app.core.users.models import User
 
 
 class UserRepository(ScopedRepository):

@@ -17,23 +17,18 @@ from app.core import preferences
 from app.core.authz import Action, require, require_another_admin
 from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Forbidden, Invalid, PayloadTooLarge
-from app.core.models import Role, User, utcnow
-from app.core.payloads import (
-    AccountDelete,
-    AvatarUpload,
-    EmailChange,
-    NotificationPrefsUpdate,
-    PasswordChange,
-    SettingsUpdate,
-)
+from app.core.models import Role, utcnow
+from app.core.payloads import NotificationPrefsUpdate
 from app.core.principal import Principal
-from app.core.repositories import UserRepository
 from app.core.repositories.two_factor import TwoFactorRepository
 from app.core.security import jwt_tokens
 from app.core.security.passwords import check_password_policy, hash_password_async, verify_password_async
 from app.core.services import audit
 from app.core.settings import Settings
 from app.core.storage import store_for
+from app.core.users.models import User
+from app.core.users.payloads import AccountDelete, AvatarUpload, EmailChange, PasswordChange, SettingsUpdate
+from app.core.users.repository import UserRepository
 
 AVATAR_SIZE = (256, 256)
 AVATAR_FORMATS = {"PNG", "JPEG", "WEBP"}

@@ -1,0 +1,1 @@
+"""Users: accounts, invitations, each user's own settings and profile."""
