@@ -6,7 +6,6 @@ keys are refused."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 import email_validator
@@ -24,7 +23,6 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError
 
-from app.core.models import TokenAction
 from app.generation.output_formats import FORMAT_NAMES
 
 # -- what the OpenAPI document says about a value, beyond what pydantic derives ------------------
@@ -184,41 +182,6 @@ class Update(Strict):
     model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=_one_change)
 
 
-class ApiTokenCreate(Strict):
-    name: ShortName
-    expires_at: datetime | None = Field(
-        default=None,
-        description="When the token stops working: a time in the future (a past one is refused); "
-        "omit or null for a token that never expires",
-    )
-    # the scope: with either of these the token is scoped; with neither it has its owner's full power
-    project_ids: list[Id] | None = Field(
-        default=None,
-        min_length=1,
-        max_length=100,
-        description="Scope: the only projects the token may reach (each one you can see); omit or null "
-        "for every project you see",
-    )
-    actions: list[TokenAction] | None = Field(
-        default=None,
-        min_length=1,
-        description="Scope: the only actions the token may take: read (every query), upload (upload and "
-        "change schemas and constraint sets, link schemas to projects), generate (create, start, cancel "
-        "and delete datasets), download (files, download links, export to an object store). Omit or null "
-        "for all four when project_ids is given. A scoped token never manages projects, members, users, "
-        "tenants, integrations or its owner's account; omit both fields for an unscoped token, with "
-        "its owner's full power",
-    )
-
-    model_config = ConfigDict(extra="forbid", strict=False)  # ISO strings must parse to datetimes
-
-
-class LoginForm(Strict):
-    username: Annotated[str, StringConstraints(min_length=1, max_length=200)]
-    password: Annotated[str, StringConstraints(min_length=1, max_length=1000)]
-    otp: Annotated[str, StringConstraints(max_length=64)] | None = None
-
-
 OUTPUT_FORMATS = ("csv", "json", "xml", "sql", "ndjson")
 # a format name in a list (the services refuse others with a sentence naming them)
 FormatName = Annotated[str, documented(enum=FORMAT_NAMES)]
@@ -226,9 +189,6 @@ FormatName = Annotated[str, documented(enum=FORMAT_NAMES)]
 
 # -- settings, two-factor -------------------------------------------------------------------
 
-OneTimeCode = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64), documented(pattern=NOT_BLANK)
-]
 NOTIFICATION_EVENTS = ("dataset.completed", "dataset.failed", "schema.uploaded", "project.created")
 
 
@@ -244,17 +204,6 @@ class NotificationPrefsUpdate(Strict):
     ] = Field(
         description="Per event: {in_app, webhook} switches; omitted events and switches keep their value"
     )
-
-
-class TwoFactorEnable(Strict):
-    code: OneTimeCode | None = Field(
-        default=None, description="Omit to start enrolment; send the app's code to confirm"
-    )
-
-
-class TwoFactorDisable(Strict):
-    password: Annotated[str, StringConstraints(min_length=1, max_length=1000)]
-    code: OneTimeCode = Field(description="A current authenticator code or an unused recovery code")
 
 
 # -- integrations, exports ------------------------------------------------------------------

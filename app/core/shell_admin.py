@@ -3,11 +3,11 @@ rules as the API, and records its changes in the audit log as the shell."""
 
 from __future__ import annotations
 
+from app.core.auth.repository import AuthRepository
 from app.core.database import make_async_engine, make_sessionmaker
 from app.core.errors import DomainError
 from app.core.migrate import upgrade
 from app.core.models import Role, utcnow
-from app.core.repositories import AuthRepository
 from app.core.security.passwords import check_password_policy, configure_hashing, hash_password_async
 from app.core.services import audit
 from app.core.settings import Settings

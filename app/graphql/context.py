@@ -17,10 +17,10 @@ from starlette.datastructures import State
 from starlette.requests import HTTPConnection
 from strawberry.fastapi import BaseContext
 
+from app.core.auth import service as auth
 from app.core.error_codes import ErrorCode
 from app.core.errors import DomainError, Unauthenticated
 from app.core.principal import Principal, RequestMeta
-from app.core.services import auth
 from app.core.settings import Settings
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 from strawberry.experimental.pydantic import input as pydantic_input
 from strawberry.scalars import JSON
 
-from app.core import payloads
+from app.core.auth import payloads as auth_payloads
 from app.core.datasets import payloads as dataset_payloads
 from app.core.library import payloads as library_payloads
 from app.core.projects import payloads as projects_payloads
@@ -71,7 +71,7 @@ class TenantUpdateInput:
     pass
 
 
-@pydantic_input(model=payloads.ApiTokenCreate, all_fields=True)
+@pydantic_input(model=auth_payloads.ApiTokenCreate, all_fields=True)
 class ApiTokenCreateInput:
     pass
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import strawberry
 from strawberry.types import Info
 
-from app.core import payloads
+from app.core.auth import payloads as auth_payloads
+from app.core.auth import service as auth
 from app.core.projects import payloads as projects_payloads
 from app.core.projects import service as projects
-from app.core.services import auth
 from app.core.tenants import payloads as tenants_payloads
 from app.core.tenants import service as tenants
 from app.core.users import payloads as users_payloads
@@ -152,7 +152,7 @@ class Mutation:
     ) -> ApiTokenCreated:
         ctx = info.context
         row, secret = await auth.create_api_token(
-            ctx.session, ctx.principal, to_payload(payloads.ApiTokenCreate, input)
+            ctx.session, ctx.principal, to_payload(auth_payloads.ApiTokenCreate, input)
         )
         return ApiTokenCreated(**vars(ApiToken.from_row(row)), token=secret)
 

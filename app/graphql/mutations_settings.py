@@ -8,8 +8,10 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from app.core import payloads
+from app.core.auth import payloads as auth_payloads
+from app.core.auth import two_factor
 from app.core.models import Integration as IntegrationRow
-from app.core.services import integrations, object_export, two_factor, webhooks
+from app.core.services import integrations, object_export, webhooks
 from app.core.users import payloads as users_payloads
 from app.core.users import profile
 from app.graphql.context import Context
@@ -54,12 +56,12 @@ class NotificationPrefsInput:
     )
 
 
-@pydantic_input(model=payloads.TwoFactorEnable, all_fields=True)
+@pydantic_input(model=auth_payloads.TwoFactorEnable, all_fields=True)
 class TwoFactorEnableInput:
     pass
 
 
-@pydantic_input(model=payloads.TwoFactorDisable, all_fields=True)
+@pydantic_input(model=auth_payloads.TwoFactorDisable, all_fields=True)
 class TwoFactorDisableInput:
     pass
 
@@ -143,7 +145,7 @@ class SettingsMutation:
     async def enable_2fa(self, info: Info[Context, None], input: TwoFactorEnableInput) -> TwoFactorStatus:
         ctx = info.context
         state = await two_factor.enable(
-            ctx.session, ctx.principal, ctx.settings, to_payload(payloads.TwoFactorEnable, input)
+            ctx.session, ctx.principal, ctx.settings, to_payload(auth_payloads.TwoFactorEnable, input)
         )
         return TwoFactorStatus.from_state(state)
 
@@ -151,7 +153,7 @@ class SettingsMutation:
     async def disable_2fa(self, info: Info[Context, None], input: TwoFactorDisableInput) -> TwoFactorStatus:
         ctx = info.context
         state = await two_factor.disable(
-            ctx.session, ctx.principal, ctx.settings, to_payload(payloads.TwoFactorDisable, input)
+            ctx.session, ctx.principal, ctx.settings, to_payload(auth_payloads.TwoFactorDisable, input)
         )
         return TwoFactorStatus.from_state(state)
 

@@ -7,11 +7,11 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from app.core import authz
+from app.core.auth import service as auth
 from app.core.authz import Action, require
 from app.core.models import Role
 from app.core.projects import service as projects
 from app.core.repositories import AuditRepository
-from app.core.services import auth
 from app.core.tenants import service as tenants
 from app.core.users import service as users
 from app.graphql.context import Context

@@ -6,6 +6,7 @@ the operation's single top-level field, and the docs' "who may call" is derived 
 from __future__ import annotations
 
 from app.core import payloads
+from app.core.auth import payloads as auth_payloads
 from app.core.authz import Action
 from app.core.datasets import payloads as dataset_payloads
 from app.core.datasets.coverage import CoveragePlanRequest
@@ -33,7 +34,7 @@ ROLE = Param("role", "str", choices=tuple(r.value for r in Role))
 ROUTES: tuple[Route, ...] = (
     # Authentication and current user
     Route("POST", "/users/token", "Log in (form-encoded username and password)", "Authentication", op("Login"),
-          form=payloads.LoginForm, auth=False, errors=(400, 401, 429)),
+          form=auth_payloads.LoginForm, auth=False, errors=(400, 401, 429)),
     Route("GET", "/users/me", "The current user with their projects", "Authentication", op("Me")),
     Route("GET", "/users/logout", "Revoke the token used for this request", "Authentication", op("Logout")),
     # Users
@@ -141,7 +142,7 @@ ROUTES: tuple[Route, ...] = (
     # Settings
     Route("GET", "/settings/tokens", "The caller's API tokens", "Settings", op("ApiTokens")),
     Route("POST", "/settings/tokens", "Create an API token (shown once)", "Settings", op("CreateApiToken"),
-          body=payloads.ApiTokenCreate, status=201, errors=(400, 422)),
+          body=auth_payloads.ApiTokenCreate, status=201, errors=(400, 422)),
     Route("DELETE", "/settings/tokens/{token_id}", "Revoke an API token", "Settings", op("RevokeApiToken"),
           errors=(404,)),
     Route("GET", "/settings", "The caller's settings", "Settings", op("Settings")),
@@ -160,9 +161,9 @@ ROUTES: tuple[Route, ...] = (
           body=payloads.NotificationPrefsUpdate, errors=(400, 422)),
     Route("POST", "/settings/enable_2fa", "Two-factor: {} starts enrolment (secret + otpauth URI), {code} "
           "confirms it (recovery codes shown once)", "Settings", op("Enable2fa"),
-          body=payloads.TwoFactorEnable, errors=(400, 409, 422)),
+          body=auth_payloads.TwoFactorEnable, errors=(400, 409, 422)),
     Route("POST", "/settings/disable_2fa", "Disable two-factor authentication (password and a code)", "Settings",
-          op("Disable2fa"), body=payloads.TwoFactorDisable, errors=(400, 403, 409, 422)),
+          op("Disable2fa"), body=auth_payloads.TwoFactorDisable, errors=(400, 403, 409, 422)),
     Route("POST", "/settings/delete", "Delete the account (deactivated and anonymised; audit rows stay)",
           "Settings", op("DeleteAccount"), body=users_payloads.AccountDelete, errors=(400, 403, 409)),
     # Audit logs

@@ -12,6 +12,8 @@ from urllib.parse import urlencode
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from app.core.auth.repository import AuthRepository
+from app.core.auth.service import scope_of
 from app.core.clock import as_utc
 from app.core.datasets.repository import DatasetRepository
 from app.core.datasets.service import downloadable
@@ -19,9 +21,7 @@ from app.core.error_codes import ErrorCode
 from app.core.errors import NotFound, Unauthenticated
 from app.core.models import Role, utcnow
 from app.core.principal import Principal, TokenScope
-from app.core.repositories import AuthRepository
 from app.core.security import jwt_tokens
-from app.core.services.auth import scope_of
 from app.core.settings import Settings
 
 LINK_TTL = timedelta(minutes=5)

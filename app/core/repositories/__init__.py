@@ -8,11 +8,9 @@ bare statements out of the scoped repositories.
 """
 
 from app.core.repositories.audit import AuditRepository
-from app.core.repositories.auth import AuthRepository
 from app.core.repositories.notifications import NotificationRepository
 
 __all__ = [
     "AuditRepository",
-    "AuthRepository",
     "NotificationRepository",
 ]

@@ -19,10 +19,11 @@ from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sqlmodel.sql.expression import Select, SelectOfScalar
 
+from app.core.auth.models import ApiToken
 from app.core.error_codes import ErrorCode
 from app.core.errors import NotFound
 from app.core.lru import BoundedLRU
-from app.core.models import ApiToken, Notification
+from app.core.models import Notification
 from app.core.principal import Principal, TokenScope
 from app.core.tenants.models import Tenant
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from app.core.auth.repository import AuthRepository
 from app.core.models import Role
-from app.core.repositories import AuthRepository
 from app.core.security.passwords import hash_password_async
 from app.core.settings import Settings
 from app.core.tenants.models import Tenant

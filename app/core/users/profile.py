@@ -14,13 +14,13 @@ from datetime import timedelta
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core import preferences
+from app.core.auth.repository import TwoFactorRepository
 from app.core.authz import Action, require, require_another_admin
 from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Forbidden, Invalid, PayloadTooLarge
 from app.core.models import Role, utcnow
 from app.core.payloads import NotificationPrefsUpdate
 from app.core.principal import Principal
-from app.core.repositories.two_factor import TwoFactorRepository
 from app.core.security import jwt_tokens
 from app.core.security.passwords import check_password_policy, hash_password_async, verify_password_async
 from app.core.services import audit

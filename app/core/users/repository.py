@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from sqlalchemy import func, or_
 from sqlmodel import col
 
-from app.core.models import ApiToken, Role
+from app.core.auth.models import ApiToken
+from app.core.models import Role
 from app.core.repositories.base import ScopedRepository
 from app.core.repositories.text_match import contains_folded
 from app.core.users.models import User

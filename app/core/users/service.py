@@ -8,15 +8,15 @@ from dataclasses import dataclass
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core import authz
+from app.core.auth.repository import AuthRepository
+from app.core.auth.service import create_invitation
 from app.core.authz import Action, require
 from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Invalid
 from app.core.models import Role, stored_id, utcnow
 from app.core.principal import Principal
-from app.core.repositories import AuthRepository
 from app.core.security.passwords import check_password_policy, hash_password_async
 from app.core.services import audit
-from app.core.services.auth import create_invitation
 from app.core.settings import Settings
 from app.core.tenants.repository import TenantRepository
 from app.core.users.models import User

@@ -7,12 +7,13 @@ import orjson
 import strawberry
 from strawberry.scalars import JSON
 
+from app.core.auth import two_factor
 from app.core.clock import iso
 from app.core.models import DeliveryAttempt as DeliveryAttemptRow
 from app.core.models import Integration as IntegrationRow
 from app.core.models import ObjectExport as ObjectExportRow
 from app.core.models import WebhookDelivery as WebhookDeliveryRow
-from app.core.services import integrations, two_factor
+from app.core.services import integrations
 from app.core.users import profile
 from app.core.users.models import User as UserRow
 

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 import strawberry
 from strawberry.types import Info
 
+from app.core.auth.models import ApiToken as ApiTokenRow
 from app.core.clock import iso
-from app.core.models import ApiToken as ApiTokenRow
 from app.core.models import Role, TokenAction
 from app.core.users.models import User as UserRow
 from app.graphql.context import Context

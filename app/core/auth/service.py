@@ -7,19 +7,21 @@ from datetime import timedelta
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from app.core.auth import two_factor
+from app.core.auth.models import ApiToken, LoginThrottle, RevokedToken
+from app.core.auth.payloads import ApiTokenCreate
+from app.core.auth.repository import AuthRepository
 from app.core.authz import Action, require
 from app.core.clock import as_utc
 from app.core.error_codes import ErrorCode
 from app.core.errors import Invalid, NotFound, TooManyRequests, Unauthenticated
 from app.core.lru import BoundedLRU
-from app.core.models import ApiToken, LoginThrottle, RevokedToken, Role, TokenAction, utcnow
-from app.core.payloads import ApiTokenCreate
+from app.core.models import Role, TokenAction, utcnow
 from app.core.principal import Principal, RequestMeta, TokenScope
 from app.core.projects.repository import ProjectRepository
-from app.core.repositories import AuthRepository
 from app.core.security import jwt_tokens, opaque_tokens
 from app.core.security.passwords import check_password_policy, hash_password_async, verify_password_async
-from app.core.services import audit, two_factor
+from app.core.services import audit
 from app.core.settings import Settings
 from app.core.users.models import Invitation, User
 from app.core.users.payloads import SetupPassword

@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 import pyotp
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from app.core.auth.payloads import TwoFactorDisable, TwoFactorEnable
+from app.core.auth.repository import TwoFactorRepository
 from app.core.authz import Action, require
 from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Forbidden, Invalid
 from app.core.models import utcnow
-from app.core.payloads import TwoFactorDisable, TwoFactorEnable
 from app.core.principal import Principal
-from app.core.repositories.two_factor import TwoFactorRepository
 from app.core.security.passwords import verify_password_async
 from app.core.security.sealed import seal, unseal
 from app.core.services import audit

@@ -1,0 +1,1 @@
+"""Authentication: sign-in, tokens (session, API, revoked), throttling, two-factor."""
