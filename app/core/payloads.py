@@ -192,20 +192,6 @@ FormatName = Annotated[str, documented(enum=FORMAT_NAMES)]
 NOTIFICATION_EVENTS = ("dataset.completed", "dataset.failed", "schema.uploaded", "project.created")
 
 
-class NotificationChannels(Strict):
-    in_app: bool | None = None
-    webhook: bool | None = None
-
-
-class NotificationPrefsUpdate(Strict):
-    preferences: dict[
-        Literal["dataset.completed", "dataset.failed", "schema.uploaded", "project.created"],
-        NotificationChannels,
-    ] = Field(
-        description="Per event: {in_app, webhook} switches; omitted events and switches keep their value"
-    )
-
-
 # -- integrations, exports ------------------------------------------------------------------
 
 WEBHOOK_EVENTS = ("dataset.completed", "dataset.failed", "schema.uploaded", "project.created")

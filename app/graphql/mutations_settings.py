@@ -11,6 +11,7 @@ from app.core import payloads
 from app.core.auth import payloads as auth_payloads
 from app.core.auth import two_factor
 from app.core.models import Integration as IntegrationRow
+from app.core.notifications import payloads as notifications_payloads
 from app.core.services import integrations, object_export, webhooks
 from app.core.users import payloads as users_payloads
 from app.core.users import profile
@@ -49,7 +50,7 @@ class EmailChangeInput:
     pass
 
 
-@pydantic_input(model=payloads.NotificationPrefsUpdate, all_fields=True)
+@pydantic_input(model=notifications_payloads.NotificationPrefsUpdate, all_fields=True)
 class NotificationPrefsInput:
     preferences: JSON = strawberry.field(
         description='{"dataset.completed": {"in_app": true, "webhook": false}, ...}'
@@ -137,7 +138,7 @@ class SettingsMutation:
     ) -> UserSettings:
         ctx = info.context
         row = await profile.update_notifications(
-            ctx.session, ctx.principal, to_payload(payloads.NotificationPrefsUpdate, input)
+            ctx.session, ctx.principal, to_payload(notifications_payloads.NotificationPrefsUpdate, input)
         )
         return UserSettings.from_row(row)
 

@@ -15,6 +15,7 @@ from app.core.datasets.preview import PreviewRequest
 from app.core.jobs.files import LABELS
 from app.core.library import payloads as library_payloads
 from app.core.models import Role
+from app.core.notifications import payloads as notifications_payloads
 from app.core.projects import payloads as projects_payloads
 from app.core.tenants import payloads as tenants_payloads
 from app.core.users import payloads as users_payloads
@@ -158,7 +159,7 @@ ROUTES: tuple[Route, ...] = (
           op("ChangeEmail"), body=users_payloads.EmailChange, errors=(400, 403, 409, 422)),
     Route("POST", "/settings/notifications", "Notification preferences per event: {preferences: {event: "
           "{in_app, webhook}}}", "Settings", op("UpdateNotifications"),
-          body=payloads.NotificationPrefsUpdate, errors=(400, 422)),
+          body=notifications_payloads.NotificationPrefsUpdate, errors=(400, 422)),
     Route("POST", "/settings/enable_2fa", "Two-factor: {} starts enrolment (secret + otpauth URI), {code} "
           "confirms it (recovery codes shown once)", "Settings", op("Enable2fa"),
           body=auth_payloads.TwoFactorEnable, errors=(400, 409, 422)),

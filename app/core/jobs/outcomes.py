@@ -10,7 +10,7 @@ from sqlmodel import Session
 from app.core import preferences
 from app.core.clock import iso
 from app.core.datasets.models import Dataset, DatasetFile, DatasetStatus
-from app.core.models import Notification
+from app.core.notifications.models import Notification
 from app.core.services import events
 from app.core.users.models import User
 

@@ -8,9 +8,7 @@ bare statements out of the scoped repositories.
 """
 
 from app.core.repositories.audit import AuditRepository
-from app.core.repositories.notifications import NotificationRepository
 
 __all__ = [
     "AuditRepository",
-    "NotificationRepository",
 ]

@@ -23,7 +23,7 @@ from app.core.auth.models import ApiToken
 from app.core.error_codes import ErrorCode
 from app.core.errors import NotFound
 from app.core.lru import BoundedLRU
-from app.core.models import Notification
+from app.core.notifications.models import Notification
 from app.core.principal import Principal, TokenScope
 from app.core.tenants.models import Tenant
 

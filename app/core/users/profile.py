@@ -19,7 +19,7 @@ from app.core.authz import Action, require, require_another_admin
 from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Forbidden, Invalid, PayloadTooLarge
 from app.core.models import Role, utcnow
-from app.core.payloads import NotificationPrefsUpdate
+from app.core.notifications.payloads import NotificationPrefsUpdate
 from app.core.principal import Principal
 from app.core.security import jwt_tokens
 from app.core.security.passwords import check_password_policy, hash_password_async, verify_password_async

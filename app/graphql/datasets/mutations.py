@@ -7,7 +7,7 @@ from strawberry.types import Info
 
 from app.core.datasets import payloads as dataset_payloads
 from app.core.datasets import service as datasets
-from app.core.services import notifications
+from app.core.notifications import service as notifications
 from app.graphql.context import Context
 from app.graphql.datasets.types import Dataset, Notification
 from app.graphql.inputs import DatasetCreateInput, to_payload

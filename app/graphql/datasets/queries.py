@@ -6,7 +6,7 @@ import strawberry
 from strawberry.types import Info
 
 from app.core.datasets import service as datasets
-from app.core.services import notifications
+from app.core.notifications import service as notifications
 from app.graphql.context import Context
 from app.graphql.datasets.types import Dataset, DatasetPage, Notification, NotificationPage, UnreadCount
 from app.graphql.paging import DEFAULT_LIMIT, check_page

@@ -12,7 +12,7 @@ from app.core.datasets.models import DatasetFile as DatasetFileRow
 from app.core.datasets.negative import invalid_records
 from app.core.datasets.service import DatasetRights as DatasetRightsRow
 from app.core.datasets.service import rights_on
-from app.core.models import Notification as NotificationRow
+from app.core.notifications.models import Notification as NotificationRow
 from app.graphql.context import Context
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.authz import Action, require
-from app.core.models import Notification, utcnow
+from app.core.models import utcnow
+from app.core.notifications.models import Notification
+from app.core.notifications.repository import NotificationRepository
 from app.core.principal import Principal
-from app.core.repositories.notifications import NotificationRepository
 
 
 async def list_own(

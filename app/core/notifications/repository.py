@@ -7,10 +7,8 @@ import builtins
 from sqlalchemy import func
 from sqlmodel import col
 
-from app.core.models import (
-    Notification,
-    utcnow,
-)
+from app.core.models import utcnow
+from app.core.notifications.models import Notification
 from app.core.repositories.base import ScopedRepository
 
 

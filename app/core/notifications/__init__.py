@@ -1,0 +1,1 @@
+"""Notifications: in-app messages to a user and their preferences."""
