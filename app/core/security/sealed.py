@@ -4,6 +4,7 @@ a key derived by HKDF from the service secret, so a database dump alone reveals 
 from __future__ import annotations
 
 import base64
+import json
 from functools import lru_cache
 
 from cryptography.fernet import Fernet, InvalidToken
@@ -29,3 +30,8 @@ def unseal(service_secret: str, token: str) -> str:
         return _fernet(service_secret).decrypt(token.encode("ascii")).decode()
     except InvalidToken:
         raise ValueError("the sealed value cannot be opened with this service secret") from None
+
+
+def unseal_json(service_secret: str, token: str | None) -> dict[str, str]:
+    """A sealed JSON object (an integration's secrets); nothing sealed reads as {}."""
+    return json.loads(unseal(service_secret, token)) if token else {}

@@ -23,7 +23,7 @@ from app.core.models import DeliveryAttempt, DeliveryStatus, Integration, Webhoo
 from app.core.payloads import WEBHOOK_EVENTS, IntegrationCreate, IntegrationUpdate, S3Config, WebhookConfig
 from app.core.principal import Principal
 from app.core.repositories.integrations import IntegrationRepository
-from app.core.security.sealed import seal, unseal
+from app.core.security.sealed import seal, unseal_json
 from app.core.services import audit
 from app.core.settings import Settings
 from app.core.validation import parse
@@ -84,7 +84,7 @@ SECRET_FIELDS = {p.name: {f.name for f in p.fields if f.secret} for p in PROVIDE
 
 
 def secrets_of(settings: Settings, row: Integration) -> dict[str, str]:
-    return json.loads(unseal(settings.signing_key(), row.secrets_enc)) if row.secrets_enc else {}
+    return unseal_json(settings.signing_key(), row.secrets_enc)
 
 
 def public_config(row: Integration) -> dict[str, Any]:

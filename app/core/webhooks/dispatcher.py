@@ -21,7 +21,8 @@ from sqlmodel import Session
 from app.core.clock import iso
 from app.core.jobs.periodic import PeriodicTask
 from app.core.models import DeliveryAttempt, DeliveryStatus, WebhookDelivery, stored_id, utcnow
-from app.core.repositories.integrations import DeliveryQueue
+from app.core.repositories.webhook_deliveries import DeliveryQueue
+from app.core.security.sealed import unseal_json
 from app.core.settings import Settings
 from app.core.webhooks import sender, signing
 
@@ -94,8 +95,6 @@ class WebhookDispatcher(PeriodicTask):
     # -- sending -----------------------------------------------------------------------------
 
     def claim_due(self) -> list[_Claimed]:
-        from app.core.services.integrations import secrets_of
-
         now = utcnow()
         lease = timedelta(seconds=self.settings.webhook_timeout_seconds + 30)
         claimed: list[_Claimed] = []
@@ -124,7 +123,7 @@ class WebhookDispatcher(PeriodicTask):
                         delivery.webhook_id,
                         delivery.body.encode(),
                         integration.config["url"],
-                        secrets_of(self.settings, integration)["signing_secret"],
+                        unseal_json(self.settings.signing_key(), integration.secrets_enc)["signing_secret"],
                     )
                 )
             session.commit()
