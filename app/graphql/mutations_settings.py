@@ -7,12 +7,14 @@ from strawberry.experimental.pydantic import input as pydantic_input
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
-from app.core import payloads
 from app.core.auth import payloads as auth_payloads
 from app.core.auth import two_factor
-from app.core.models import Integration as IntegrationRow
+from app.core.integrations import deliveries as webhooks
+from app.core.integrations import object_export
+from app.core.integrations import payloads as integrations_payloads
+from app.core.integrations import service as integrations
+from app.core.integrations.models import Integration as IntegrationRow
 from app.core.notifications import payloads as notifications_payloads
-from app.core.services import integrations, object_export, webhooks
 from app.core.users import payloads as users_payloads
 from app.core.users import profile
 from app.graphql.context import Context
@@ -72,20 +74,20 @@ class AccountDeleteInput:
     pass
 
 
-@pydantic_input(model=payloads.IntegrationCreate, all_fields=True)
+@pydantic_input(model=integrations_payloads.IntegrationCreate, all_fields=True)
 class IntegrationCreateInput:
     provider: str = strawberry.field(description="webhook or s3")
     config: JSON = strawberry.field(description="Provider fields, see integration_providers")
     events: list[str] | None = None
 
 
-@pydantic_input(model=payloads.IntegrationUpdate, all_fields=True)
+@pydantic_input(model=integrations_payloads.IntegrationUpdate, all_fields=True)
 class IntegrationUpdateInput:
     config: JSON | None = None
     events: list[str] | None = None
 
 
-@pydantic_input(model=payloads.ObjectExportCreate, all_fields=True)
+@pydantic_input(model=integrations_payloads.ObjectExportCreate, all_fields=True)
 class ObjectExportInput:
     pass
 
@@ -175,7 +177,7 @@ class SettingsMutation:
     ) -> IntegrationSaved:
         ctx = info.context
         row, secret = await integrations.create(
-            ctx.session, ctx.principal, ctx.settings, to_payload(payloads.IntegrationCreate, input)
+            ctx.session, ctx.principal, ctx.settings, to_payload(integrations_payloads.IntegrationCreate, input)
         )
         return _saved(row, secret)
 
@@ -189,7 +191,7 @@ class SettingsMutation:
             ctx.principal,
             ctx.settings,
             integration_id,
-            to_payload(payloads.IntegrationUpdate, input),
+            to_payload(integrations_payloads.IntegrationUpdate, input),
         )
         return _saved(row, secret)
 
@@ -232,6 +234,6 @@ class SettingsMutation:
             ctx.settings,
             renderer,
             dataset_id,
-            to_payload(payloads.ObjectExportCreate, input),
+            to_payload(integrations_payloads.ObjectExportCreate, input),
         )
         return ObjectExport.from_row(row)

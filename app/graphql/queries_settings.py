@@ -5,7 +5,8 @@ from __future__ import annotations
 import strawberry
 from strawberry.types import Info
 
-from app.core.services import integrations, webhooks
+from app.core.integrations import deliveries as webhooks
+from app.core.integrations import service as integrations
 from app.core.users import profile
 from app.graphql.context import Context
 from app.graphql.paging import DEFAULT_LIMIT, check_page

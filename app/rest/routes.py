@@ -5,13 +5,13 @@ the operation's single top-level field, and the docs' "who may call" is derived 
 
 from __future__ import annotations
 
-from app.core import payloads
 from app.core.auth import payloads as auth_payloads
 from app.core.authz import Action
 from app.core.datasets import payloads as dataset_payloads
 from app.core.datasets.coverage import CoveragePlanRequest
 from app.core.datasets.models import DatasetStatus
 from app.core.datasets.preview import PreviewRequest
+from app.core.integrations import payloads as integrations_payloads
 from app.core.jobs.files import LABELS
 from app.core.library import payloads as library_payloads
 from app.core.models import Role
@@ -123,7 +123,7 @@ ROUTES: tuple[Route, ...] = (
           "Datasets", op("DeleteDataset"), action=Action.DATASET_DELETE, errors=(403, 404)),
     Route("POST", "/datasets/{dataset_id}/export-objectstore", "Upload the dataset's files to an s3 integration; "
           "returns the export record (status, object keys, checksums)", "Datasets", op("ExportObjectStore"),
-          body=payloads.ObjectExportCreate, status=201, action=Action.DATASET_EXPORT,
+          body=integrations_payloads.ObjectExportCreate, status=201, action=Action.DATASET_EXPORT,
           errors=(400, 403, 404, 409, 422)),
     Route("GET", "/data/{dataset_id}", "Download a dataset file (streamed; HTTP Range supported)", "Datasets",
           download=True, query=(Param("format", "str", "The file's format (labels: the invalid records' labels)", "json",
@@ -190,10 +190,10 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/integrations", "Configured integrations (secrets never returned)", "Integrations",
           op("Integrations"), paged=True, query=PAGE, action=Action.INTEGRATION_READ, errors=(403, 422)),
     Route("POST", "/integrations", "Create an integration (a webhook's signing secret is shown once)",
-          "Integrations", op("CreateIntegration"), body=payloads.IntegrationCreate, status=201,
+          "Integrations", op("CreateIntegration"), body=integrations_payloads.IntegrationCreate, status=201,
           action=Action.INTEGRATION_MANAGE, errors=(400, 403, 422)),
     Route("PUT", "/integrations/{integration_id}", "Update an integration (omitted secrets are kept)",
-          "Integrations", op("UpdateIntegration"), body=payloads.IntegrationUpdate,
+          "Integrations", op("UpdateIntegration"), body=integrations_payloads.IntegrationUpdate,
           action=Action.INTEGRATION_MANAGE, errors=(400, 403, 404, 422)),
     Route("DELETE", "/integrations/{integration_id}", "Remove an integration", "Integrations",
           op("DeleteIntegration"), action=Action.INTEGRATION_MANAGE, errors=(403, 404)),

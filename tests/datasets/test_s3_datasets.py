@@ -108,7 +108,7 @@ async def test_redirect_to_a_presigned_url_after_authorization(api: Api, setting
 async def test_export_to_the_same_store_copies_inside_it(
     api: Api, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from app.core.services import s3 as s3_service
+    from app.core.integrations import s3_client as s3_service
 
     requests: list[str] = []
     real = s3_service.s3_client

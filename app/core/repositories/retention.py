@@ -11,7 +11,8 @@ from sqlalchemy import delete, update
 from sqlmodel import Session, col, select
 
 from app.core.datasets.models import Dataset, DatasetFile, DatasetStatus
-from app.core.models import DeliveryAttempt, DeliveryStatus, DomainEvent, WebhookDelivery
+from app.core.integrations.models import DeliveryAttempt, DeliveryStatus, WebhookDelivery
+from app.core.models import DomainEvent
 from app.core.tenants.models import Tenant
 
 

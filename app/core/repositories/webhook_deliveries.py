@@ -10,12 +10,8 @@ from sqlalchemy import or_, update
 from sqlmodel import Session, col, select
 
 from app.core import preferences
-from app.core.models import (
-    DeliveryStatus,
-    DomainEvent,
-    Integration,
-    WebhookDelivery,
-)
+from app.core.integrations.models import DeliveryStatus, Integration, WebhookDelivery
+from app.core.models import DomainEvent
 from app.core.users.models import User
 
 PENDING = DeliveryStatus.pending.value

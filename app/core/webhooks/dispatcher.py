@@ -19,8 +19,9 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from app.core.clock import iso
+from app.core.integrations.models import DeliveryAttempt, DeliveryStatus, WebhookDelivery
 from app.core.jobs.periodic import PeriodicTask
-from app.core.models import DeliveryAttempt, DeliveryStatus, WebhookDelivery, stored_id, utcnow
+from app.core.models import stored_id, utcnow
 from app.core.repositories.webhook_deliveries import DeliveryQueue
 from app.core.security.sealed import unseal_json
 from app.core.settings import Settings

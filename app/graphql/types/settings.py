@@ -9,11 +9,11 @@ from strawberry.scalars import JSON
 
 from app.core.auth import two_factor
 from app.core.clock import iso
-from app.core.models import DeliveryAttempt as DeliveryAttemptRow
-from app.core.models import Integration as IntegrationRow
-from app.core.models import ObjectExport as ObjectExportRow
-from app.core.models import WebhookDelivery as WebhookDeliveryRow
-from app.core.services import integrations
+from app.core.integrations import service as integrations
+from app.core.integrations.models import DeliveryAttempt as DeliveryAttemptRow
+from app.core.integrations.models import Integration as IntegrationRow
+from app.core.integrations.models import ObjectExport as ObjectExportRow
+from app.core.integrations.models import WebhookDelivery as WebhookDeliveryRow
 from app.core.users import profile
 from app.core.users.models import User as UserRow
 

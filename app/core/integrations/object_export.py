@@ -19,13 +19,15 @@ from app.core.datasets.models import Dataset, DatasetStatus
 from app.core.datasets.repository import DatasetRepository
 from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Invalid, NotFound, StorageUnavailable
+from app.core.integrations import service as integrations
+from app.core.integrations.models import Integration, ObjectExport
+from app.core.integrations.payloads import ObjectExportCreate
+from app.core.integrations.repository import IntegrationRepository
 from app.core.jobs.files import STORED_FORMATS, file_name
-from app.core.models import Integration, ObjectExport, utcnow
-from app.core.payloads import ObjectExportCreate
+from app.core.models import utcnow
 from app.core.principal import Principal
 from app.core.projects.repository import ProjectRepository
-from app.core.repositories.integrations import IntegrationRepository
-from app.core.services import audit, integrations
+from app.core.services import audit
 from app.core.settings import Settings
 from app.core.storage import Store, store_for
 from app.generation.output_formats import FORMAT_NAMES, spoken
@@ -40,7 +42,7 @@ def _upload(
 ) -> None:
     from boto3.s3.transfer import TransferConfig
 
-    from app.core.services.s3 import s3_client
+    from app.core.integrations.s3_client import s3_client
 
     client = s3_client(config, secrets)
     transfer = TransferConfig(
@@ -148,7 +150,7 @@ async def _send(settings: Settings, integration: Integration, files: list[dict[s
     from boto3.exceptions import S3UploadFailedError
     from botocore.exceptions import BotoCoreError, ClientError
 
-    from app.core.services.s3 import describe_failure
+    from app.core.integrations.s3_client import describe_failure
 
     try:
         await integrations.vet_endpoint(settings, integration.config.get("endpoint_url"), "config.endpoint_url")

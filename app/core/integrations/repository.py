@@ -8,12 +8,7 @@ from collections.abc import Sequence
 
 from sqlmodel import col
 
-from app.core.models import (
-    DeliveryAttempt,
-    Integration,
-    ObjectExport,
-    WebhookDelivery,
-)
+from app.core.integrations.models import DeliveryAttempt, Integration, ObjectExport, WebhookDelivery
 from app.core.repositories.base import ScopedRepository
 
 
@@ -55,5 +50,3 @@ class IntegrationRepository(ScopedRepository):
     async def exports_of(self, dataset_id: int) -> builtins.list[ObjectExport]:
         stmt = self.select(ObjectExport).where(ObjectExport.dataset_id == dataset_id)
         return list((await self.session.exec(stmt.order_by(col(ObjectExport.id)))).all())
-
-

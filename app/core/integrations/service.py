@@ -19,10 +19,17 @@ from app.core.authz import Action, require
 from app.core.clock import iso
 from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Invalid
-from app.core.models import DeliveryAttempt, DeliveryStatus, Integration, WebhookDelivery, stored_id, utcnow
-from app.core.payloads import WEBHOOK_EVENTS, IntegrationCreate, IntegrationUpdate, S3Config, WebhookConfig
+from app.core.integrations.models import DeliveryAttempt, DeliveryStatus, Integration, WebhookDelivery
+from app.core.integrations.payloads import (
+    WEBHOOK_EVENTS,
+    IntegrationCreate,
+    IntegrationUpdate,
+    S3Config,
+    WebhookConfig,
+)
+from app.core.integrations.repository import IntegrationRepository
+from app.core.models import stored_id, utcnow
 from app.core.principal import Principal
-from app.core.repositories.integrations import IntegrationRepository
 from app.core.security.sealed import seal, unseal_json
 from app.core.services import audit
 from app.core.settings import Settings
@@ -257,7 +264,9 @@ async def check_connection(
     secret_values = secrets_of(settings, row)
     if row.provider == "s3":
         await vet_endpoint(settings, row.config.get("endpoint_url"), "config.endpoint_url")
-        from app.core.services.s3 import check_bucket  # boto3: ~10 MB the server holds only once used
+        from app.core.integrations.s3_client import (
+            check_bucket,  # boto3: ~10 MB the server holds only once used
+        )
 
         ok, detail = await asyncio.to_thread(check_bucket, row.config, secret_values)
         outcome = ConnectionCheck(ok, detail)

@@ -8,10 +8,12 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from app.core.authz import Action, require
 from app.core.error_codes import ErrorCode
 from app.core.errors import Invalid
-from app.core.models import DeliveryAttempt, WebhookDelivery, utcnow
+from app.core.integrations import service as integrations
+from app.core.integrations.models import DeliveryAttempt, WebhookDelivery
+from app.core.integrations.repository import IntegrationRepository
+from app.core.models import utcnow
 from app.core.principal import Principal
-from app.core.repositories.integrations import IntegrationRepository
-from app.core.services import audit, integrations
+from app.core.services import audit
 
 DeliveryWithAttempts = tuple[WebhookDelivery, list[DeliveryAttempt]]
 
