@@ -6,10 +6,10 @@ import strawberry
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
+from app.core.analytics import service as analytics
+from app.core.analytics.service import AnalyticsPeriod
 from app.core.datasets import coverage
 from app.core.datasets import preview as previews
-from app.core.services import analytics
-from app.core.services.analytics import AnalyticsPeriod
 from app.graphql.context import Context
 from app.graphql.types.insights import Analytics, Preview  # (and registers the GraphQL enum AnalyticsPeriod)
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import strawberry
 
+from app.core.analytics import service as analytics
 from app.core.datasets.preview import PreviewResult
-from app.core.services import analytics
 from app.generation.output_formats import spoken
 
 AnalyticsPeriodEnum = strawberry.enum(

@@ -10,12 +10,12 @@ from enum import Enum
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from app.core.analytics.repository import AnalyticsRepository
 from app.core.library.models import SchemaDoc
 from app.core.models import utcnow
 from app.core.principal import Principal
 from app.core.projects.models import Project
 from app.core.projects.repository import ProjectRepository
-from app.core.repositories.analytics import AnalyticsRepository
 
 
 class AnalyticsPeriod(Enum):

@@ -1,0 +1,1 @@
+"""Analytics: usage figures of a tenant's datasets, schemas and projects."""
