@@ -12,11 +12,11 @@ from app.core.datasets.coverage import CoveragePlanRequest
 from app.core.datasets.models import DatasetStatus
 from app.core.datasets.preview import PreviewRequest
 from app.core.integrations import payloads as integrations_payloads
-from app.core.jobs.files import LABELS
 from app.core.library import payloads as library_payloads
 from app.core.models import Role
 from app.core.notifications import payloads as notifications_payloads
 from app.core.projects import payloads as projects_payloads
+from app.core.storage.files import LABELS
 from app.core.tenants import payloads as tenants_payloads
 from app.core.users import payloads as users_payloads
 from app.generation.output_formats import FORMAT_NAMES

@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from app.core.errors import StorageUnavailable
-from app.core.jobs.files import Sink
+from app.core.storage.files import Sink
 from app.core.storage.s3 import MIN_PART, S3Store
 from tests.support.s3_server import objects, unfinished_uploads
 

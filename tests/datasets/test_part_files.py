@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from app.core.jobs.files import concatenate_atomically, write_atomically, write_many_atomically
+from app.core.storage.files import concatenate_atomically, write_atomically, write_many_atomically
 
 
 def _parts(data_dir: Path) -> tuple[list[str], bytes]:
@@ -69,7 +69,7 @@ def test_parts_written_together_appear_together_or_not_at_all(tmp_path: Path) ->
 def test_files_are_flushed_in_the_background_while_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A long write has what it holds so far synced by a background fdatasync as it goes (the
     closing fsync then has little left); the bytes, size and hash are unchanged."""
-    import app.core.jobs.files as files
+    import app.core.storage.files as files
 
     monkeypatch.setattr(files, "EARLY_SYNC_BYTES", 256 * 1024)
     synced: list[int] = []
@@ -92,7 +92,7 @@ def test_files_are_flushed_in_the_background_while_written(tmp_path: Path, monke
 def test_a_background_flush_error_fails_the_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, join: bool) -> None:
     """The kernel reports a writeback error to one sync call only: the one a background flush
     met must fail the write (and leave nothing), not vanish with its thread."""
-    import app.core.jobs.files as files
+    import app.core.storage.files as files
 
     monkeypatch.setattr(files, "EARLY_SYNC_BYTES", 256 * 1024)
 

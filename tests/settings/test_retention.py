@@ -13,10 +13,10 @@ import pytest
 from sqlalchemy import text
 
 from app.core.database import make_sync_engine
-from app.core.jobs.files import Sink
 from app.core.models import utcnow
 from app.core.settings import Settings
 from app.core.storage import store_for
+from app.core.storage.files import Sink
 from tests.api_client import Api
 from tests.datasets.flow import create_dataset, download, wait_for
 from tests.support.s3_server import stored_under

@@ -17,7 +17,6 @@ from app.core.datasets.payloads import DatasetCreate
 from app.core.datasets.repository import DatasetRepository
 from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Gone, Invalid, NotFound
-from app.core.jobs.files import LABELS, STORED_FORMATS
 from app.core.library import schema_problems
 from app.core.library.models import ConstraintSet, ProjectSchema, SchemaDoc
 from app.core.library.repository import ConstraintSetRepository, SchemaRepository
@@ -28,6 +27,7 @@ from app.core.schema_cache import load_cached_async
 from app.core.services import audit
 from app.core.settings import Settings
 from app.core.storage import store_for
+from app.core.storage.files import LABELS, STORED_FORMATS
 from app.core.tenants.repository import TenantRepository
 from app.core.validation import parse
 from app.generation.output_formats import FORMAT_NAMES, spoken

@@ -23,13 +23,13 @@ from app.core.integrations import service as integrations
 from app.core.integrations.models import Integration, ObjectExport
 from app.core.integrations.payloads import ObjectExportCreate
 from app.core.integrations.repository import IntegrationRepository
-from app.core.jobs.files import STORED_FORMATS, file_name
 from app.core.models import utcnow
 from app.core.principal import Principal
 from app.core.projects.repository import ProjectRepository
 from app.core.services import audit
 from app.core.settings import Settings
 from app.core.storage import Store, store_for
+from app.core.storage.files import STORED_FORMATS, file_name
 from app.generation.output_formats import FORMAT_NAMES, spoken
 
 

@@ -11,11 +11,11 @@ from sqlmodel import Session
 
 from app.core.datasets.models import DatasetFile
 from app.core.generation import write
-from app.core.jobs.files import Sink, rendered_file_path
 from app.core.jobs.plans import plan_for
 from app.core.jobs.worker_run import engine_for, settings_of
 from app.core.repositories.jobs import JobRepository
 from app.core.storage import store_for
+from app.core.storage.files import Sink, rendered_file_path
 
 
 def render_format(settings_payload: dict[str, Any], dataset_id: int, fmt: str) -> list[dict[str, Any]]:

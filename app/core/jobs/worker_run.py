@@ -35,15 +35,6 @@ from app.core.datasets.negative import invalid_records
 from app.core.errors import DomainError
 from app.core.generation import write_many
 from app.core.jobs.db_retry import retry_db
-from app.core.jobs.files import (
-    LABELS,
-    Sink,
-    WrittenFile,
-    file_name,
-    final_file_path,
-    remove_tree,
-    shard_work_dir,
-)
 from app.core.jobs.heartbeat import Heartbeat
 from app.core.jobs.outcomes import record_outcome
 from app.core.jobs.plans import plan_for, warm_up
@@ -64,6 +55,15 @@ from app.core.repositories.jobs import (
 )
 from app.core.settings import Settings
 from app.core.storage import store_for
+from app.core.storage.files import (
+    LABELS,
+    Sink,
+    WrittenFile,
+    file_name,
+    final_file_path,
+    remove_tree,
+    shard_work_dir,
+)
 
 log = logging.getLogger("tdg.worker")
 _engines: dict[str, Engine] = {}

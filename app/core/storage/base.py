@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import IO, Protocol
 
 from app.core.errors import StorageUnavailable
-from app.core.jobs.files import Sink, WrittenFile
+from app.core.storage.files import Sink, WrittenFile
 
 # what writes a set of files: a HashingWriter each on the local disk, a multipart upload on S3
 Produce = Callable[[Sequence[Sink]], object]

@@ -1,5 +1,5 @@
 """The local-folder store (the default): files under one directory, written with the atomic
-primitives of app/core/jobs/files.py (temporary name, fsync, rename; parts joined inside the
+primitives of app/core/storage/files.py (temporary name, fsync, rename; parts joined inside the
 kernel; whole parts hard-linked into place) and blobs in the content-addressed BlobStore."""
 
 from __future__ import annotations
@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import IO
 
 from app.core.errors import StorageUnavailable
-from app.core.jobs.files import (
+from app.core.storage.base import Produce
+from app.core.storage.blobs import BlobStore
+from app.core.storage.files import (
     COPY_BUFFER,
     WrittenFile,
     concatenate_atomically,
@@ -18,8 +20,6 @@ from app.core.jobs.files import (
     remove_tree,
     write_many_atomically,
 )
-from app.core.storage.base import Produce
-from app.core.storage.blobs import BlobStore
 
 
 class LocalStore:

@@ -37,9 +37,9 @@ from botocore.exceptions import (
 )
 
 from app.core.errors import StorageUnavailable
-from app.core.jobs.files import COPY_BUFFER, WrittenFile
 from app.core.storage.base import Produce
 from app.core.storage.blobs import blob_path
+from app.core.storage.files import COPY_BUFFER, WrittenFile
 from app.core.storage.retrying import RetryPolicy, transient
 
 log = logging.getLogger("tdg.storage")
