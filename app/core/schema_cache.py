@@ -12,7 +12,7 @@ it runs on a background thread of its own, never on the event loop: the budget c
 for as long as that thread takes to catch up with what was just added.
 
 Also here: the problems of a schema's record root (`problems_of`), found in a probe process
-(app/core/jobs/probe.py) once per content and root and kept in a byte-bounded cache of their own.
+(app/core/schema_probe.py) once per content and root and kept in a byte-bounded cache of their own.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from typing import Any
 from app.core.error_codes import ErrorCode
 from app.core.errors import Invalid
 from app.core.generation import load_schema
-from app.core.jobs.probe import find_problems, probe_pool
+from app.core.schema_probe import find_problems, probe_pool
 from app.core.settings import get_settings
 from app.core.storage import Store
 from app.generation.schema.loader import LoadedSchema
@@ -283,7 +283,7 @@ async def problems_of(
     store: Store, storage_key: str, filename: str | None, root: str | None, *, raw: bytes | None = None
 ) -> list[dict[str, Any]]:
     """The root's problems (None: the default root; app/generation/problems.py), found once per
-    schema content and root, in a probe process (app/core/jobs/probe.py), never in this one. `raw`:
+    schema content and root, in a probe process (app/core/schema_probe.py), never in this one. `raw`:
     the schema file's bytes when at hand (else read from the store). 422 for a root the schema
     does not have."""
     key = (storage_key, root)

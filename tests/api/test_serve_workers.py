@@ -140,7 +140,7 @@ def test_serve_workers_share_requests_and_run_the_loops_once(database_url: str, 
         first = server.create_through(other, project["project_id"], schema["schema_id"], seed=11)
         _assert_completed_once(database_url, server.completed(first["dataset_id"], timeout=WAIT), seed=11)
         assert server.elected() == [leader]
-        # still no generation pool there: the upload's problems probe (app/core/jobs/probe.py) ran in
+        # still no generation pool there: the upload's problems probe (app/core/schema_probe.py) ran in
         # a pool of its own, which shuts down once idle
         eventually_sync(lambda: _children(other), lambda c: c == [], timeout=WAIT,
                         what="the other process without child processes")

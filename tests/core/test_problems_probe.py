@@ -19,8 +19,8 @@ from typing import Any, cast
 import pytest
 
 from app.core import schema_cache
-from app.core.jobs.probe import ProbePool, find_problems
 from app.core.schema_cache import ProblemsCache, deep_size
+from app.core.schema_probe import ProbePool, find_problems
 from tests.api_client import Api
 from tests.datasets.processes import service_env
 from tests.support.waiting import eventually_sync
