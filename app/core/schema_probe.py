@@ -16,6 +16,7 @@ import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from app.core.errors import DomainError
@@ -118,8 +119,6 @@ class ProbePool:
 
 
 def _broken(future: Future[Any]) -> bool:
-    from concurrent.futures.process import BrokenProcessPool
-
     return not future.cancelled() and isinstance(future.exception(), BrokenProcessPool)
 
 

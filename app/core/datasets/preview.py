@@ -19,6 +19,7 @@ from app.core.datasets.service import checked_params
 from app.core.error_codes import ErrorCode
 from app.core.errors import DomainError, Invalid
 from app.core.generation import write
+from app.core.jobs.plans import compile_dataset
 from app.core.library.models import ConstraintSet, SchemaDoc
 from app.core.library.repository import ConstraintSetRepository, SchemaRepository
 from app.core.payloads import Id, Integer, Strict
@@ -147,8 +148,9 @@ def _render(
 ) -> tuple[str, tuple[dict[str, Any], ...]]:
     """The dataset's bytes for these inputs (what a worker writes for a one-file dataset), and
     the labels of its invalid records (params.invalid_rate)."""
-    from app.core.jobs.plans import compile_dataset
 
+def _render(settings: Settings, inputs: _Inputs, schema: SchemaDoc, fmt: str) -> str:
+    """The dataset's bytes for these inputs (what a worker writes for a one-file dataset)."""
     try:
         plan = compile_dataset(settings, inputs, schema, formats=(fmt,))
         stream, labels = io.BytesIO(), io.BytesIO()

@@ -17,6 +17,7 @@ from app.core.datasets.payloads import DatasetCreate
 from app.core.datasets.repository import DatasetRepository
 from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Gone, Invalid, NotFound
+from app.core.generation import parse_params, resolve_root
 from app.core.library import schema_problems
 from app.core.library.models import ConstraintSet, ProjectSchema, SchemaDoc
 from app.core.library.repository import ConstraintSetRepository, SchemaRepository
@@ -161,8 +162,6 @@ async def checked_params(
     """A dataset's params as stored (also what a preview generates with): unknown keys and bad values
     are 422, the constraint set's root is applied, the record root resolved and a missing seed drawn.
     `deferred` is checked and left in for the caller."""
-    from app.core.generation import parse_params, resolve_root
-
     raw_params = dict(params)
     if constraint_set is not None and constraint_set.root is not None:
         # the rules were validated against the set's root: generate that root, or refuse a clash

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import orjson
 
 from app.core.datasets.models import Dataset
-from app.core.generation import NEGATIVE_FORMATS
+from app.core.generation import NEGATIVE_FORMATS, cached_plan, compile_plan, load_schema, write
 from app.core.library.models import SchemaDoc
 from app.core.lru import BoundedLRU
 from app.core.schema_cache import load_cached
@@ -137,8 +137,6 @@ def compile_dataset(
     """The generation plan of a dataset: its schema, its rule snapshot, its params and seed;
     compiled once per process for any seed (app.core.generation.cached_plan). `work`: for a
     worker, whose schema read waits out a store's transient faults (app.core.storage.store_for)."""
-    from app.core.generation import cached_plan
-
     return cached_plan(
         (schema.storage_key, schema.filename),
         lambda: load_cached(store_for(settings, work=work), schema.storage_key, schema.filename),
@@ -177,7 +175,6 @@ def warm_up() -> None:
     engine and the schema loaders, sample the default locale's vocabularies, and compile and
     write (guarded) a few records of a typical schema, JSON Schema and XSD. Nothing of it is kept
     in the plan cache."""
-    from app.core.generation import compile_plan, load_schema, write
     from app.generation.values.vocab import address_pool, person_pool
 
     person_pool("en_US")

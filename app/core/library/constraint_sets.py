@@ -11,6 +11,7 @@ from app.core.authz import Action, require, require_owner_or
 from app.core.datasets.repository import DatasetRepository
 from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Invalid, NotFound
+from app.core.generation import field_tree, parse_rules
 from app.core.library.models import ConstraintSet
 from app.core.library.payloads import ConstraintSetCreate, ConstraintSetUpdate
 from app.core.library.repository import ConstraintSetRepository, SchemaRepository
@@ -33,8 +34,6 @@ async def _validated_rules(
         _, loaded = await loaded_schema(session, principal, settings, schema_id)
     except NotFound:
         raise NotFound(f"Schema {schema_id} does not exist in this tenant.", code=ErrorCode.SCHEMA_NOT_FOUND, field="schema_id") from None
-    from app.core.generation import field_tree, parse_rules
-
     tree = await asyncio.to_thread(field_tree, loaded, root)
     parse_rules(tree, rules)
 

@@ -6,6 +6,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.authz import Action, require, require_project, require_tenant_target
 from app.core.clock import iso
+from app.core.datasets import service as datasets
 from app.core.error_codes import ErrorCode
 from app.core.errors import Invalid, NotFound
 from app.core.models import utcnow
@@ -117,8 +118,6 @@ async def delete(
     require_project(principal, visible.role, Action.PROJECT_DELETE)
     project = visible.project
     if settings is not None:
-        from app.core.datasets import service as datasets
-
         await datasets.delete_for_project(session, principal, settings, project_id)
     await repo.delete_schema_links(project_id)
     await repo.delete_memberships(project_id)
