@@ -267,6 +267,7 @@ async def check_connection(
         from app.core.integrations.s3_client import (
             check_bucket,  # boto3: ~10 MB the server holds only once used
         )
+        # boto3: ~10 MB the server holds only once used
 
         ok, detail = await asyncio.to_thread(check_bucket, row.config, secret_values)
         outcome = ConnectionCheck(ok, detail)
