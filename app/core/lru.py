@@ -2,7 +2,7 @@
 
 The per-process caches that count entries use it: compiled plans (app/core/generation.py), a
 worker's plans by dataset (app/core/jobs/plans.py), verified token claims
-(app/core/services/auth.py), statements built per caller (app/core/repositories/base.py), the
+(app/core/auth/service.py), statements built per caller (app/core/repositories/base.py), the
 SQLite statements too long for the event loop's thread (app/core/database.py). The schema caches
 bound their bytes instead (app/core/schema_cache.py).
 """
