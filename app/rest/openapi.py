@@ -25,6 +25,7 @@ from app.core.authz import MIN_PROJECT_ROLE, MIN_ROLE, TOKEN_ACTIONS, describe
 from app.core.error_codes import ErrorCode
 from app.core.models import Role
 from app.core.payloads import NUL_FREE
+from app.generation.output_formats import BY_NAME, OUTPUT_FORMATS
 from app.rest.route import DATE_PATTERN, MAX_INT, Param, Route
 
 _SCALARS = {
