@@ -148,9 +148,6 @@ def _render(
 ) -> tuple[str, tuple[dict[str, Any], ...]]:
     """The dataset's bytes for these inputs (what a worker writes for a one-file dataset), and
     the labels of its invalid records (params.invalid_rate)."""
-
-def _render(settings: Settings, inputs: _Inputs, schema: SchemaDoc, fmt: str) -> str:
-    """The dataset's bytes for these inputs (what a worker writes for a one-file dataset)."""
     try:
         plan = compile_dataset(settings, inputs, schema, formats=(fmt,))
         stream, labels = io.BytesIO(), io.BytesIO()
