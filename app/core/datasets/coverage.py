@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import Field
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from app.core.datasets.params import checked_params
 from app.core.error_codes import ErrorCode
 from app.core.errors import Invalid
 from app.core.library.models import ConstraintSet, SchemaDoc
@@ -85,8 +86,6 @@ async def plan(
     """The coverage set a dataset of this schema, constraint set and params would start with,
     before creating it: its report (mode, records, total, covered, targets) and the seed it was
     drawn with (pass it in params to create the same set)."""
-    from app.core.datasets.service import checked_params
-
     schema = await SchemaRepository(session, principal).get(schema_id)  # read access, else 404
     constraint_set: ConstraintSet | None = None
     if constraint_set_id is not None:

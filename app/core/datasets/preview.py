@@ -15,7 +15,7 @@ import orjson
 from pydantic import Field
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from app.core.datasets.service import checked_params
+from app.core.datasets.params import checked_params
 from app.core.error_codes import ErrorCode
 from app.core.errors import DomainError, Invalid
 from app.core.generation import write

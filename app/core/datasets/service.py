@@ -4,7 +4,6 @@ cancellation/deletion and downloads."""
 from __future__ import annotations
 
 import asyncio
-import secrets
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,18 +12,17 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from app.core.authz import Action, may_act_on_dataset, require, require_dataset, require_project
 from app.core.datasets import coverage, negative
 from app.core.datasets.models import Dataset, DatasetFile, DatasetStatus
+from app.core.datasets.params import checked_params
 from app.core.datasets.payloads import DatasetCreate
 from app.core.datasets.repository import DatasetRepository
 from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Gone, Invalid, NotFound
-from app.core.generation import parse_params, resolve_root
 from app.core.library import schema_problems
-from app.core.library.models import ConstraintSet, ProjectSchema, SchemaDoc
+from app.core.library.models import ConstraintSet, ProjectSchema
 from app.core.library.repository import ConstraintSetRepository, SchemaRepository
 from app.core.models import ProjectRole, stored_id, utcnow
 from app.core.principal import Principal
 from app.core.projects.repository import ProjectRepository
-from app.core.schema_cache import load_cached_async
 from app.core.services import audit
 from app.core.settings import Settings
 from app.core.storage import store_for
@@ -154,43 +152,6 @@ async def again(
 def _again_name(name: str) -> str:
     suffix = " (again)"
     return name[: 200 - len(suffix)] + suffix
-
-
-async def checked_params(
-    settings: Settings, schema: SchemaDoc, constraint_set: ConstraintSet | None, params: dict[str, Any]
-) -> dict[str, Any]:
-    """A dataset's params as stored (also what a preview generates with): unknown keys and bad values
-    are 422, the constraint set's root is applied, the record root resolved and a missing seed drawn.
-    `deferred` is checked and left in for the caller."""
-    raw_params = dict(params)
-    if constraint_set is not None and constraint_set.root is not None:
-        # the rules were validated against the set's root: generate that root, or refuse a clash
-        if raw_params.get("root") not in (None, constraint_set.root):
-            raise Invalid(
-                f"params.root '{raw_params['root']}' differs from the constraint set's root "
-                f"'{constraint_set.root}'.",
-                code=ErrorCode.ROOT_MISMATCH, field="params.root",
-            )
-        raw_params["root"] = constraint_set.root
-    deferred = raw_params.get("deferred", False)
-    if not isinstance(deferred, bool):
-        raise Invalid("params.deferred must be true or false.", code=ErrorCode.INVALID_PARAMS, field="params.deferred")
-    parsed = parse_params(raw_params)  # unknown keys and bad values -> 422
-    if parsed.xml_layout == "documents":
-        # a dataset's files are written in shards joined end to end, which a zip of documents
-        # cannot be; the command line writes them (README: "XML: one file, or one document per record")
-        raise Invalid(
-            "params.xml_layout 'documents' (one XML document per record) is written by the command line "
-            "for now: tdg generate SCHEMA -f xml --xml-layout documents -o FOLDER; a dataset's XML is "
-            "the 'container' layout.",
-            code=ErrorCode.INVALID_PARAMS,
-            field="params.xml_layout",
-        )
-    if parsed.root is not None:
-        loaded = await load_cached_async(store_for(settings), schema.storage_key, schema.filename)
-        raw_params["root"] = resolve_root(loaded, parsed.root)
-    raw_params["seed"] = parsed.seed if "seed" in raw_params else secrets.randbits(63)
-    return raw_params
 
 
 async def get(session: AsyncSession, principal: Principal, dataset_id: int) -> Dataset:

@@ -13,7 +13,6 @@ import orjson
 from app.generation.engine.arrays import ArrayGen
 from app.generation.engine.budget import MAX_DRAW_WORK, draw_work, fit_record_budget
 from app.generation.engine.choices import ChoiceGen
-from app.generation.engine.countries import country_pivot
 from app.generation.engine.generators import (
     OPTIONAL_PRESENCE,
     AnyGen,
@@ -22,7 +21,7 @@ from app.generation.engine.generators import (
     hash_key,
 )
 from app.generation.engine.matcher import accepts
-from app.generation.engine.objects import ChildSlot, ObjectGen
+from app.generation.engine.objects import ChildSlot, ObjectGen, country_pivot
 from app.generation.engine.uniqueness import default_uniqueness
 from app.generation.engine.units import plan_units
 from app.generation.engine.variants import (

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from app.generation.engine.agreement import PersonUnit, PlaceUnit, Unit, UnitInput, role_of
+from app.generation.engine.agreement import PersonUnit, PlaceUnit, Unit, UnitInput
 from app.generation.engine.blocks import BlockContext, Rows, Shared
 from app.generation.engine.columns import Arr, Choice, Column, Leaf, Obj, take
 from app.generation.engine.generators import LeafGen, concat_cols
@@ -22,7 +22,7 @@ from app.generation.values.category_values import STRING_GENERATORS
 from app.generation.values.locales import COUNTRIES, SUPPORTED_LOCALES, locale_country
 from app.generation.values.strings import StringGenerator
 
-_COUNTRY_ROLES = ("country", "country_code", "country_code3")
+COUNTRY_ROLES = ("country", "country_code", "country_code3")
 _ALIASES = {
     "usa": "US",
     "united states of america": "US",
@@ -38,7 +38,7 @@ _ALIASES = {
     "deutschland": "DE",
     "россия": "RU",
 }
-_MAX_DEPTH = 3  # objects below the record searched for its country (address, customer.address)
+PIVOT_DEPTH = 3  # objects below the record searched for its country (address, customer.address)
 
 
 @lru_cache(maxsize=1)
@@ -247,38 +247,15 @@ def _by_concat(parts: Sequence[tuple[np.ndarray, Column]], n: int) -> Column | N
     return take(merged, order)
 
 
-def country_pivot(root: Any) -> CountryPivot | None:
-    """The record's country field when it is an enum of two or more countries, at least one of
-    them one a supported locale stands for: searched in the record's object and the objects
-    below it (not inside arrays or choices), nearest first."""
-    from app.generation.engine.objects import ObjectGen
-
-    level: list[tuple[tuple[int, ...], Any]] = [((), root)]
-    for _ in range(_MAX_DEPTH):
-        below: list[tuple[tuple[int, ...], Any]] = []
-        for path, obj in level:
-            if not isinstance(obj, ObjectGen):
-                continue
-            for i, slot in enumerate(obj.slots):
-                gen = slot.gen
-                if isinstance(gen, ObjectGen):
-                    below.append(((*path, i), gen))
-                elif isinstance(gen, LeafGen) and role_of(gen) in _COUNTRY_ROLES and gen.choices:
-                    codes = {c: code for c in gen.choices if (code := country_of(c)) is not None}
-                    if len(gen.choices) >= 2 and any(country_locale(code) for code in codes.values()):
-                        return CountryPivot((*path, i), gen, codes)
-        level = below
-    return None
-
-
 __all__ = [
+    "COUNTRY_ROLES",
+    "PIVOT_DEPTH",
     "Arr",
     "Choice",
     "CountryPivot",
     "by_locale",
     "country_locale",
     "country_of",
-    "country_pivot",
     "fill_by_locale",
     "locale_shaped",
     "unit_shaped",

@@ -8,11 +8,15 @@ from typing import Any, cast
 
 import numpy as np
 
-from app.generation.engine.agreement import Unit, UnitInput
+from app.generation.engine.agreement import Unit, UnitInput, role_of
 from app.generation.engine.columns import Column, Obj, spread, take
 from app.generation.engine.countries import (
+    COUNTRY_ROLES,
+    PIVOT_DEPTH,
     CountryPivot,
     by_locale,
+    country_locale,
+    country_of,
     fill_by_locale,
     locale_shaped,
     unit_shaped,
@@ -22,6 +26,7 @@ from app.generation.engine.generators import (
     REDRAWS,
     BlockContext,
     Gen,
+    LeafGen,
     Rows,
     Shared,
     concat_cols,
@@ -408,3 +413,25 @@ def _replace_obj_rows(col: Obj, idx: np.ndarray, sub: Obj) -> Obj:
     order = np.empty(col.n, dtype=np.int64)
     order[np.concatenate([kept, idx])] = np.arange(col.n)
     return take(merged, order)
+
+
+def country_pivot(root: Any) -> CountryPivot | None:
+    """The record's country field when it is an enum of two or more countries, at least one of
+    them one a supported locale stands for: searched in the record's object and the objects
+    below it (not inside arrays or choices), nearest first."""
+    level: list[tuple[tuple[int, ...], Any]] = [((), root)]
+    for _ in range(PIVOT_DEPTH):
+        below: list[tuple[tuple[int, ...], Any]] = []
+        for path, obj in level:
+            if not isinstance(obj, ObjectGen):
+                continue
+            for i, slot in enumerate(obj.slots):
+                gen = slot.gen
+                if isinstance(gen, ObjectGen):
+                    below.append(((*path, i), gen))
+                elif isinstance(gen, LeafGen) and role_of(gen) in COUNTRY_ROLES and gen.choices:
+                    codes = {c: code for c in gen.choices if (code := country_of(c)) is not None}
+                    if len(gen.choices) >= 2 and any(country_locale(code) for code in codes.values()):
+                        return CountryPivot((*path, i), gen, codes)
+        level = below
+    return None

@@ -1,0 +1,51 @@
+"""A dataset's params as stored: checked once for creation, previews and coverage plans alike."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from app.core.error_codes import ErrorCode
+from app.core.errors import Invalid
+from app.core.generation import parse_params, resolve_root
+from app.core.library.models import ConstraintSet, SchemaDoc
+from app.core.schema_cache import load_cached_async
+from app.core.settings import Settings
+from app.core.storage import store_for
+
+
+async def checked_params(
+    settings: Settings, schema: SchemaDoc, constraint_set: ConstraintSet | None, params: dict[str, Any]
+) -> dict[str, Any]:
+    """A dataset's params as stored (also what a preview generates with): unknown keys and bad values
+    are 422, the constraint set's root is applied, the record root resolved and a missing seed drawn.
+    `deferred` is checked and left in for the caller."""
+    raw_params = dict(params)
+    if constraint_set is not None and constraint_set.root is not None:
+        # the rules were validated against the set's root: generate that root, or refuse a clash
+        if raw_params.get("root") not in (None, constraint_set.root):
+            raise Invalid(
+                f"params.root '{raw_params['root']}' differs from the constraint set's root "
+                f"'{constraint_set.root}'.",
+                code=ErrorCode.ROOT_MISMATCH, field="params.root",
+            )
+        raw_params["root"] = constraint_set.root
+    deferred = raw_params.get("deferred", False)
+    if not isinstance(deferred, bool):
+        raise Invalid("params.deferred must be true or false.", code=ErrorCode.INVALID_PARAMS, field="params.deferred")
+    parsed = parse_params(raw_params)  # unknown keys and bad values -> 422
+    if parsed.xml_layout == "documents":
+        # a dataset's files are written in shards joined end to end, which a zip of documents
+        # cannot be; the command line writes them (README: "XML: one file, or one document per record")
+        raise Invalid(
+            "params.xml_layout 'documents' (one XML document per record) is written by the command line "
+            "for now: tdg generate SCHEMA -f xml --xml-layout documents -o FOLDER; a dataset's XML is "
+            "the 'container' layout.",
+            code=ErrorCode.INVALID_PARAMS,
+            field="params.xml_layout",
+        )
+    if parsed.root is not None:
+        loaded = await load_cached_async(store_for(settings), schema.storage_key, schema.filename)
+        raw_params["root"] = resolve_root(loaded, parsed.root)
+    raw_params["seed"] = parsed.seed if "seed" in raw_params else secrets.randbits(63)
+    return raw_params
