@@ -10,11 +10,10 @@ from typing import TYPE_CHECKING, Any
 from pydantic import Field
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from app.core.datasets.params import checked_params
+from app.core.datasets.params import checked_params, schema_and_set
 from app.core.error_codes import ErrorCode
 from app.core.errors import Invalid
-from app.core.library.models import ConstraintSet, SchemaDoc
-from app.core.library.repository import ConstraintSetRepository, SchemaRepository
+from app.core.library.models import SchemaDoc
 from app.core.payloads import Id, Strict
 from app.core.principal import Principal
 from app.core.schema_cache import load_cached_async
@@ -86,17 +85,7 @@ async def plan(
     """The coverage set a dataset of this schema, constraint set and params would start with,
     before creating it: its report (mode, records, total, covered, targets) and the seed it was
     drawn with (pass it in params to create the same set)."""
-    schema = await SchemaRepository(session, principal).get(schema_id)  # read access, else 404
-    constraint_set: ConstraintSet | None = None
-    if constraint_set_id is not None:
-        constraint_set = await ConstraintSetRepository(session, principal).get(constraint_set_id)
-        if constraint_set.schema_id != schema.id:
-            raise Invalid(
-                f"Constraint set {constraint_set_id} belongs to schema {constraint_set.schema_id}, "
-                f"not to schema {schema_id}.",
-                code=ErrorCode.CONSTRAINT_SET_SCHEMA_MISMATCH,
-                field="constraint_set_id",
-            )
+    schema, constraint_set = await schema_and_set(session, principal, schema_id, constraint_set_id)
     if mode not in ("each", "pairwise"):
         raise Invalid("mode must be each or pairwise.", code=ErrorCode.INVALID_PARAMS, field="mode")
     if params is not None and not isinstance(params, dict):

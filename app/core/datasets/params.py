@@ -5,10 +5,14 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from sqlmodel.ext.asyncio.session import AsyncSession
+
 from app.core.error_codes import ErrorCode
 from app.core.errors import Invalid
 from app.core.generation import parse_params, resolve_root
 from app.core.library.models import ConstraintSet, SchemaDoc
+from app.core.library.repository import ConstraintSetRepository, SchemaRepository
+from app.core.principal import Principal
 from app.core.schema_cache import load_cached_async
 from app.core.settings import Settings
 from app.core.storage import store_for
@@ -49,3 +53,22 @@ async def checked_params(
         raw_params["root"] = resolve_root(loaded, parsed.root)
     raw_params["seed"] = parsed.seed if "seed" in raw_params else secrets.randbits(63)
     return raw_params
+
+
+async def schema_and_set(
+    session: AsyncSession, principal: Principal, schema_id: int, constraint_set_id: int | None
+) -> tuple[SchemaDoc, ConstraintSet | None]:
+    """The schema (read access, else 404) and the constraint set a preview or coverage plan names,
+    which must belong to that schema."""
+    schema = await SchemaRepository(session, principal).get(schema_id)  # read access, else 404
+    constraint_set: ConstraintSet | None = None
+    if constraint_set_id is not None:
+        constraint_set = await ConstraintSetRepository(session, principal).get(constraint_set_id)
+        if constraint_set.schema_id != schema.id:
+            raise Invalid(
+                f"Constraint set {constraint_set_id} belongs to schema {constraint_set.schema_id}, "
+                f"not to schema {schema_id}.",
+                code=ErrorCode.CONSTRAINT_SET_SCHEMA_MISMATCH,
+                field="constraint_set_id",
+            )
+    return schema, constraint_set

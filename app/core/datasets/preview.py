@@ -15,13 +15,12 @@ import orjson
 from pydantic import Field
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from app.core.datasets.params import checked_params
+from app.core.datasets.params import checked_params, schema_and_set
 from app.core.error_codes import ErrorCode
 from app.core.errors import DomainError, Invalid
 from app.core.generation import write
 from app.core.jobs.plans import compile_dataset
-from app.core.library.models import ConstraintSet, SchemaDoc
-from app.core.library.repository import ConstraintSetRepository, SchemaRepository
+from app.core.library.models import SchemaDoc
 from app.core.payloads import Id, Integer, Strict
 from app.core.principal import Principal
 from app.core.settings import Settings
@@ -94,16 +93,7 @@ async def preview(
     rules: Any = None,
 ) -> PreviewResult:
     began = time.perf_counter()
-    schema = await SchemaRepository(session, principal).get(schema_id)  # read access, else 404
-    constraint_set: ConstraintSet | None = None
-    if constraint_set_id is not None:
-        constraint_set = await ConstraintSetRepository(session, principal).get(constraint_set_id)
-        if constraint_set.schema_id != schema.id:
-            raise Invalid(
-                f"Constraint set {constraint_set_id} belongs to schema {constraint_set.schema_id}, "
-                f"not to schema {schema_id}.",
-                code=ErrorCode.CONSTRAINT_SET_SCHEMA_MISMATCH, field="constraint_set_id",
-            )
+    schema, constraint_set = await schema_and_set(session, principal, schema_id, constraint_set_id)
     if not 1 <= count <= MAX_COUNT:
         raise Invalid(f"count must be between 1 and {MAX_COUNT}.", code=ErrorCode.INVALID_COUNT, field="count")
     if fmt not in FORMAT_NAMES:
