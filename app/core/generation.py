@@ -10,6 +10,8 @@ loader, which every upload needs, is imported with the module."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -19,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 import orjson
 
 from app.core.error_codes import ErrorCode
-from app.core.errors import Invalid, PayloadTooLarge
+from app.core.errors import DomainError, Invalid, PayloadTooLarge
 from app.core.lru import BoundedLRU
 from app.generation.errors import GenerationError, SchemaTooLarge
 from app.generation.schema import loader as _loader
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
 
 P = ParamSpec("P")
 R = TypeVar("R")
+log = logging.getLogger(__name__)
 
 
 @contextmanager
@@ -56,6 +59,23 @@ def _mapped(fn: Callable[P, R]) -> Callable[P, R]:
 
 
 load_schema = _mapped(_loader.load_schema)
+
+
+async def in_thread(what: str, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """Engine work a request waits for (a coverage set, a plan with invalid records), off the event
+    loop. Domain errors pass unchanged; anything else the young engine code raises (MemoryError,
+    RecursionError, a bug) is logged and answered as a dataset with these inputs would fail: 422,
+    never a 500."""
+    try:
+        return await asyncio.to_thread(fn, *args, **kwargs)
+    except DomainError:
+        raise
+    except Exception:
+        log.exception("%s failed unexpectedly", what)
+        raise Invalid(
+            "Generation failed unexpectedly; the error has been logged for the operators.",
+            code=ErrorCode.GENERATION_FAILED,
+        ) from None
 
 
 @_mapped

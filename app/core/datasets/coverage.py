@@ -3,7 +3,6 @@ size checked against the record count at creation, and its report (targets and w
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -13,6 +12,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from app.core.datasets.params import checked_params, schema_and_set
 from app.core.error_codes import ErrorCode
 from app.core.errors import Invalid
+from app.core.generation import coverage_set, in_thread
 from app.core.library.models import SchemaDoc
 from app.core.payloads import Id, Strict
 from app.core.principal import Principal
@@ -43,11 +43,10 @@ async def coverage_of(
     record_count: int = 1,
 ) -> CoverageSet:
     """The coverage set of these inputs (built off the event loop: it draws and validates records)."""
-    from app.core.generation import coverage_set
-
     loaded = await load_cached_async(store_for(settings), schema.storage_key, schema.filename)
-    return await asyncio.to_thread(
-        coverage_set, lambda: loaded, rules, params, mode=mode, record_count=record_count
+    return await in_thread(
+        f"the coverage set of schema {schema.id}",
+        coverage_set, lambda: loaded, rules, params, mode=mode, record_count=record_count,
     )
 
 

@@ -5,14 +5,13 @@ are stored as the dataset's `labels` file."""
 
 from __future__ import annotations
 
-import asyncio
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.core.error_codes import ErrorCode
 from app.core.errors import Invalid
-from app.core.generation import NEGATIVE_FORMATS
+from app.core.generation import NEGATIVE_FORMATS, in_thread
 from app.core.library.models import SchemaDoc
 from app.core.settings import Settings
 
@@ -62,4 +61,7 @@ async def check(
     from app.core.jobs.plans import compile_dataset
 
     inputs = _Inputs(params, [dict(r) for r in rules], record_count)
-    await asyncio.to_thread(compile_dataset, settings, inputs, schema, formats=list(formats))
+    await in_thread(
+        f"the invalid records of schema {schema.id}",
+        compile_dataset, settings, inputs, schema, formats=list(formats),
+    )

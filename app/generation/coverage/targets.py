@@ -17,6 +17,7 @@ from app.generation.engine.choices import ChoiceGen
 from app.generation.engine.generators import Gen, LeafGen
 from app.generation.engine.matcher import accepts
 from app.generation.engine.objects import ObjectGen
+from app.generation.limits import MAX_FIELD_CHARS
 from app.generation.model import FieldTree, Kind, Node
 from app.generation.values.strings import StringGenerator
 
@@ -302,7 +303,13 @@ def _leaf(d: Derivation, gen: LeafGen, at: _At, xsd: bool, seed: int) -> None:
         for keyword, length in (("minLength", spec.min_length), ("maxLength", spec.max_length)):
             if length is None or (keyword == "minLength" and node.min_length is None and length == 0):
                 continue
-            value, reason = _string_of_length(vg, spec, int(length), seed)
+            value: str | None
+            reason: str | None
+            if length > MAX_FIELD_CHARS:
+                # drawing it would hold a block of such strings (maxLength 2**31-1 is common)
+                value, reason = None, f"a value of {int(length):,} characters is above the limit of {MAX_FIELD_CHARS:,} a field may cost a record"
+            else:
+                value, reason = _string_of_length(vg, spec, int(length), seed)
             d.targets.append(
                 Target(
                     ptr,

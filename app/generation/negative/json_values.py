@@ -11,8 +11,13 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
+from app.generation.limits import MAX_FIELD_CHARS, VALUE_CHARS_FLOOR
+
 _GENERIC: list[Any] = [None, True, 0, -1, 1.5, "", "x", "0", [], {}, [None], {"x": None}, False, 1]
 _FILL = "a0A -_.!é"
+# items or properties a break may add: past a huge maxItems/maxProperties the record would hold more
+# than a field may cost one (app/generation/limits.py), so that break is not offered
+MAX_ADDED_VALUES = MAX_FIELD_CHARS // VALUE_CHARS_FLOOR
 _EXTRA_NAMES = ("extra", "unexpected", "x-extra", "_extra", "zz_extra", "EXTRA", "extra_1")
 _BAD_NAMES = ("", " ", "!", "0", "A", "-", "Extra Key", "é", "a" * 300, "~", "$")
 _BAD_FORMATS: dict[str, tuple[str, ...]] = {
@@ -91,6 +96,8 @@ def _numbers(keyword: str, schema: dict[str, Any], value: Any) -> Iterator[Any]:
 def _strings(keyword: str, schema: dict[str, Any], value: str) -> Iterator[str]:
     lo, hi = schema.get("minLength"), schema.get("maxLength")
     if keyword == "maxLength" and isinstance(hi, int):
+        if hi + 1 > MAX_FIELD_CHARS:
+            return  # a string past a bound this large is more than a record may hold: not offered
         base = value or "a"
         for fill in [base[-1], base[0], *_FILL]:
             yield (base + fill * (hi + 1))[: hi + 1]
@@ -162,7 +169,7 @@ def _properties(keyword: str, schema: dict[str, Any], value: dict[str, Any]) -> 
             yield {k: v for k, v in value.items() if k not in gone}
     elif keyword == "maxProperties" and isinstance(schema.get("maxProperties"), int):
         add = schema["maxProperties"] + 1 - len(value)
-        if add > 0:
+        if 0 < add <= MAX_ADDED_VALUES:
             for extra in (None, "x", 0, {}, [], True):
                 names = (f"extra_{i}" for i in range(10 * add + 10))
                 out = dict(value)
@@ -181,7 +188,7 @@ def _arrays(keyword: str, schema: dict[str, Any], value: list[Any], matches: Any
         yield value[len(value) - k :] if k else []
     elif keyword == "maxItems" and isinstance(schema.get("maxItems"), int) and value:
         add = schema["maxItems"] + 1 - len(value)
-        if add > 0:
+        if 0 < add <= MAX_ADDED_VALUES:
             yield value + [value[-1]] * add
             yield value + [value[i % len(value)] for i in range(add)]
     elif keyword == "uniqueItems" and value:
@@ -204,7 +211,7 @@ def _arrays(keyword: str, schema: dict[str, Any], value: list[Any], matches: Any
         yield out
     elif keyword == "maxContains" and isinstance(schema.get("maxContains"), int):
         hits = [v for v in value if matches(v)]
-        if hits:
+        if hits and schema["maxContains"] + 1 - len(hits) <= MAX_ADDED_VALUES:
             yield value + [hits[0]] * (schema["maxContains"] + 1 - len(hits))
 
 
