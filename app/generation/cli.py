@@ -153,6 +153,8 @@ def generate(
         raise ParamsError("The record count (-n) is needed unless --coverage is given.")
     if report is not None and coverage is None:
         raise ParamsError("--report needs --coverage.")
+    if coverage is not None and invalid_rate:
+        raise ParamsError("--coverage and --invalid-rate cannot be combined yet: a coverage set is made of valid records.")
     count = 0 if count is None else count
     if count < 1 and coverage is None:
         raise ParamsError("The record count must be at least 1.")

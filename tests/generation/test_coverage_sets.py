@@ -22,6 +22,7 @@ from allpairspy import AllPairs
 from app.generation.cli import generate
 from app.generation.coverage.pairwise import ipog, pairs_missed
 from app.generation.errors import ParamsError
+from app.generation.plan import parse_params
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 OCPP = CORPUS / "json" / "ocpp-v201-TransactionEventRequest.json"  # $refs, nested, arrays, bounds
@@ -396,3 +397,8 @@ def test_options_are_checked(tmp_path: Path) -> None:
         generate(ANGULAR, 5, "json", str(tmp_path / "x.json"), coverage="all", jobs=1)
     with pytest.raises(ParamsError, match="record count"):
         generate(ANGULAR, None, "json", str(tmp_path / "x.json"), jobs=1)
+    # a broken record of the set would leave the report claiming a target it no longer meets
+    with pytest.raises(ParamsError, match="cannot be combined"):
+        generate(ANGULAR, 5, "json", str(tmp_path / "x.json"), coverage="each", invalid_rate=1.0, jobs=1)
+    with pytest.raises(ParamsError, match="cannot be combined"):
+        parse_params({"coverage": "pairwise", "invalid_rate": 0.5})
