@@ -77,14 +77,16 @@ async def test_negative_dataset_labels_preview_and_refusals(api: Api) -> None:
         "count": 10, "format": "ndjson", "params": {"seed": 3, "invalid_rate": 1, "invalid_keywords": ["maximum"]}})
     assert {label["keyword"] for label in only["labels"]} == {"maximum"} and len(only["labels"]) == 10
 
-    async def refusal(schema: int, fmt: str, extra: dict[str, object]) -> str:
+    async def refusal(schema: int, fmt: str, extra: dict[str, object], field: str = "params.invalid_rate") -> str:
         body = await create_dataset(api, admin, project, schema, 20, 422, types=[fmt], params=extra)
+        assert body.get("field") == field, body  # the form field the web places the error at
         return str(body["detail"])
 
     assert "params.invalid_rate" in await refusal(schema_id, "json", {"invalid_rate": 1.5})
     assert "params.invalid_rate" in await refusal(schema_id, "json", {"invalid_rate": -0.1})
-    assert "uniqueItems" in await refusal(schema_id, "json", {"invalid_rate": 0.1, "invalid_keywords": ["uniqueItems"]})
-    assert "csv format" in await refusal(schema_id, "csv", {"invalid_rate": 0.1})
+    assert "uniqueItems" in await refusal(
+        schema_id, "json", {"invalid_rate": 0.1, "invalid_keywords": ["uniqueItems"]}, "params.invalid_keywords")
+    assert "csv format" in await refusal(schema_id, "csv", {"invalid_rate": 0.1}, "types")
     bare = (await upload_schema(api, admin, NOTHING_BREAKABLE, "bare.schema.json"))["schema_id"]
     assert "nothing to make invalid" in await refusal(bare, "json", {"invalid_rate": 0.1})
     xsd = (await upload_schema(api, admin, ORDER_XSD, "customer_order.xsd"))["schema_id"]

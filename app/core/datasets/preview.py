@@ -117,7 +117,7 @@ async def preview(
     if rules is not None and (
         not isinstance(rules, list) or not all(isinstance(r, dict) for r in rules)
     ):
-        raise Invalid("rules must be a list of rule objects.")
+        raise Invalid("rules must be a list of rule objects.", code=ErrorCode.INVALID_RULE, field="rules")
     applied = rules if rules is not None else list(constraint_set.rules) if constraint_set else []
     inputs = _Inputs(stored, applied, count)
     content, labels = await asyncio.to_thread(_render, settings, inputs, schema, fmt)

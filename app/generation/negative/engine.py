@@ -89,7 +89,8 @@ def check_formats(kind: str, formats: Sequence[str]) -> None:
     if other:
         raise ParamsError(
             f"params.invalid_rate is not available for the {', '.join(other)} format: invalid "
-            f"records of this schema are written as {' or '.join(carriers)}."
+            f"records of this schema are written as {' or '.join(carriers)}.",
+            field="types",
         )
 
 
@@ -122,10 +123,14 @@ def build_negative(
         missing = sorted(wanted - {c.keyword for c in offered})
         if missing:
             raise ParamsError(
-                f"The schema has no breakable constraint for the keyword(s) {', '.join(missing)}."
+                f"The schema has no breakable constraint for the keyword(s) {', '.join(missing)}.",
+                field="params.invalid_keywords",
             )
     if not offered:
-        raise ParamsError("The schema has no constraint a record can break alone (nothing to make invalid).")
+        raise ParamsError(
+            "The schema has no constraint a record can break alone (nothing to make invalid).",
+            field="params.invalid_rate",
+        )
     return Negative(breaker, offered, Selection(record_count, float(rate), seed), spares)
 
 
