@@ -57,3 +57,27 @@ async def test_generate_again_reproduces_the_files(api: Api) -> None:
     _, stranger = await api.create_tenant()
     hidden = await api.graphql(AGAIN, {"id": source["dataset_id"]}, stranger)
     assert hidden["errors"][0]["extensions"]["status"] == 404, hidden
+
+
+async def test_generate_again_checks_with_the_recorded_rules(api: Api) -> None:
+    """A coverage dataset whose rule narrows an enum needs fewer records than the bare schema's set:
+    generating it again is checked with the rules it recorded, so it is accepted as the source was."""
+    _, admin = await api.create_tenant()
+    project = (await api.create_project(admin, "Again"))["project_id"]
+    schema_id = (await upload_schema(api, admin, ORDER_JSON, "customer_order.schema.json"))["schema_id"]
+    made = await api.call("POST", "/constraints", admin, 201, json={
+        "name": "two countries", "schema_id": schema_id,
+        "rules": [{"path": "address.country", "enum": ["US", "DE"]}]})
+    plan = f"/schemas/{schema_id}/coverage-plan"
+    params = {"seed": 5}
+    bare = await api.call("POST", plan, admin, 200, json={"mode": "each", "params": params})
+    narrowed = await api.call("POST", plan, admin, 200, json={
+        "mode": "each", "params": params, "constraint_set_id": made["constraint_id"]})
+    assert narrowed["records"] < bare["records"], (narrowed["records"], bare["records"])
+    source = await create_dataset(api, admin, project, schema_id, narrowed["records"], types=["json"],
+                                  constraint_set_id=made["constraint_id"],
+                                  params={**params, "coverage": "each"})
+    again = await api.graphql(AGAIN, {"id": source["dataset_id"]}, admin)
+    assert "errors" not in again, again
+    assert again["data"]["generate_again"]["record_count"] == narrowed["records"]
+

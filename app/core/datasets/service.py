@@ -44,8 +44,15 @@ def _types(raw: list[str] | None, settings: Settings) -> list[str]:
 
 
 async def create(
-    session: AsyncSession, principal: Principal, settings: Settings, data: DatasetCreate
+    session: AsyncSession,
+    principal: Principal,
+    settings: Settings,
+    data: DatasetCreate,
+    *,
+    recorded_rules: list[dict[str, Any]] | None = None,
 ) -> Dataset:
+    """`recorded_rules`: another dataset's rules as it recorded them (generate again), checked and
+    stored in place of a constraint set's."""
     visible = await ProjectRepository(session, principal).get(data.project_id)
     require_project(principal, visible.role, Action.DATASET_CREATE)
     project = visible.project
@@ -59,7 +66,7 @@ async def create(
     limit = min(tenant.max_record_count, settings.max_record_count)
     if data.record_count > limit:
         raise Invalid(f"record_count must be between 1 and {limit:,} (this tenant's limit).", code=ErrorCode.INVALID_RECORD_COUNT, field="record_count")
-    rules: list[dict[str, Any]] = []
+    rules: list[dict[str, Any]] = list(recorded_rules or [])
     constraint_set: ConstraintSet | None = None
     if data.constraint_set_id is not None:
         try:
@@ -143,9 +150,9 @@ async def again(
             "params": params,
         },
     )
-    dataset = await create(session, principal, settings, data)
+    # every check at creation (coverage size, invalid records) runs with the rules the source ran with
+    dataset = await create(session, principal, settings, data, recorded_rules=list(source.rules))
     dataset.constraint_set_id = source.constraint_set_id
-    dataset.rules = list(source.rules)
     return dataset
 
 
