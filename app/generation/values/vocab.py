@@ -131,7 +131,8 @@ def _address(fake: Faker, locale: str) -> dict[str, np.ndarray]:
     land = locale_country(locale)
     country, code = land.name, land.code
     for _ in range(POOL_SIZE):
-        cols["street_address"].append(fake.street_address())
+        # en_GB writes a flat on a line of its own: one line, so a CSV row stays one line
+        cols["street_address"].append(fake.street_address().replace("\n", ", "))
         cols["street_name"].append(fake.street_name())
         cols["building_number"].append(fake.building_number())
         cols["city"].append(fake.city())
