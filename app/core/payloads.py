@@ -182,7 +182,6 @@ class Update(Strict):
     model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=_one_change)
 
 
-OUTPUT_FORMATS = ("csv", "json", "xml", "sql", "ndjson")
 # a format name in a list (the services refuse others with a sentence naming them)
 FormatName = Annotated[str, documented(enum=FORMAT_NAMES)]
 

@@ -21,7 +21,7 @@ from app.generation.output_formats import BY_NAME, OutputFormat
 LABELS = "labels"
 LABELS_FORMAT = OutputFormat(
     LABELS,
-    "application/x-ndjson",
+    BY_NAME["ndjson"].media_type,
     "labels.ndjson",
     "One label per invalid record (params.invalid_rate): record, pointer, keyword, schema_pointer, rule, detail",
 )

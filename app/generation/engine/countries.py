@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -194,7 +194,7 @@ def _scatter(parts: list[tuple[np.ndarray, Column]], n: int) -> Column:
     if isinstance(first, Leaf) and all(isinstance(c, Leaf) for _, c in parts):
         values = np.empty(n, dtype=object)
         texts = None
-        if any(c.text_values is not None for _, c in parts):  # type: ignore[union-attr]
+        if any(cast(Leaf, c).text_values is not None for _, c in parts):  # all Leaf: checked above
             texts = np.empty(n, dtype=object)
         for idx, c in parts:
             assert isinstance(c, Leaf)
