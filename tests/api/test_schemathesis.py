@@ -519,7 +519,12 @@ def _valid_content(case: Case, world: World) -> None:
         body["params"] = {"deferred": True, "seed": 1}
         if isinstance(body.get("record_count"), int | float):
             body["record_count"] = min(body["record_count"], 10_000_000)
-    elif key == ("POST", "/schemas/{schema_id}/preview") and body.get("params") is not None:
+    elif key == ("POST", "/schemas/{schema_id}/preview"):
+        if body.get("params") is not None:
+            body["params"] = {"seed": 1}
+        if body.get("rules") is not None:  # unsaved rules: paths of the schema's fields, as a set's
+            body["rules"] = RULES
+    elif key == ("POST", "/schemas/{schema_id}/coverage-plan") and body.get("params") is not None:
         body["params"] = {"seed": 1}
     elif key == ("POST", "/datasets/{dataset_id}/export-objectstore"):
         body["integration_id"] = world.s3  # the fixture's other integration is a webhook: 422

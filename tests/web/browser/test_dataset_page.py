@@ -85,7 +85,8 @@ def test_dataset_page(page: Page, rest: Rest, tmp_path: Path) -> None:
     # at phone width the files are entries, the page as wide as the screen
     page.set_viewport_size(PHONE)
     expect(page.get_by_role("list", name="Files").get_by_role("listitem")).to_have_count(4)
-    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    # once the layout has settled at the new width (a frame or two after the resize)
+    page.wait_for_function("() => document.documentElement.scrollWidth <= window.innerWidth", timeout=5000)
 
     # Generate again: a new dataset, same seed, its own page
     page.get_by_role("button", name="Generate again").click()

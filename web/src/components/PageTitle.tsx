@@ -8,8 +8,9 @@ export function PageTitle({ children, actions }: { children: string; actions?: R
   }, [children]);
   return (
     <Group justify="space-between" mb="md" wrap="wrap" gap="sm">
-      <Title order={1} size="h2">{children}</Title>
-      {actions && <Group gap="xs">{actions}</Group>}
+      {/* a long name without spaces (a generated one) wraps rather than widening a phone's page */}
+      <Title order={1} size="h2" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>{children}</Title>
+      {actions && <Group gap="xs" wrap="wrap">{actions}</Group>}
     </Group>
   );
 }

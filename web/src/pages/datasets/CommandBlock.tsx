@@ -11,9 +11,10 @@ interface Props {
 
 export function CommandBlock({ label, hint, command }: Props) {
   return (
-    <Box>
+    // as wide as its column at most: the command scrolls inside, the page does not
+    <Box maw="100%" style={{ minWidth: 0 }}>
       <Group justify="space-between" wrap="wrap" gap="xs" mb={4}>
-        <Text size="sm" c="dimmed" style={{ flex: 1, minWidth: 200 }}>{hint}</Text>
+        <Text size="sm" c="dimmed" style={{ flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>{hint}</Text>
         <CopyButton value={command}>
           {({ copied, copy }) => (
             <Button size="xs" variant="default" onClick={copy}
@@ -23,7 +24,7 @@ export function CommandBlock({ label, hint, command }: Props) {
           )}
         </CopyButton>
       </Group>
-      <ScrollArea.Autosize mah={260} type="auto" offsetScrollbars>
+      <ScrollArea.Autosize mah={260} maw="100%" type="auto" offsetScrollbars>
         <Code block role="region" aria-label={`${label.replace(/^Copy as /, '')} command`} tabIndex={0}
           style={{ whiteSpace: 'pre' }}>
           {command}

@@ -10,7 +10,7 @@ import { IconRepeat } from '@tabler/icons-react';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQuery, useSubscription } from 'urql';
-import { errorCode, errorDetail } from '../../api/errors';
+import { errorDetail, errorStatus } from '../../api/errors';
 import { useSession } from '../../auth/SessionProvider';
 import { DatasetActions } from '../../components/datasets/DatasetActions';
 import { DatasetProgress } from '../../components/datasets/DatasetProgress';
@@ -118,7 +118,7 @@ export default function DatasetPage() {
   const [again, generateAgain] = useMutation(GenerateAgainMutation);
 
   if (!valid || (error && !loaded)) {
-    const missing = !valid || errorCode(error) === 'not_found';
+    const missing = !valid || errorStatus(error) === 404;
     return (
       <Stack>
         <PageTitle>{missing ? 'Dataset not found' : 'Dataset'}</PageTitle>
