@@ -29,7 +29,8 @@ from app.generation.schema import loader as _loader
 if TYPE_CHECKING:
     from app.generation.coverage.sets import CoverageSet
     from app.generation.model import FieldTree
-    from app.generation.plan import GenerationParams, Plan
+    from app.generation.params import GenerationParams
+    from app.generation.plan import Plan
     from app.generation.rules import Rule
     from app.generation.schema.loader import LoadedSchema
 
@@ -96,7 +97,7 @@ def parse_rules(tree: FieldTree, raw_rules: object) -> list[Rule]:
 
 @_mapped
 def parse_params(raw: Mapping[str, Any] | None) -> GenerationParams:
-    from app.generation.plan import parse_params
+    from app.generation.params import parse_params
 
     return parse_params(raw)
 
@@ -211,7 +212,8 @@ def cached_plan(
     the plan will write, which params.invalid_rate's records must fit."""
     from dataclasses import replace
 
-    from app.generation.plan import compile_generators, parse_params, plan_of
+    from app.generation.params import parse_params
+    from app.generation.plan import compile_generators, plan_of
     from app.generation.rules import parse_rules
 
     params = parse_params(raw_params)
@@ -266,7 +268,7 @@ def coverage_set(
     """The coverage set (`each` | `pairwise`) a dataset with these inputs starts with: its size
     and targets (the report). A function of the inputs and the seed, like the records."""
     from app.generation.coverage import compile_coverage, coverage_mode
-    from app.generation.plan import parse_params
+    from app.generation.params import parse_params
     from app.generation.rules import parse_rules
 
     coverage_mode(mode)

@@ -15,11 +15,11 @@ import stat
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from app.generation.output_formats import FORMAT_NAMES, spoken
+from app.generation.output_formats import spoken
 
 if TYPE_CHECKING:
     from app.generation.model import FieldTree
@@ -38,10 +38,6 @@ def load_rules(tree: FieldTree, raw: Any) -> list[Any]:
     ):
         raise RuleError("The constraints file must hold a list of rules, each an object with a `path`.")
     return list(parse_rules(tree, raw))
-
-
-def file_path(out: Path, index: int, split: bool) -> Path:
-    return out.with_name(f"{out.stem}-{index}{out.suffix}") if split else out
 
 
 def build_plan(
@@ -142,63 +138,23 @@ def generate(
 
     `invalid_rate`: that share of the records (exactly round(count x rate)) break one constraint
     each; their labels (NDJSON) go to `labels`, by default the output path + `.labels.ndjson`."""
-    from app.generation.errors import ParamsError
-    from app.generation.fanout import pieces, write_pieces
+    from app.generation.cli_checks import check_options, check_part_options
+    from app.generation.cli_output import write_documents, write_report
 
-    if fmt not in FORMAT_NAMES:
-        raise ParamsError(f"Unknown format {fmt!r}; use one of {', '.join(FORMAT_NAMES)}.")
-    if coverage is not None and coverage not in ("each", "pairwise"):
-        raise ParamsError("--coverage must be each or pairwise.")
-    if count is None and coverage is None:
-        raise ParamsError("The record count (-n) is needed unless --coverage is given.")
-    if report is not None and coverage is None:
-        raise ParamsError("--report needs --coverage.")
-    if coverage is not None and invalid_rate:
-        raise ParamsError("--coverage and --invalid-rate cannot be combined yet: a coverage set is made of valid records.")
-    count = 0 if count is None else count
-    if count < 1 and coverage is None:
-        raise ParamsError("The record count must be at least 1.")
-    if out == "-" and records_per_file:
-        raise ParamsError("--records-per-file needs an output path, not stdout.")
-    if jobs < 1:
-        raise ParamsError("--jobs must be at least 1.")
-    if invalid_rate is not None and not 0 <= invalid_rate <= 1:
-        raise ParamsError("--invalid-rate must be a number between 0 and 1.")
-    if (invalid_keywords or labels is not None) and not invalid_rate:
-        raise ParamsError("--invalid-keywords and --labels need an --invalid-rate above 0.")
-    if invalid_rate and out == "-" and labels is None:
-        raise ParamsError("--invalid-rate with output to stdout needs --labels FILE.")
+    count = check_options(
+        fmt, count, out, records_per_file=records_per_file, jobs=jobs, coverage=coverage, report=report,
+        invalid_rate=invalid_rate, invalid_keywords=invalid_keywords, labels=labels,
+    )
     start, stop, head, foot = part_bounds(count, part)
-    if part is not None and seed is None:
-        raise ParamsError("--part needs --seed: every part of one output must draw from the same seed.")
-    if part is not None and records_per_file:
-        raise ParamsError("--part writes a piece of one file: it cannot be combined with --records-per-file.")
-    documents = xml_layout == "documents"
-    if xml_layout is not None and fmt != "xml":
-        raise ParamsError("--xml-layout applies to XML output only (-f xml).")
-    if documents and out == "-":
-        raise ParamsError(
-            "--xml-layout documents writes one file per record: give --out a folder, not stdout."
-        )
-    if documents and records_per_file:
-        raise ParamsError("--xml-layout documents writes one file per record: leave out --records-per-file.")
-    if documents and invalid_rate:
-        raise ParamsError("--xml-layout documents writes valid documents only: leave out --invalid-rate.")
+    check_part_options(
+        fmt, out, part=part, seed=seed, records_per_file=records_per_file, invalid_rate=invalid_rate,
+        xml_layout=xml_layout,
+    )
     with _collector_deferred() if process_exits else contextlib.nullcontext():
         plan = build_plan(
-            schema_file,
-            count,
-            constraints=constraints,
-            seed=seed,
-            root=root,
-            locale=locale,
-            records_per_file=records_per_file,
-            sql_dialect=sql_dialect,
-            table_name=table_name,
-            coverage=coverage,
-            invalid_rate=invalid_rate,
-            invalid_keywords=invalid_keywords,
-            fmt=fmt,
+            schema_file, count, constraints=constraints, seed=seed, root=root, locale=locale,
+            records_per_file=records_per_file, sql_dialect=sql_dialect, table_name=table_name,
+            coverage=coverage, invalid_rate=invalid_rate, invalid_keywords=invalid_keywords, fmt=fmt,
             xml_layout=xml_layout,
         )
     if coverage is not None:
@@ -208,17 +164,42 @@ def generate(
             write_report(Path(where), plan.coverage.report())
         # the set may be larger than `count`: the run holds max(count, set size) records
         start, stop, head, foot = part_bounds(plan.record_count, part)
-    if documents:
+    if xml_layout == "documents":
         return plan, write_documents(plan, Path(out), start, stop, progress)
+    paths = _write_records(
+        plan, fmt, out, (start, stop, head, foot), jobs=jobs, split=bool(records_per_file),
+        labels=labels, progress=progress, stdout=stdout,
+    )
+    return plan, paths
+
+
+def _write_records(
+    plan: Plan,
+    fmt: str,
+    out: str,
+    bounds: tuple[int, int, bool, bool],
+    *,
+    jobs: int,
+    split: bool,
+    labels: str | None,
+    progress: Callable[[int], None] | None,
+    stdout: IO[bytes] | None,
+) -> list[Path]:
+    """Records [start, stop) of `bounds` (with the header and footer it says) into `out`, or
+    stdout for "-": the files written (none for stdout). `split`: --records-per-file was given."""
+    from app.generation.cli_output import Files, Stdout, labels_file
+    from app.generation.fanout import pieces, write_pieces
+
+    start, stop, head, foot = bounds
     # one piece per file in one process; pieces of the plan's blocks to share among processes
     unit = plan.block_size if jobs > 1 else max(1, plan.record_count)
     work = pieces(plan, start, stop, unit, header=head, footer=foot)
-    with _labels_file(plan, out, labels) as label_stream:
+    with labels_file(plan, out, labels) as label_stream:
         if out == "-":
             stream = stdout if stdout is not None else sys.stdout.buffer
-            write_pieces(plan, fmt, work, _Stdout(stream), jobs=jobs, progress=progress, labels=label_stream)
-            return plan, []
-        files = _Files(Path(out), len(plan.file_ranges()) > 1 or bool(records_per_file))
+            write_pieces(plan, fmt, work, Stdout(stream), jobs=jobs, progress=progress, labels=label_stream)
+            return []
+        files = Files(Path(out), len(plan.file_ranges()) > 1 or split)
         try:
             write_pieces(plan, fmt, work, files, jobs=jobs, progress=progress, labels=label_stream)
             if not work:  # a part past the blocks: an empty file, so every part has its file
@@ -226,42 +207,7 @@ def generate(
                 files.close(0)
         finally:
             files.abandon()
-        return plan, files.paths
-
-
-@contextlib.contextmanager
-def _labels_file(plan: Plan, out: str, labels: str | None) -> Iterator[IO[bytes] | None]:
-    """The labels' stream of a run with invalid records (written whole, then renamed), else None."""
-    if plan.negative is None:
-        yield None
-        return
-    path = Path(labels if labels is not None else out + ".labels.ndjson")
-    tmp = path.with_name(path.name + ".part")
-    with tmp.open("wb") as fh:
-        yield fh
-    tmp.replace(path)
-
-
-def write_documents(
-    plan: Plan, folder: Path, start: int, stop: int, progress: Callable[[int], None] | None
-) -> list[Path]:
-    """`--xml-layout documents`: records [start, stop) as NAME-0001.xml ... in `folder` (created),
-    numbered from 1 over the whole count, so the parts of `--part` fill one folder."""
-    from app.generation.errors import ParamsError
-
-    if folder.exists() and not folder.is_dir():
-        raise ParamsError(
-            f"--xml-layout documents writes one file per record into a folder, and {folder} is a file."
-        )
-    folder.mkdir(parents=True, exist_ok=True)
-    width = max(4, len(str(plan.record_count)))
-    stem = plan.table_name
-    paths: list[Path] = []
-    for i, doc in enumerate(plan.xml_documents(start, stop, progress=progress), start=start + 1):
-        path = folder / f"{stem}-{i:0{width}d}.xml"
-        path.write_bytes(doc)
-        paths.append(path)
-    return paths
+        return files.paths
 
 
 def part_bounds(count: int, part: str | None) -> tuple[int, int, bool, bool]:
@@ -276,55 +222,6 @@ def part_bounds(count: int, part: str | None) -> tuple[int, int, bool, bool]:
     k, n = parse_part(part)
     start, stop = part_range(count, k, n)
     return start, stop, k == 1, k == n
-
-
-class _Stdout:
-    def __init__(self, stream: IO[bytes]) -> None:
-        self.stream = stream
-
-    def open(self, file: int) -> IO[bytes]:
-        return self.stream
-
-    def close(self, file: int) -> None:
-        self.stream.flush()
-
-
-class _Files:
-    """Output files written as `NAME.part` and renamed once whole: a run that fails or is
-    interrupted leaves its `.part` file, never a file that looks complete."""
-
-    def __init__(self, out: Path, split: bool) -> None:
-        self.out, self.split = out, split
-        self.paths: list[Path] = []
-        self.current: tuple[Path, Path, IO[bytes]] | None = None
-
-    def open(self, file: int) -> IO[bytes]:
-        path = file_path(self.out, file, self.split)
-        tmp = path.with_name(path.name + ".part")
-        fh = tmp.open("wb")
-        self.current = (path, tmp, fh)
-        return fh
-
-    def close(self, file: int) -> None:
-        assert self.current is not None
-        path, tmp, fh = self.current
-        self.current = None
-        fh.close()
-        tmp.replace(path)
-        self.paths.append(path)
-
-    def abandon(self) -> None:
-        if self.current is not None:
-            self.current[2].close()
-            self.current = None
-
-
-def write_report(path: Path, report: dict[str, Any]) -> None:
-    import json
-
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    tmp.replace(path)
 
 
 @contextlib.contextmanager
@@ -344,81 +241,119 @@ def _collector_deferred() -> Iterator[None]:
             gc.enable()
 
 
+# `tdg generate`'s argument and options, declared once here so the command reads as its list
+SchemaFileArg = Annotated[
+    Path,
+    typer.Argument(
+        exists=True,
+        dir_okay=True,
+        readable=True,
+        help="JSON Schema or XSD; a multi-file XSD is read from the main schema's folder "
+        "(or give the folder, or a .zip)",
+    ),
+]
+CountOpt = Annotated[
+    int | None, typer.Option("-n", "--count", min=1, help="Number of records (with --coverage: at least the set)")
+]
+FormatOpt = Annotated[str, typer.Option("-f", "--format", help=spoken())]
+OutOpt = Annotated[str, typer.Option("-o", "--out", help="Output file, or - for stdout")]
+ConstraintsOpt = Annotated[
+    Path | None,
+    typer.Option("--constraints", exists=True, dir_okay=False, help="JSON file with constraint rules"),
+]
+SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed (drawn and reported when absent)")]
+RootOpt = Annotated[str | None, typer.Option("--root", help="Record root element / definition")]
+LocaleOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--locale",
+        help="e.g. en_US, de_DE, fr_FR, ja_JP; a comma-separated list draws each record's from it",
+    ),
+]
+RecordsPerFileOpt = Annotated[
+    int | None, typer.Option("--records-per-file", min=1, help="Split the output into files of K records")
+]
+SqlDialectOpt = Annotated[str | None, typer.Option("--sql-dialect", help="postgresql, mysql or sqlite")]
+TableNameOpt = Annotated[str | None, typer.Option("--table-name", help="SQL table name")]
+JobsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "-j",
+        "--jobs",
+        min=1,
+        help="Processes drawing blocks of records at once (default: this machine's cores); "
+        "the output is the same bytes whatever the number",
+    ),
+]
+PartOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--part",
+        help="K/N: write only part K of N (whole blocks of 4,096 records; part 1 holds the "
+        "header, part N the footer), so parts 1..N joined in order are the whole output",
+    ),
+]
+CoverageOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--coverage",
+        help="each or pairwise: first the fewest valid records covering every enum value, "
+        "branch, optional part, null and bound (pairwise: every pair of finite-domain values)",
+    ),
+]
+ReportOpt = Annotated[
+    str | None, typer.Option("--report", help="Coverage report file (default: the output path + .coverage.json)")
+]
+InvalidRateOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--invalid-rate",
+        min=0,
+        max=1,
+        help="Share of records (0-1) that break exactly one constraint each, labelled",
+    ),
+]
+InvalidKeywordsOpt = Annotated[
+    str | None, typer.Option("--invalid-keywords", help="Comma-separated keywords the invalid records may break")
+]
+LabelsOpt = Annotated[
+    str | None, typer.Option("--labels", help="Labels file (NDJSON); default: the output path + .labels.ndjson")
+]
+XmlLayoutOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--xml-layout",
+        help="XML only: container (default: every record in one <records> element) or documents "
+        "(one document per record, each valid against the XSD as a file; --out names a folder)",
+    ),
+]
+
+
 def register(app: typer.Typer) -> None:
     """Add the `generate` command to the `tdg` CLI."""
 
     @app.command("generate")
     def generate_command(
-        schema_file: Path = typer.Argument(
-            ...,
-            exists=True,
-            dir_okay=True,
-            readable=True,
-            help="JSON Schema or XSD; a multi-file XSD is read from the main schema's folder "
-            "(or give the folder, or a .zip)",
-        ),
-        count: int | None = typer.Option(
-            None, "-n", "--count", min=1, help="Number of records (with --coverage: at least the set)"
-        ),
-        fmt: str = typer.Option("json", "-f", "--format", help=spoken()),
-        out: str = typer.Option(..., "-o", "--out", help="Output file, or - for stdout"),
-        constraints: Path | None = typer.Option(
-            None, "--constraints", exists=True, dir_okay=False, help="JSON file with constraint rules"
-        ),
-        seed: int | None = typer.Option(None, "--seed", help="Seed (drawn and reported when absent)"),
-        root: str | None = typer.Option(None, "--root", help="Record root element / definition"),
-        locale: str | None = typer.Option(
-            None,
-            "--locale",
-            help="e.g. en_US, de_DE, fr_FR, ja_JP; a comma-separated list draws each record's from it",
-        ),
-        records_per_file: int | None = typer.Option(
-            None, "--records-per-file", min=1, help="Split the output into files of K records"
-        ),
-        sql_dialect: str | None = typer.Option(None, "--sql-dialect", help="postgresql, mysql or sqlite"),
-        table_name: str | None = typer.Option(None, "--table-name", help="SQL table name"),
-        jobs: int | None = typer.Option(
-            None,
-            "-j",
-            "--jobs",
-            min=1,
-            help="Processes drawing blocks of records at once (default: this machine's cores); "
-            "the output is the same bytes whatever the number",
-        ),
-        part: str | None = typer.Option(
-            None,
-            "--part",
-            help="K/N: write only part K of N (whole blocks of 4,096 records; part 1 holds the "
-            "header, part N the footer), so parts 1..N joined in order are the whole output",
-        ),
-        coverage: str | None = typer.Option(
-            None,
-            "--coverage",
-            help="each or pairwise: first the fewest valid records covering every enum value, "
-            "branch, optional part, null and bound (pairwise: every pair of finite-domain values)",
-        ),
-        report: str | None = typer.Option(
-            None, "--report", help="Coverage report file (default: the output path + .coverage.json)"
-        ),
-        invalid_rate: float | None = typer.Option(
-            None,
-            "--invalid-rate",
-            min=0,
-            max=1,
-            help="Share of records (0-1) that break exactly one constraint each, labelled",
-        ),
-        invalid_keywords: str | None = typer.Option(
-            None, "--invalid-keywords", help="Comma-separated keywords the invalid records may break"
-        ),
-        labels: str | None = typer.Option(
-            None, "--labels", help="Labels file (NDJSON); default: the output path + .labels.ndjson"
-        ),
-        xml_layout: str | None = typer.Option(
-            None,
-            "--xml-layout",
-            help="XML only: container (default: every record in one <records> element) or documents "
-            "(one document per record, each valid against the XSD as a file; --out names a folder)",
-        ),
+        schema_file: SchemaFileArg,
+        *,
+        count: CountOpt = None,
+        fmt: FormatOpt = "json",
+        out: OutOpt,
+        constraints: ConstraintsOpt = None,
+        seed: SeedOpt = None,
+        root: RootOpt = None,
+        locale: LocaleOpt = None,
+        records_per_file: RecordsPerFileOpt = None,
+        sql_dialect: SqlDialectOpt = None,
+        table_name: TableNameOpt = None,
+        jobs: JobsOpt = None,
+        part: PartOpt = None,
+        coverage: CoverageOpt = None,
+        report: ReportOpt = None,
+        invalid_rate: InvalidRateOpt = None,
+        invalid_keywords: InvalidKeywordsOpt = None,
+        labels: LabelsOpt = None,
+        xml_layout: XmlLayoutOpt = None,
     ) -> None:
         """Generate test data from a schema file, offline."""
         run_command(

@@ -3,10 +3,8 @@ Design notes: docs/generation.md."""
 
 from __future__ import annotations
 
-import secrets
 from bisect import bisect_left
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from typing import IO, TYPE_CHECKING, Any
 
@@ -25,11 +23,11 @@ from app.generation.model import FieldTree
 from app.generation.negative.engine import Negative
 from app.generation.negative.splice import spliced_chunks
 from app.generation.output_formats import FORMAT_NAMES
-from app.generation.values.locales import normalise_locale, normalise_locales
+from app.generation.params import GenerationParams, parse_params
 from app.generation.writers.csv import CsvWriter
 from app.generation.writers.json import JsonArrayWriter, NdjsonWriter
 from app.generation.writers.sql import BATCH as SQL_BATCH
-from app.generation.writers.sql import DIALECTS, SqlWriter
+from app.generation.writers.sql import SqlWriter
 
 # records per block: the unit of shards and files split by the service (their edges are multiples)
 BLOCK_SIZE = 4096
@@ -48,26 +46,6 @@ GUARD_ALL_VALUES = 64_000
 GUARD_VALUES = 8_192
 GUARD_MIN = 8
 GUARD_BATCH = 64  # sampled records validated together (after the first chunk's)
-PARAM_KEYS = frozenset(
-    {
-        "seed",
-        "locale",
-        "locales",
-        "root",
-        "records_per_file",
-        "null_rate",
-        "sql_dialect",
-        "table_name",
-        "csv_delimiter",
-        "csv_formula_guard",
-        "deferred",
-        "coverage",
-        "xml_layout",
-        "invalid_rate",
-        "invalid_keywords",
-    }
-)
-XML_LAYOUTS = ("container", "documents")
 XML_DECLARATION = b'<?xml version="1.0" encoding="UTF-8"?>\n'
 Progress = Callable[[int], None]
 
@@ -106,113 +84,6 @@ def part_range(record_count: int, part: int, parts: int) -> tuple[int, int]:
     blocks = -(-record_count // BLOCK_SIZE)
     lo, hi = -(-(part - 1) * blocks // parts), -(-part * blocks // parts)
     return min(lo * BLOCK_SIZE, record_count), min(hi * BLOCK_SIZE, record_count)
-
-
-@dataclass(frozen=True)
-class GenerationParams:
-    seed: int
-    locale: str = "en_US"
-    locales: tuple[str, ...] = ()  # params.locales: each record's locale drawn from these
-    root: str | None = None
-    records_per_file: int | None = None
-    null_rate: float | None = None
-    sql_dialect: str = "postgresql"
-    table_name: str | None = None
-    csv_delimiter: str = ","
-    csv_formula_guard: bool = False
-    coverage: str | None = None  # each | pairwise: the first records are the coverage set
-    # XML: every record inside one <records> container (one file), or one document per record
-    xml_layout: str = "container"
-    # the share of records that break one constraint each (negative/engine.py attaches them)
-    invalid_rate: float = 0.0
-    invalid_keywords: tuple[str, ...] | None = None  # the keywords they may break (None: any)
-
-
-def parse_params(raw: Mapping[str, Any] | None) -> GenerationParams:
-    """Validate DESIGN §5 params; a missing seed is drawn (store `plan.params.seed` to reproduce)."""
-    raw = dict(raw or {})
-    unknown = sorted(set(raw) - PARAM_KEYS)
-    if unknown:
-        raise ParamsError(f"Unknown params: {', '.join(unknown)}.", field=f"params.{unknown[0]}")
-    seed = raw.get("seed")
-    if seed is None:
-        seed = secrets.randbits(63)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise ParamsError("params.seed must be an integer between 0 and 2^64-1.", field="params.seed")
-    rpf = raw.get("records_per_file")
-    if rpf is not None and (isinstance(rpf, bool) or not isinstance(rpf, int) or rpf < 1):
-        raise ParamsError(
-            "params.records_per_file must be a positive integer.", field="params.records_per_file"
-        )
-    rate = raw.get("null_rate")
-    if rate is not None and (
-        isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 <= rate <= 1
-    ):
-        raise ParamsError("params.null_rate must be a number between 0 and 1.", field="params.null_rate")
-    dialect = raw.get("sql_dialect") or "postgresql"
-    if dialect not in DIALECTS:
-        raise ParamsError(
-            f"params.sql_dialect must be one of {', '.join(DIALECTS)}.", field="params.sql_dialect"
-        )
-    delim = raw.get("csv_delimiter") or ","
-    if not isinstance(delim, str) or len(delim) != 1 or delim in '"\r\n':
-        raise ParamsError(
-            "params.csv_delimiter must be a single character other than a quote or line break.",
-            field="params.csv_delimiter",
-        )
-    table = raw.get("table_name")
-    if table is not None and (not isinstance(table, str) or not table.strip() or len(table) > 63):
-        raise ParamsError(
-            "params.table_name must be a non-empty name of at most 63 characters.", field="params.table_name"
-        )
-    root = raw.get("root")
-    if root is not None and not isinstance(root, str):
-        raise ParamsError("params.root must be a string.", field="params.root")
-    coverage = raw.get("coverage")
-    if coverage is not None and coverage not in ("each", "pairwise"):
-        raise ParamsError("params.coverage must be each or pairwise.", field="params.coverage")
-    invalid_rate = raw.get("invalid_rate", 0)
-    if isinstance(invalid_rate, bool) or not isinstance(invalid_rate, int | float) or not 0 <= invalid_rate <= 1:
-        raise ParamsError("params.invalid_rate must be a number between 0 and 1.", field="params.invalid_rate")
-    if coverage is not None and invalid_rate:
-        # breaking records of the coverage set would leave its report claiming targets that the
-        # broken records no longer meet; the negative suite (issue 31 item 4) is not built yet
-        raise ParamsError(
-            "params.coverage and params.invalid_rate cannot be combined yet: a coverage set is made "
-            "of valid records.",
-            field="params.invalid_rate",
-        )
-    keywords = raw.get("invalid_keywords")
-    if keywords is not None and (
-        not isinstance(keywords, list) or not all(isinstance(k, str) and k for k in keywords)
-    ):
-        raise ParamsError(
-            "params.invalid_keywords must be a list of JSON Schema keywords.", field="params.invalid_keywords"
-        )
-    locales = normalise_locales(raw["locales"]) if raw.get("locales") is not None else ()
-    layout = raw.get("xml_layout") or "container"
-    if layout not in XML_LAYOUTS:
-        raise ParamsError(
-            "params.xml_layout must be 'container' (every record in one <records> element of one "
-            "file) or 'documents' (one XML document per record).",
-            field="params.xml_layout",
-        )
-    return GenerationParams(
-        seed=seed,
-        locale=locales[0] if locales else normalise_locale(raw.get("locale")),
-        locales=locales if len(set(locales)) > 1 else (),
-        root=root,
-        records_per_file=rpf,
-        null_rate=None if rate is None else float(rate),
-        sql_dialect=dialect,
-        table_name=table,
-        csv_delimiter=delim,
-        csv_formula_guard=bool(raw.get("csv_formula_guard", False)),
-        coverage=coverage,
-        xml_layout=layout,
-        invalid_rate=float(invalid_rate),
-        invalid_keywords=tuple(keywords) if keywords else None,
-    )
 
 
 class Plan:

@@ -16,7 +16,8 @@ from app.generation.engine.generators import Gen
 from app.generation.engine.objects import ObjectGen
 from app.generation.errors import GenerationError
 from app.generation.model import FieldTree, Kind, Node
-from app.generation.plan import Plan, parse_params
+from app.generation.params import parse_params
+from app.generation.plan import Plan
 from app.generation.schema.loader import LoadedSchema
 from app.generation.writers.xml import XmlWriter
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from app.generation.plan import PARAM_KEYS
+from app.generation.params import PARAM_KEYS
 from tests.api_client import Actor, Api
 
 SCHEMA = {

@@ -9,7 +9,8 @@ import io
 import pytest
 
 from app.generation.output_formats import FORMAT_NAMES as FORMATS
-from app.generation.plan import Plan, compile_generators, compile_plan, parse_params, plan_of
+from app.generation.params import parse_params
+from app.generation.plan import Plan, compile_generators, compile_plan, plan_of
 from app.generation.schema.loader import load_schema
 from tests.paths import BENCH
 

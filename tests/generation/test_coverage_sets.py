@@ -22,7 +22,7 @@ from allpairspy import AllPairs
 from app.generation.cli import generate
 from app.generation.coverage.pairwise import ipog, pairs_missed
 from app.generation.errors import ParamsError
-from app.generation.plan import parse_params
+from app.generation.params import parse_params
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 OCPP = CORPUS / "json" / "ocpp-v201-TransactionEventRequest.json"  # $refs, nested, arrays, bounds

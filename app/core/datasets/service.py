@@ -43,6 +43,28 @@ def _types(raw: list[str] | None, settings: Settings) -> list[str]:
     return list(dict.fromkeys(raw))
 
 
+async def _constraint_set(
+    session: AsyncSession, principal: Principal, data: DatasetCreate, schema_id: int | None
+) -> ConstraintSet | None:
+    """The dataset's constraint set (None without one), refused unless it is the schema's."""
+    if data.constraint_set_id is None:
+        return None
+    try:
+        constraint_set = await ConstraintSetRepository(session, principal).get(data.constraint_set_id)
+    except NotFound:
+        raise NotFound(
+            f"Constraint set {data.constraint_set_id} does not exist in this tenant.",
+            code=ErrorCode.CONSTRAINT_SET_NOT_FOUND, field="constraint_set_id",
+        ) from None
+    if constraint_set.schema_id != schema_id:
+        raise Invalid(
+            f"Constraint set {data.constraint_set_id} belongs to schema {constraint_set.schema_id}, "
+            f"not to schema {schema_id}.",
+            code=ErrorCode.CONSTRAINT_SET_SCHEMA_MISMATCH, field="constraint_set_id",
+        )
+    return constraint_set
+
+
 async def create(
     session: AsyncSession,
     principal: Principal,
@@ -67,21 +89,8 @@ async def create(
     if data.record_count > limit:
         raise Invalid(f"record_count must be between 1 and {limit:,} (this tenant's limit).", code=ErrorCode.INVALID_RECORD_COUNT, field="record_count")
     rules: list[dict[str, Any]] = list(recorded_rules or [])
-    constraint_set: ConstraintSet | None = None
-    if data.constraint_set_id is not None:
-        try:
-            constraint_set = await ConstraintSetRepository(session, principal).get(data.constraint_set_id)
-        except NotFound:
-            raise NotFound(
-                f"Constraint set {data.constraint_set_id} does not exist in this tenant.",
-                code=ErrorCode.CONSTRAINT_SET_NOT_FOUND, field="constraint_set_id",
-            ) from None
-        if constraint_set.schema_id != schema.id:
-            raise Invalid(
-                f"Constraint set {data.constraint_set_id} belongs to schema {constraint_set.schema_id}, "
-                f"not to schema {schema.id}.",
-                code=ErrorCode.CONSTRAINT_SET_SCHEMA_MISMATCH, field="constraint_set_id",
-            )
+    constraint_set = await _constraint_set(session, principal, data, schema.id)
+    if constraint_set is not None:
         rules = list(constraint_set.rules)
     raw_params = await checked_params(settings, schema, constraint_set, data.params)
     # a root the engine cannot generate is refused now, naming its paths, not as a failed dataset later

@@ -10,7 +10,8 @@ from typing import Any
 
 from app.generation.coverage.sets import MODES, CoverageBuilder, CoverageSet
 from app.generation.errors import ParamsError
-from app.generation.plan import GenerationParams, Plan, compile_generators, parse_params, plan_of
+from app.generation.params import GenerationParams, parse_params
+from app.generation.plan import Plan, compile_generators, plan_of
 
 __all__ = ["MODES", "CoverageSet", "compile_coverage", "coverage_mode"]
 

@@ -12,6 +12,15 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
+from app.generation.coverage.leaf_values import (
+    _equal_lexical,
+    _equals,
+    _lexically,
+    _list_length,
+    _plain,
+    _str_length,
+    _string_of_length,
+)
 from app.generation.engine.arrays import ArrayGen
 from app.generation.engine.choices import ChoiceGen
 from app.generation.engine.generators import Gen, LeafGen
@@ -137,16 +146,6 @@ def _places(record: Any, segs: tuple[str, ...]) -> Iterator[Any]:
             yield _MISSING
 
 
-def _equal(a: Any, b: Any) -> bool:
-    if isinstance(a, bool) or isinstance(b, bool):
-        return a is b
-    if isinstance(a, (int, float, Decimal)) and isinstance(b, (int, float, Decimal)):
-        return Decimal(str(a)) == Decimal(str(b))
-    if hasattr(a, "__float__") and isinstance(b, (int, float, Decimal)):
-        return Decimal(str(a)) == Decimal(str(b))
-    return bool(a == b)
-
-
 def value_probe(segs: tuple[str, ...], test: Callable[[Any], bool]) -> Callable[[Any], bool]:
     def probe(record: Any) -> bool:
         return any(v is not _MISSING and test(v) for v in _places(record, segs))
@@ -265,63 +264,82 @@ def _leaf(d: Derivation, gen: LeafGen, at: _At, xsd: bool, seed: int) -> None:
     ptr = pointer_text(at.segs, xsd)
     factor = None if at.in_array else f"value:{ptr}"
     if gen.choices is not None:
-        texts: list[str | None] = [None] * len(gen.choices)
-        if gen.choice_text is not None:
-            texts = list(gen.choice_text)
-        for v, t in zip(gen.choices, texts, strict=True):
-            plain = _plain(v)
-            d.targets.append(
-                Target(
-                    ptr,
-                    "enum",
-                    plain,
-                    _pin(d, gen, "values", at, (v, t)),
-                    value_probe(at.segs, _equals(plain)),
-                    factor=factor if len(gen.choices) > 1 else None,
-                )
+        _enum_targets(d, gen, at, ptr, factor)
+    elif gen.boolean:
+        _boolean_targets(d, gen, at, ptr, factor)
+    elif gen.always_null or gen.spec is None:
+        return
+    elif isinstance(gen.values_gen, StringGenerator):
+        _length_targets(d, gen, gen.values_gen, at, ptr, seed)
+    else:
+        _bound_targets(d, gen, at, ptr, xsd)
+
+
+def _enum_targets(d: Derivation, gen: LeafGen, at: _At, ptr: str, factor: str | None) -> None:
+    assert gen.choices is not None
+    texts: list[str | None] = [None] * len(gen.choices)
+    if gen.choice_text is not None:
+        texts = list(gen.choice_text)
+    for v, t in zip(gen.choices, texts, strict=True):
+        plain = _plain(v)
+        d.targets.append(
+            Target(
+                ptr,
+                "enum",
+                plain,
+                _pin(d, gen, "values", at, (v, t)),
+                value_probe(at.segs, _equals(plain)),
+                factor=factor if len(gen.choices) > 1 else None,
             )
-        _unmet_enum(d, gen, ptr)
-        return
-    if gen.boolean:
-        for b in (True, False):
-            d.targets.append(
-                Target(
-                    ptr,
-                    "boolean",
-                    b,
-                    _pin(d, gen, "values", at, (b, "true" if b else "false")),
-                    value_probe(at.segs, _equals(b)),
-                    factor=factor,
-                )
+        )
+    _unmet_enum(d, gen, ptr)
+
+
+def _boolean_targets(d: Derivation, gen: LeafGen, at: _At, ptr: str, factor: str | None) -> None:
+    for b in (True, False):
+        d.targets.append(
+            Target(
+                ptr,
+                "boolean",
+                b,
+                _pin(d, gen, "values", at, (b, "true" if b else "false")),
+                value_probe(at.segs, _equals(b)),
+                factor=factor,
             )
-        return
-    if gen.always_null or gen.spec is None:
-        return
+        )
+
+
+def _length_targets(
+    d: Derivation, gen: LeafGen, vg: StringGenerator, at: _At, ptr: str, seed: int
+) -> None:
     spec, node = gen.spec, gen.node
-    vg = gen.values_gen
-    if isinstance(vg, StringGenerator):
-        for keyword, length in (("minLength", spec.min_length), ("maxLength", spec.max_length)):
-            if length is None or (keyword == "minLength" and node.min_length is None and length == 0):
-                continue
-            value: str | None
-            reason: str | None
-            if length > MAX_FIELD_CHARS:
-                # drawing it would hold a block of such strings (maxLength 2**31-1 is common)
-                value, reason = None, f"a value of {int(length):,} characters is above the limit of {MAX_FIELD_CHARS:,} a field may cost a record"
-            else:
-                value, reason = _string_of_length(vg, spec, int(length), seed)
-            d.targets.append(
-                Target(
-                    ptr,
-                    "bound",
-                    int(length),
-                    None if value is None else _pin(d, gen, "values", at, (value, value)),
-                    value_probe(at.segs, _str_length(int(length))),
-                    keyword=keyword,
-                    reason=reason,
-                )
+    assert spec is not None  # _leaf: a leaf with no spec has no length targets
+    for keyword, length in (("minLength", spec.min_length), ("maxLength", spec.max_length)):
+        if length is None or (keyword == "minLength" and node.min_length is None and length == 0):
+            continue
+        value: str | None
+        reason: str | None
+        if length > MAX_FIELD_CHARS:
+            # drawing it would hold a block of such strings (maxLength 2**31-1 is common)
+            value, reason = None, f"a value of {int(length):,} characters is above the limit of {MAX_FIELD_CHARS:,} a field may cost a record"
+        else:
+            value, reason = _string_of_length(vg, spec, int(length), seed)
+        d.targets.append(
+            Target(
+                ptr,
+                "bound",
+                int(length),
+                None if value is None else _pin(d, gen, "values", at, (value, value)),
+                value_probe(at.segs, _str_length(int(length))),
+                keyword=keyword,
+                reason=reason,
             )
-        return
+        )
+
+
+def _bound_targets(d: Derivation, gen: LeafGen, at: _At, ptr: str, xsd: bool) -> None:
+    spec, vg = gen.spec, gen.values_gen
+    assert spec is not None  # _leaf: a leaf with no spec has no bound targets
     if vg is None or not hasattr(vg, "edge_values"):
         return
     lo_kw = "minExclusive" if xsd and spec.exclusive_minimum else "exclusiveMinimum" if spec.exclusive_minimum else "minInclusive" if xsd else "minimum"
@@ -357,40 +375,6 @@ def _leaf(d: Derivation, gen: LeafGen, at: _At, xsd: bool, seed: int) -> None:
         )
 
 
-def _equals(p: Any) -> Callable[[Any], bool]:
-    return lambda x: _equal(x, p)
-
-
-def _lexically(p: Any) -> Callable[[Any], bool]:
-    return lambda x: _equal_lexical(x, p)
-
-
-def _str_length(n: int) -> Callable[[Any], bool]:
-    return lambda x: isinstance(x, str) and len(x) == n
-
-
-def _list_length(n: int) -> Callable[[Any], bool]:
-    return lambda x: isinstance(x, list) and len(x) == n
-
-
-def _equal_lexical(x: Any, p: Any) -> bool:
-    if isinstance(x, str) and isinstance(p, str):
-        return x == p
-    try:
-        return _equal(x, p)
-    except ArithmeticError:
-        return False
-
-
-def _plain(v: Any) -> Any:
-    from app.generation.engine.generators import plain_json
-
-    try:
-        return plain_json(v)
-    except TypeError:
-        return str(v)
-
-
 def _unmet_enum(d: Derivation, gen: LeafGen, ptr: str) -> None:
     """Listed values the compiler dropped (they fail another facet, or a rule left them out)."""
     node = gen.node
@@ -404,33 +388,6 @@ def _unmet_enum(d: Derivation, gen: LeafGen, ptr: str) -> None:
                 else "it does not meet the field's other facets"
             )
             d.targets.append(Target(ptr, "enum", _plain(v), None, None, reason=reason))
-
-
-def _string_of_length(
-    vg: StringGenerator, spec: Any, length: int, seed: int
-) -> tuple[str | None, str | None]:
-    """A value of exactly `length` characters meeting the field's facets, drawn by the engine."""
-    from dataclasses import replace
-
-    import numpy as np
-
-    from app.generation.engine.blocks import BlockContext, Shared
-    from app.generation.errors import GenerationError
-    from app.generation.model import LeafContext
-
-    exact = replace(spec, min_length=length, max_length=length, unique=False, row_number=False, edge_rate=0.0)
-    try:
-        sg = StringGenerator(exact)
-        bc = BlockContext(seed, 0, "en_US")
-        n = 32
-        ctx = LeafContext(np.random.default_rng(seed), "en_US", np.arange(n), n, Shared(bc, 1, n), seed, 1)
-        drawn = [v for v in sg.generate(ctx, n).values if isinstance(v, str) and len(v) == length]
-        ok = [v for v, good in zip(drawn, vg.ok(drawn).tolist(), strict=True) if good] if drawn else []
-    except (GenerationError, ValueError) as exc:
-        return None, f"no value of {length} characters meets the field's facets ({exc})"
-    if not ok:
-        return None, f"no value of {length} characters meeting the field's facets could be drawn"
-    return ok[0], None
 
 
 def _array(d: Derivation, gen: ArrayGen, at: _At, xsd: bool, seed: int, depth: int) -> None:
