@@ -64,11 +64,16 @@ async def schema_and_set(
     constraint_set: ConstraintSet | None = None
     if constraint_set_id is not None:
         constraint_set = await ConstraintSetRepository(session, principal).get(constraint_set_id)
-        if constraint_set.schema_id != schema.id:
-            raise Invalid(
-                f"Constraint set {constraint_set_id} belongs to schema {constraint_set.schema_id}, "
-                f"not to schema {schema_id}.",
-                code=ErrorCode.CONSTRAINT_SET_SCHEMA_MISMATCH,
-                field="constraint_set_id",
-            )
+        require_same_schema(constraint_set, schema_id)
     return schema, constraint_set
+
+
+def require_same_schema(constraint_set: ConstraintSet, schema_id: int | None) -> None:
+    """A constraint set's rules are written against one schema: 422 when it is another's."""
+    if constraint_set.schema_id != schema_id:
+        raise Invalid(
+            f"Constraint set {constraint_set.id} belongs to schema {constraint_set.schema_id}, "
+            f"not to schema {schema_id}.",
+            code=ErrorCode.CONSTRAINT_SET_SCHEMA_MISMATCH,
+            field="constraint_set_id",
+        )

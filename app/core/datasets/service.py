@@ -12,7 +12,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from app.core.authz import Action, may_act_on_dataset, require, require_dataset, require_project
 from app.core.datasets import coverage, negative
 from app.core.datasets.models import Dataset, DatasetFile, DatasetStatus
-from app.core.datasets.params import checked_params
+from app.core.datasets.params import checked_params, require_same_schema
 from app.core.datasets.payloads import DatasetCreate
 from app.core.datasets.repository import DatasetRepository
 from app.core.error_codes import ErrorCode
@@ -56,12 +56,7 @@ async def _constraint_set(
             f"Constraint set {data.constraint_set_id} does not exist in this tenant.",
             code=ErrorCode.CONSTRAINT_SET_NOT_FOUND, field="constraint_set_id",
         ) from None
-    if constraint_set.schema_id != schema_id:
-        raise Invalid(
-            f"Constraint set {data.constraint_set_id} belongs to schema {constraint_set.schema_id}, "
-            f"not to schema {schema_id}.",
-            code=ErrorCode.CONSTRAINT_SET_SCHEMA_MISMATCH, field="constraint_set_id",
-        )
+    require_same_schema(constraint_set, schema_id)
     return constraint_set
 
 
