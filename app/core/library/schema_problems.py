@@ -17,6 +17,9 @@ from app.core.settings import Settings
 from app.core.storage import store_for
 
 _LISTED = 10
+# how a problems list says the record was not checked at upload (too many fields for the probe:
+# generation/problems.py; the probe process died: schema_cache.py)
+NOT_CHECKED = "not checked before generation"
 
 
 async def of_schema(
@@ -43,3 +46,21 @@ async def refuse_blocked(
         f"Schema {schema_id} cannot generate records of root {loaded.resolve_root(root)!r}: {named}{more}.",
         errors=[{"field": p["path"], "message": p["reason"], "type": "unsatisfiable"} for p in blocked], code=ErrorCode.ROOT_UNSATISFIABLE, field="params.root",
           )
+
+
+async def verdict(
+    session: AsyncSession, principal: Principal, settings: Settings, schema_id: int
+) -> tuple[bool | None, str | None]:
+    """`(satisfiable, problem)` of the default root, from the problems the probe found at upload:
+    False with the blocking paths and reasons when no record can be generated, True otherwise,
+    None when the record was too large to check before a dataset (the reason says so)."""
+    found = await of_schema(session, principal, settings, schema_id)
+    blocked = [p for p in found if p["blocking"]]
+    if blocked:
+        named = "; ".join(f"{p['path'] or '(root)'}: {p['reason']}" for p in blocked[:_LISTED])
+        more = f" (and {len(blocked) - _LISTED} more)" if len(blocked) > _LISTED else ""
+        return False, f"No record can be generated: {named}{more}."
+    unchecked = [p for p in found if p["reason"].startswith(NOT_CHECKED)]
+    if unchecked:
+        return None, unchecked[0]["reason"]
+    return True, None

@@ -40,6 +40,23 @@ class Schema:
         ctx = info.context
         return JSON(await schema_problems.of_schema(ctx.session, ctx.principal, ctx.settings, self.schema_id))
 
+    @strawberry.field(
+        description="Whether records of the default root can be generated, found at upload by the same "
+        "probe as `problems`: false when a blocking problem means no record can be (a dataset request "
+        "is refused; `problem` says why), null when the record was too large to check before a dataset."
+    )
+    async def satisfiable(self, info: Info[Context, None]) -> bool | None:
+        ctx = info.context
+        return (await schema_problems.verdict(ctx.session, ctx.principal, ctx.settings, self.schema_id))[0]
+
+    @strawberry.field(
+        description="Why `satisfiable` is not true: the blocking paths with their reasons, or why the "
+        "record was not checked; null when satisfiable."
+    )
+    async def problem(self, info: Info[Context, None]) -> str | None:
+        ctx = info.context
+        return (await schema_problems.verdict(ctx.session, ctx.principal, ctx.settings, self.schema_id))[1]
+
     @strawberry.field(description="Projects the schema is linked to.")
     async def project_ids(self, info: Info[Context, None]) -> list[int]:
         return await info.context.loaders.project_ids_by_schema.load(self.schema_id)
