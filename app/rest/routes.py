@@ -16,7 +16,7 @@ from app.core.library import payloads as library_payloads
 from app.core.models import Role
 from app.core.notifications import payloads as notifications_payloads
 from app.core.projects import payloads as projects_payloads
-from app.core.storage.files import LABELS
+from app.core.storage.files import COVERAGE, LABELS
 from app.core.tenants import payloads as tenants_payloads
 from app.core.users import payloads as users_payloads
 from app.generation.output_formats import FORMAT_NAMES
@@ -126,8 +126,9 @@ ROUTES: tuple[Route, ...] = (
           body=integrations_payloads.ObjectExportCreate, status=201, action=Action.DATASET_EXPORT,
           errors=(400, 403, 404, 409, 422)),
     Route("GET", "/data/{dataset_id}", "Download a dataset file (streamed; HTTP Range supported)", "Datasets",
-          download=True, query=(Param("format", "str", "The file's format (labels: the invalid records' labels)", "json",
-                                      choices=(*FORMAT_NAMES, LABELS)),
+          download=True, query=(Param("format", "str", "The file's format (labels: the invalid records' labels; "
+                                      "coverage: the coverage set's report)", "json",
+                                      choices=(*FORMAT_NAMES, LABELS, COVERAGE)),
                                 Param("file_index", "int", "File of a multi-file dataset", 0, minimum=0),
                                 Param("link", "str", "A signed link from the create_download_link mutation, "
                                       "instead of the Authorization header (5 minutes, this file only)")),

@@ -15,7 +15,7 @@ from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate as validate_openapi
 
 from app.core.settings import Settings
-from app.core.storage.files import LABELS
+from app.core.storage.files import COVERAGE, LABELS
 from app.rest.route import Route
 from app.rest.routes import ROUTES
 from tests.api.mutation_scenarios import SCENARIOS, World, make_world
@@ -220,8 +220,9 @@ async def test_downloads_are_documented_per_media_type(api: Api) -> None:
         assert spec["schema"].get("format") != "binary", (media_type, spec)
     assert content["application/json"]["schema"]["type"] == "array"
     format_param = next(p for p in operation["parameters"] if p["name"] == "format")
-    # and the labels of a dataset with invalid records (NDJSON, the media type of ndjson)
-    assert sorted(format_param["schema"]["enum"]) == sorted([*FORMATS, LABELS])
+    # and the labels of a dataset with invalid records (NDJSON, the media type of ndjson), and the
+    # coverage report of a coverage dataset (JSON)
+    assert sorted(format_param["schema"]["enum"]) == sorted([*FORMATS, LABELS, COVERAGE])
     for status in ("206", "400", "416"):
         assert status in operation["responses"], status
 

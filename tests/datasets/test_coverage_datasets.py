@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 
@@ -70,3 +71,77 @@ async def test_coverage_plan_before_creating(api: Api) -> None:
     assert "each or pairwise" in bad["detail"]
     _, stranger = await api.create_tenant()
     await api.call("POST", f"/schemas/{schema_id}/coverage-plan", stranger, 404, json={"mode": "each"})
+
+
+_MISSING = object()
+
+
+def _at(record: Any, pointer: str) -> Any:
+    """The value at a JSON pointer of the record (_MISSING when a step is absent)."""
+    node = record
+    for step in pointer.split("/")[1:]:
+        step = step.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and step in node:
+            node = node[step]
+        elif isinstance(node, list) and step.isdigit() and int(step) < len(node):
+            node = node[int(step)]
+        else:
+            return _MISSING
+    return node
+
+
+def _meets(record: Any, target: dict[str, Any]) -> bool | None:
+    """Whether the record meets the target, read off the record alone (None: a kind not read here)."""
+    value = _at(record, target["pointer"])
+    kind, want = target["kind"], target["value"]
+    if kind == "presence":
+        return (value is not _MISSING) == want
+    if kind in ("enum", "boolean"):
+        return value is not _MISSING and value == want and type(value) is type(want)
+    if kind == "null":
+        return value is not _MISSING and (value is None) == want
+    if kind == "bound" and target.get("keyword") in ("minLength", "maxLength"):
+        return isinstance(value, str) and len(value) == want
+    if kind == "bound" and target.get("keyword") in ("minimum", "maximum"):
+        return isinstance(value, int | float) and value == want
+    return None
+
+
+async def test_coverage_report_download_is_the_plan(api: Api) -> None:
+    """GET /data/{id}?format=coverage is the report of the dataset's set: equal to the coverage
+    plan of the same params, seed and record_count; each target it places is found in its record
+    by reading the downloaded records; a dataset without params.coverage has no report (404)."""
+    _, admin = await api.create_tenant()
+    project = (await api.create_project(admin, "Coverage report"))["project_id"]
+    schema_id = (await upload_schema(api, admin, ANGULAR, "angular-component.json"))["schema_id"]
+    params = {"seed": 11, "coverage": "each"}
+    made = await create_dataset(api, admin, project, schema_id, 25, types=["json", "csv"], params=params)
+    assert (await wait_for(api, admin, made["dataset_id"]))["status"] == "completed"
+    got = await download(api, admin, made["dataset_id"], "coverage")
+    assert got.headers["content-type"].startswith("application/json")
+    report = got.json()
+    plan = await api.call("POST", f"/schemas/{schema_id}/coverage-plan", admin, 200,
+                          json={"mode": "each", "params": {"seed": 11, "record_count": 25}})
+    assert report == plan
+    assert report["covered"] == report["total"] == len(report["targets"]) > 40
+
+    records = (await download(api, admin, made["dataset_id"], "json")).json()
+    validator = jsonschema.Draft7Validator(json.loads(ANGULAR), format_checker=jsonschema.FormatChecker())
+    assert all(validator.is_valid(r) for r in records)
+    read = 0
+    for target in report["targets"]:
+        assert target["record"] is not None and target["record"] < report["records"], target
+        met = _meets(records[target["record"]], target)
+        assert met is not False, target
+        read += met is not None
+        if met is not None:  # and in the set's records by a scan, not only where the report says
+            assert any(_meets(r, target) for r in records[: report["records"]]), target
+    assert read >= len(report["targets"]) - 2  # all but the two branch targets of /prefix
+
+    plain = await create_dataset(api, admin, project, schema_id, 5, types=["json"], params={"seed": 1})
+    assert (await wait_for(api, admin, plain["dataset_id"]))["status"] == "completed"
+    missing = await api.call("GET", f"/data/{plain['dataset_id']}", admin, 404, params={"format": "coverage"})
+    assert "made without params.coverage" in missing["detail"] and missing["code"] == "file_not_found"
+    second = await api.call("GET", f"/data/{made['dataset_id']}", admin, 404,
+                            params={"format": "coverage", "file_index": 1})
+    assert "one coverage report" in second["detail"]

@@ -30,7 +30,10 @@ class CoveragePlanRequest(Strict):
     constraint_set_id: Id | None = None
     mode: str = Field(default="each", json_schema_extra={"enum": ["each", "pairwise"]})
     params: dict[str, Any] | None = Field(
-        default=None, description="As for a dataset: seed, locale, root, ... (coverage is `mode`)"
+        default=None,
+        description="As for a dataset: seed, locale, root, ... (coverage is `mode`); and `record_count`, "
+        "the dataset's record count (default 1): unique fields draw from pools sized by it, so the "
+        "plan is the set of a dataset of that many records",
     )
 
 
@@ -89,8 +92,22 @@ async def plan(
         raise Invalid("mode must be each or pairwise.", code=ErrorCode.INVALID_PARAMS, field="mode")
     if params is not None and not isinstance(params, dict):
         raise Invalid("params must be a JSON object.", code=ErrorCode.INVALID_PARAMS, field="params")
-    stored = await checked_params(settings, schema, constraint_set, {**(params or {}), "coverage": mode})
+    given = dict(params or {})
+    record_count = _plan_record_count(given.pop("record_count", 1))
+    stored = await checked_params(settings, schema, constraint_set, {**given, "coverage": mode})
     stored.pop("deferred", None)
     rules = list(constraint_set.rules) if constraint_set else []
-    cover = await coverage_of(settings, schema, rules, stored, mode)
+    cover = await coverage_of(settings, schema, rules, stored, mode, record_count)
     return {**cover.report(), "seed": str(stored["seed"])}
+
+
+def _plan_record_count(raw: Any) -> int:
+    """params.record_count of a coverage plan (not a dataset param: the dataset's own record_count,
+    carried in params so the GraphQL field keeps its arguments)."""
+    if isinstance(raw, bool) or not isinstance(raw, int) or raw < 1:
+        raise Invalid(
+            "params.record_count must be a whole number of at least 1 (the dataset's record_count).",
+            code=ErrorCode.INVALID_RECORD_COUNT,
+            field="params.record_count",
+        )
+    return raw

@@ -26,7 +26,7 @@ from app.core.projects.repository import ProjectRepository
 from app.core.services import audit
 from app.core.settings import Settings
 from app.core.storage import store_for
-from app.core.storage.files import LABELS, STORED_FORMATS
+from app.core.storage.files import COVERAGE, LABELS, STORED_FORMATS
 from app.core.tenants.repository import TenantRepository
 from app.core.validation import parse
 from app.generation.output_formats import FORMAT_NAMES, spoken
@@ -308,9 +308,11 @@ async def downloadable(repo: DatasetRepository, dataset_id: int, fmt: str, file_
     """The dataset if `fmt` file `file_index` may be asked for: a known format, a visible and
     completed dataset (the checks of GET /data/{dataset_id} and of its signed links)."""
     require(repo.principal, Action.DATASET_DOWNLOAD)  # the tenant role, and a scoped token's actions
-    if fmt not in FORMAT_NAMES and fmt != LABELS:
+    if fmt not in STORED_FORMATS:
         raise Invalid(
-            f"Unknown format '{fmt[:20]}'; use {spoken()} (or labels).", code=ErrorCode.UNKNOWN_FORMAT, field="format"
+            f"Unknown format '{fmt[:20]}'; use {spoken()} (or labels, coverage).",
+            code=ErrorCode.UNKNOWN_FORMAT,
+            field="format",
         )
     if file_index < 0:
         raise NotFound(f"Dataset {dataset_id} has no file {file_index}.", code=ErrorCode.FILE_NOT_FOUND, field="file_index")
@@ -341,14 +343,8 @@ async def download(
     repo = DatasetRepository(session, principal)
     dataset = await downloadable(repo, dataset_id, fmt, file_index)
     row = await repo.file(dataset_id, fmt, file_index)
-    if row is None and fmt == LABELS:
-        raise NotFound(
-            f"Dataset {dataset_id} has no labels file: it was made without params.invalid_rate."
-            if not negative.invalid_records(dataset) or file_index == 0
-            else f"Dataset {dataset_id} has one labels file (file_index 0).",
-            code=ErrorCode.FILE_NOT_FOUND,
-            field="file_index" if file_index else "format",
-        )
+    if row is None and fmt in (LABELS, COVERAGE):
+        _no_side_file(dataset, fmt, file_index)
     if row is None:
         negative.refuse_format(dataset.params or {}, fmt)  # never rendered with invalid records
         if await repo.file(dataset_id, fmt, 0) is None:
@@ -368,6 +364,20 @@ async def download(
     output = STORED_FORMATS[fmt]
     name = f"dataset-{dataset_id}" + (f"-{file_index}" if file_index else "") + f".{output.extension}"
     return Download(row.path, name, output.media_type, row.size_bytes, row.sha256)
+
+
+def _no_side_file(dataset: Dataset, fmt: str, file_index: int) -> None:
+    """404 for a labels or coverage file a dataset does not have, saying why."""
+    made = negative.invalid_records(dataset) if fmt == LABELS else (dataset.params or {}).get("coverage")
+    param = "params.invalid_rate" if fmt == LABELS else "params.coverage"
+    what = "labels file" if fmt == LABELS else "coverage report"
+    raise NotFound(
+        f"Dataset {dataset.id} has no {what}: it was made without {param}."
+        if not made or file_index == 0
+        else f"Dataset {dataset.id} has one {what} (file_index 0).",
+        code=ErrorCode.FILE_NOT_FOUND,
+        field="file_index" if file_index else "format",
+    )
 
 
 async def lose_files(session: AsyncSession, principal: Principal, dataset_id: int, reason: str) -> None:

@@ -56,6 +56,7 @@ from app.core.repositories.jobs import (
 from app.core.settings import Settings
 from app.core.storage import store_for
 from app.core.storage.files import (
+    COVERAGE,
     LABELS,
     Sink,
     WrittenFile,
@@ -380,8 +381,14 @@ class _Generate(_ShardJob):
         # file (file_index 0), joined in record order like the others
         labelled = plan.negative is not None
         kinds = [*self.types, LABELS] if labelled else list(self.types)
+        # params.coverage: the set's report goes with the part holding record 0 (the set's records)
+        report = _coverage_report(plan) if a == 0 and index == 0 else None
+        if report is not None:
+            kinds.append(COVERAGE)
 
         def produce(streams: Sequence[Sink]) -> list[int]:
+            if report is not None:
+                streams[-1].write(report)
             return write_many(
                 plan,
                 list(zip(self.types, streams, strict=False)),
@@ -391,7 +398,7 @@ class _Generate(_ShardJob):
                 footer=b == last,
                 progress=self._progress,
                 limit=limit,
-                labels=streams[-1] if labelled else None,
+                labels=streams[len(self.types)] if labelled else None,
             )
 
         written = self.store.write_many(
@@ -412,10 +419,12 @@ class _Generate(_ShardJob):
                 "path": part.path,
                 "size_bytes": part.size_bytes,
                 "sha256": part.sha256 if whole and (fmt != LABELS or one_file) else None,
-                "whole": whole and (fmt != LABELS or one_file),
+                "whole": whole and (fmt != LABELS or one_file) and part.sha256 is not None,
             }
             for fmt, part in zip(kinds, written, strict=True)
         )
+        if report is not None:  # the set's size: the coverage file's record count
+            self.outputs[-1]["set_records"] = plan.coverage.size if plan.coverage is not None else 0
         held = self._retry(self._record_parts, "recording parts")
         if not held:
             raise Fenced
@@ -477,7 +486,7 @@ class _Assembly(_ShardJob):
                 parts.setdefault((out["format"], out["file_index"]), []).append(out)
         files: list[DatasetFile] = []
         joined = 0
-        order = [*self.types, LABELS]
+        order = [*self.types, LABELS, COVERAGE]
         for (fmt, index), pieces in sorted(parts.items(), key=lambda kv: (order.index(kv[0][0]), kv[0][1])):
             rel = final_file_path(self.dataset_id, fmt, index)
             if len(pieces) == 1 and pieces[0]["whole"]:
@@ -493,7 +502,7 @@ class _Assembly(_ShardJob):
                     format=fmt,
                     file_index=index,
                     # the labels file: a line per invalid record
-                    records=invalid_records(self.dataset) if fmt == LABELS else sum(p["records"] for p in pieces),
+                    records=self._file_records(fmt, pieces),
                     size_bytes=written.size_bytes,
                     sha256=written.sha256,
                     path=written.path,
@@ -520,6 +529,13 @@ class _Assembly(_ShardJob):
             time.monotonic() - began,
         )
         return "completed"
+
+    def _file_records(self, fmt: str, pieces: list[dict[str, Any]]) -> int:
+        if fmt == LABELS:  # a line per invalid record
+            return invalid_records(self.dataset)
+        if fmt == COVERAGE:  # the records of the set the report describes
+            return int(pieces[0].get("set_records", 0))
+        return sum(p["records"] for p in pieces)
 
     def _shards(self) -> list[DatasetShard]:
         with Session(self.engine) as session:
@@ -557,3 +573,13 @@ class _Assembly(_ShardJob):
 
 
 __all__ = ["Fenced", "engine_for", "record_outcome", "run_shard", "settings_of", "warm_up", "worker_id"]
+
+
+def _coverage_report(plan: Any) -> bytes | None:
+    """params.coverage: the report of the set the plan's first records are (None without one)."""
+    cover = getattr(plan, "coverage", None)
+    if cover is None:
+        return None
+    # with the seed as a coverage plan answers it: the plan of these params is this file, byte for byte
+    report = {**cover.report(), "seed": str(plan.params.seed)}
+    return orjson.dumps(report, option=orjson.OPT_INDENT_2)

@@ -25,11 +25,21 @@ LABELS_FORMAT = OutputFormat(
     "labels.ndjson",
     "One label per invalid record (params.invalid_rate): record, pointer, keyword, schema_pointer, rule, detail",
 )
-STORED_FORMATS: dict[str, OutputFormat] = {**BY_NAME, LABELS: LABELS_FORMAT}
+# params.coverage: the coverage set's report (mode, records, total, covered, targets), one JSON file
+# (a DatasetFile of this format, file_index 0) written with the dataset's first records, downloaded
+# as format=coverage
+COVERAGE = "coverage"
+COVERAGE_FORMAT = OutputFormat(
+    COVERAGE,
+    BY_NAME["json"].media_type,
+    "coverage.json",
+    "The coverage set's report (params.coverage): mode, records, total, covered, targets",
+)
+STORED_FORMATS: dict[str, OutputFormat] = {**BY_NAME, LABELS: LABELS_FORMAT, COVERAGE: COVERAGE_FORMAT}
 
 
 def file_name(fmt: str, file_index: int) -> str:
-    """The name of a dataset's `file_index`-th file of `fmt` (an output format or labels)."""
+    """The name of a dataset's `file_index`-th file of `fmt` (an output format, labels or coverage)."""
     return f"data-{file_index:04d}.{STORED_FORMATS[fmt].extension}"
 
 
