@@ -224,7 +224,7 @@ def cached_plan(
         loaded = load()
         rules = parse_rules(loaded.field_tree(params.root), list(raw_rules)) if raw_rules else []
         plan = compile_coverage(loaded, rules, params, mode=params.coverage, record_count=record_count)[0]
-        return _with_negative(plan, load, formats)
+        return _with_negative(plan, load, formats, raw_rules)
     # every param but the seed (a frozen dataclass: hashable), the rules as canonical JSON
     key = (
         schema_key,
@@ -239,11 +239,13 @@ def cached_plan(
         compiled = compile_generators(loaded, rules, params, record_count=record_count)
         plan = plan_of(compiled, params)  # a compile that fails its probe is not kept
         _plan_cache.put(key, compiled)
-        return _with_negative(plan, load, formats)
-    return _with_negative(plan_of(compiled, params), load, formats)
+        return _with_negative(plan, load, formats, raw_rules)
+    return _with_negative(plan_of(compiled, params), load, formats, raw_rules)
 
 
-def _with_negative(plan: Plan, load: Callable[[], LoadedSchema], formats: Sequence[str]) -> Plan:
+def _with_negative(
+    plan: Plan, load: Callable[[], LoadedSchema], formats: Sequence[str], rules: Sequence[Mapping[str, Any]]
+) -> Plan:
     """`plan` with params.invalid_rate's invalid records attached (plan.negative): the engine
     refuses a rate out of range, an XSD schema, a format that cannot carry them, a keyword the
     schema has nothing breakable for and a schema with nothing breakable (ParamsError: 422)."""
@@ -252,7 +254,9 @@ def _with_negative(plan: Plan, load: Callable[[], LoadedSchema], formats: Sequen
     from app.generation.negative.engine import attach_negative
 
     keywords = list(plan.params.invalid_keywords) if plan.params.invalid_keywords else None
-    attach_negative(plan, load(), rate=plan.params.invalid_rate, keywords=keywords, formats=formats)
+    attach_negative(
+        plan, load(), rate=plan.params.invalid_rate, keywords=keywords, formats=formats, rules=list(rules)
+    )
     return plan
 
 

@@ -99,7 +99,7 @@ def build_plan(
         from app.generation.negative.engine import attach_negative
 
         keywords = [k.strip() for k in invalid_keywords.split(",") if k.strip()] if invalid_keywords else None
-        attach_negative(plan, loaded, rate=invalid_rate, keywords=keywords, formats=(fmt,))
+        attach_negative(plan, loaded, rate=invalid_rate, keywords=keywords, formats=(fmt,), rules=rules)
     return plan
 
 

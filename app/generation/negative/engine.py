@@ -44,6 +44,7 @@ class Negative:
         offered: list[Constraint],
         selection: Selection,
         spares: list[tuple[Any, Constraint]],
+        probe: Sequence[Any] = (),
     ) -> None:
         self.breaker = breaker
         self.offered = offered
@@ -51,6 +52,17 @@ class Negative:
         # (probe record, a constraint it breaks alone): what a record that can break none of
         # the constraints (its optional parts absent, another branch taken) is made from instead
         self.spares = spares
+        self.probe = probe  # the first records of the output, valid (what a duplicate copies)
+        self._outputs: dict[int, Any] = {}
+
+    def peers(self, index: int) -> Iterator[Any]:
+        """The output records before `index` among the first len(probe), nearest first: the
+        valid ones as generated, the invalid ones as broken."""
+        for k in range(min(index, len(self.probe)) - 1, -1, -1):
+            if k not in self._outputs:
+                valid = not self.selection.rows(k, k + 1).size
+                self._outputs[k] = self.probe[k] if valid else self.broken(k, self.probe[k])[0]
+            yield self._outputs[k]
 
     @property
     def count(self) -> int:
@@ -66,7 +78,9 @@ class Negative:
         a probe record known to break one is broken in its place (the count stays exact)."""
         rng = self.selection.rng(index)
         for base, c in self._tries(record, rng):
-            got = self.breaker.attempt(c, base, rng)
+            # a rule's break is told where the record goes (a duplicate copies an earlier one)
+            extra: dict[str, Any] = {"index": index} if c.rule is not None else {}
+            got = self.breaker.attempt(c, base, rng, **extra)
             if got is not None:
                 broken, where, detail = got
                 return broken, Label(index, where, c.keyword, c.schema_pointer, c.rule, detail)
@@ -114,8 +128,13 @@ def build_negative(
     rng = random.Random(seed)
     offered: list[Constraint] = []
     spares: list[tuple[Any, Constraint]] = []
+    if hasattr(breaker, "peers"):  # a duplicate, while probing, copies an earlier probe record
+        breaker.peers = lambda index: reversed(records[:index])
     for c in candidates:
-        base = next((r for r in records if breaker.attempt(c, r, rng, confirm=False) is not None), None)
+        extra: dict[str, Any] = {"index": len(records)} if c.rule is not None else {}
+        base = next(
+            (r for r in records if breaker.attempt(c, r, rng, confirm=False, **extra) is not None), None
+        )
         if base is not None:
             offered.append(c)
             spares.append((base, c))
@@ -131,7 +150,10 @@ def build_negative(
             "The schema has no constraint a record can break alone (nothing to make invalid).",
             field="params.invalid_rate",
         )
-    return Negative(breaker, offered, Selection(record_count, float(rate), seed), spares)
+    negative = Negative(breaker, offered, Selection(record_count, float(rate), seed), spares, records)
+    if hasattr(breaker, "peers"):
+        breaker.peers = negative.peers
+    return negative
 
 
 def attach_negative(
@@ -141,9 +163,11 @@ def attach_negative(
     rate: Any,
     keywords: Sequence[str] | None = None,
     formats: Sequence[str] = ("json",),
+    rules: Sequence[Any] = (),
 ) -> Negative | None:
     """Make `rate` of `plan`'s records invalid (plan.negative), for a LoadedSchema `source`;
-    None (and nothing changed) at rate 0."""
+    None (and nothing changed) at rate 0. `rules`: the plan's constraint-set rules (breakable
+    too; a schema constraint's break must keep them)."""
     if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 <= rate <= 1:
         raise ParamsError("params.invalid_rate must be a number between 0 and 1.", field="params.invalid_rate")
     if rate == 0:
@@ -154,8 +178,9 @@ def attach_negative(
         raise ParamsError("params.invalid_rate is not available for XSD schemas yet.", field="params.invalid_rate")
     else:
         from app.generation.negative.json_breaker import JsonBreaker
+        from app.generation.negative.rule_breaks import RuleChecks
 
-        breaker = JsonBreaker(source.document, root, plan.gen)
+        breaker = JsonBreaker(source.document, root, plan.gen, RuleChecks(plan.tree, rules) if rules else None)
         check_formats("json", formats)
     probe = None
     if plan.record_count:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import orjson
@@ -13,6 +14,7 @@ from app.generation.negative.instance import Path, get, locations, pointer, put
 from app.generation.negative.json_constraints import json_constraints
 from app.generation.negative.json_values import candidates
 from app.generation.negative.judge import APPLICATORS, judge_json
+from app.generation.negative.rule_breaks import RuleChecks, describe
 
 MAX_CANDIDATES = 80  # values tried per location before the constraint is given up for the record
 MAX_PLACES = 3  # locations tried per constraint and record (a template may match many items)
@@ -89,8 +91,11 @@ class JsonBreaker:
 
     kind = "json"
 
-    def __init__(self, document: Any, root: str, gen: Any) -> None:
+    def __init__(self, document: Any, root: str, gen: Any, rules: RuleChecks | None = None) -> None:
         self.gen = gen
+        self.rules = rules
+        # the output records a duplicate may copy (a unique rule's break), before record `index`
+        self.peers: Callable[[int], Iterable[Any]] = lambda index: ()
         contents, resolver = document.root_schema(root)
         schema: Any = document.contents if root == "#" else {"$ref": f"{document.base_uri}#/{root}"}
         checker = document.validator_cls.FORMAT_CHECKER
@@ -100,6 +105,8 @@ class JsonBreaker:
         self.constraints = json_constraints(
             contents, resolver, document.base_uri, document.version, formats, root_pointer
         )
+        if rules is not None:
+            self.constraints += rules.constraints()
         self._subs: dict[int, Any] = {}
         self.fast = fast_validator(document) if root == "#" else None
 
@@ -115,14 +122,17 @@ class JsonBreaker:
         return sub
 
     def attempt(
-        self, c: Constraint, record: Any, rng: random.Random, *, confirm: bool = True
+        self, c: Constraint, record: Any, rng: random.Random, *, confirm: bool = True, index: int = 0
     ) -> tuple[Any, str, str] | None:
         """(the record breaking `c` alone, its pointer, a sentence) or None when this record
         cannot break `c` (the location is absent, or every candidate breaks something else).
-        `confirm=False` (the build's probe): jsonschema-rs's word is enough, when it has one."""
+        `confirm=False` (the build's probe): jsonschema-rs's word is enough, when it has one.
+        `index`: the record's place in the output (a duplicate copies an earlier record's value)."""
         paths = locations(record, c.template)
         if not paths:
             return None
+        if c.rule is not None:
+            return self._attempt_rule(c, record, rng, paths, confirm, index)
         sub = self._sub(c)
         contains = c.schema.get("contains") if isinstance(c.schema, dict) else None
 
@@ -147,6 +157,8 @@ class JsonBreaker:
                         if message == UNSURE:
                             reason, error = judge_json(self.validator.iter_errors(broken), path, c.keyword)
                         elif not confirm or not _lexical(c.schema, cand, c.keyword):
+                            if self.rules is not None and not self.rules.hold(c, broken, path):
+                                continue
                             return broken, pointer(path), f"{dotted(path)}: {message}"[:300]
                         else:
                             reason, error = judge_json(sub.iter_errors(cand), (), c.keyword)
@@ -157,8 +169,36 @@ class JsonBreaker:
                         reason, error = judge_json(self.validator.iter_errors(broken), path, c.keyword)
                 except Exception:  # a candidate the validator cannot judge is not used
                     continue
-                if reason is None:
+                if reason is None and (self.rules is None or self.rules.hold(c, broken, path)):
                     return broken, pointer(path), f"{dotted(path)}: {error.message}"[:300]
+        return None
+
+    def _attempt_rule(
+        self, c: Constraint, record: Any, rng: random.Random, paths: list[Path], confirm: bool, index: int
+    ) -> tuple[Any, str, str] | None:
+        """Break constraint-set rule c.rule's key c.keyword at one of `paths`: the record stays
+        valid under the schema (jsonschema-rs, then jsonschema) and the field's other rules hold."""
+        assert self.rules is not None
+        picks = rng.sample(range(len(paths)), min(MAX_PLACES, len(paths))) if len(paths) > 1 else [0]
+        for k in picks:
+            path = paths[k]
+            value = get(record, path)
+            peers = self.peers(index) if c.keyword == "unique" else ()
+            for tried, cand in enumerate(self.rules.candidates(c, value, peers, path)):
+                if tried >= MAX_CANDIDATES:
+                    break
+                if not self.rules.keeps_others(c, cand) or (c.keyword == "unique" and cand is None):
+                    continue
+                broken = put(record, path, cand)
+                try:
+                    if self.fast is not None and not self.fast.is_valid(broken):
+                        continue
+                    if (confirm or self.fast is None) and not self.validator.is_valid(broken):
+                        continue
+                except Exception:  # a candidate the validator cannot judge is not used
+                    continue
+                detail = describe(c.keyword, c.extra["rule"], cand)
+                return broken, pointer(path), f"{dotted(path)}: {detail}"[:300]
         return None
 
     def text(self, fmt: str, broken: Any) -> str:
