@@ -28,6 +28,7 @@ from app.generation.writers.csv import CsvWriter
 from app.generation.writers.json import JsonArrayWriter, NdjsonWriter
 from app.generation.writers.sql import BATCH as SQL_BATCH
 from app.generation.writers.sql import SqlWriter
+from app.generation.xml_documents import XML_DECLARATION, DocumentsWriter
 
 # records per block: the unit of shards and files split by the service (their edges are multiples)
 BLOCK_SIZE = 4096
@@ -46,7 +47,6 @@ GUARD_ALL_VALUES = 64_000
 GUARD_VALUES = 8_192
 GUARD_MIN = 8
 GUARD_BATCH = 64  # sampled records validated together (after the first chunk's)
-XML_DECLARATION = b'<?xml version="1.0" encoding="UTF-8"?>\n'
 Progress = Callable[[int], None]
 
 if TYPE_CHECKING:
@@ -191,7 +191,9 @@ class Plan:
         if fmt == "xml":
             from app.generation.writers.xml import XmlWriter
 
-            return XmlWriter(self.gen, xsd=self.xsd, root_name=self.element_name)
+            xml = XmlWriter(self.gen, xsd=self.xsd, root_name=self.element_name)
+            # documents: one document per record, following each other (the service zips them)
+            return DocumentsWriter(xml) if self.params.xml_layout == "documents" else xml
         if fmt == "sql":
             table = self.params.table_name or self.table_name
             return SqlWriter(self.gen, dialect=self.params.sql_dialect, table_name=table)

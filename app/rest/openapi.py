@@ -26,6 +26,7 @@ from app.core.error_codes import ErrorCode
 from app.core.models import Role
 from app.core.payloads import NUL_FREE
 from app.generation.output_formats import BY_NAME, OUTPUT_FORMATS
+from app.generation.xml_documents import ZIP_MEDIA_TYPE
 from app.rest.route import DATE_PATTERN, MAX_INT, Param, Route
 
 _SCALARS = {
@@ -316,6 +317,9 @@ def _download_responses() -> dict[str, Any]:
     media = {fmt: BY_NAME[fmt].bare_media_type for fmt in _FILE_SCHEMAS}
     content = {media[fmt]: {"schema": schema} for fmt, schema in _FILE_SCHEMAS.items()}
     choice = ", ".join(f"format={fmt}: {media[fmt]}" for fmt in _FILE_SCHEMAS)
+    # params.xml_layout documents: the XML file is a zip, an XML document per record
+    content[ZIP_MEDIA_TYPE] = {"schema": {"type": "string", "format": "binary"}}
+    choice += f"; format=xml of a dataset with params.xml_layout documents: {ZIP_MEDIA_TYPE}, a document per record"
     return {
         "200": {
             "description": f"The file, streamed ({choice}); supports Range requests",

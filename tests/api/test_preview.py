@@ -137,10 +137,6 @@ async def test_invalid_inputs_are_422_with_a_sentence(api: Api) -> None:
     refused = await create_dataset(api, admin, project["project_id"], sid, 5, status=422,
                                    params={"colour": "red"})
     assert refused["detail"] == "Unknown params: colour."
-    # one XML document per record is the command line's (a dataset's shards join end to end)
-    refused = await create_dataset(api, admin, project["project_id"], sid, 5, status=422,
-                                   params={"xml_layout": "documents"})
-    assert refused["detail"].startswith("params.xml_layout 'documents' (one XML document per record)")
     refused = await create_dataset(api, admin, project["project_id"], sid, 5, status=422,
                                    params={"xml_layout": "zip"})
     assert refused["detail"].startswith("params.xml_layout must be 'container'")

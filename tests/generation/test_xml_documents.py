@@ -117,3 +117,49 @@ def test_json_schema_records_are_well_formed_documents_too() -> None:
         compile_plan(loaded, [], {"seed": 2, "xml_layout": "documents"}, record_count=20).xml_documents()
     )
     assert all(ElementTree.fromstring(d).tag == "record" for d in docs)
+
+
+def test_documents_stream_splits_and_zips_whole_at_any_chunk_size() -> None:
+    """A dataset's XML in the documents layout is the documents one after another (its shards'
+    parts joined end to end); split at every declaration whatever the chunks, each zip entry is
+    one document, valid against the XSD as a file."""
+    import io
+    import random
+    import zipfile
+
+    from app.generation.xml_documents import split_documents, zip_documents
+
+    loaded = load_schema(NS_XSD, "contact.xsd")
+    plan = compile_plan(loaded, [], {"seed": 11, "xml_layout": "documents"}, record_count=120)
+    stream = io.BytesIO()
+    plan.write("xml", stream)  # the writer of the layout: no container, documents in a row
+    blob = stream.getvalue()
+    assert not blob.startswith(b'<?xml version="1.0" encoding="UTF-8"?>\n<records>')
+    expected = list(plan.xml_documents())
+    assert blob == b"".join(expected)
+    rng = random.Random(5)
+    for size in (1, 7, 39, 40, 41, 4096, len(blob)):
+        chunks = [blob[i:i + size] for i in range(0, len(blob), size)]
+        assert list(split_documents(chunks)) == expected, size
+    cuts = sorted(rng.sample(range(1, len(blob)), 50))
+    chunks = [blob[a:b] for a, b in zip([0, *cuts], [*cuts, len(blob)], strict=True)]
+    assert list(split_documents(chunks)) == expected
+
+    class WriteOnly:  # the store's sinks only write
+        def __init__(self) -> None:
+            self.buf = io.BytesIO()
+
+        def write(self, data: bytes) -> int:
+            return self.buf.write(data)
+
+    sink = WriteOnly()
+    assert zip_documents(split_documents([blob]), sink, stem="contact", first=100, count=220) == 120
+    xsd = xmlschema.XMLSchema(NS_XSD.decode())
+    with zipfile.ZipFile(io.BytesIO(sink.buf.getvalue())) as zf:
+        names = zf.namelist()
+        assert names[0] == "contact-0101.xml" and names[-1] == "contact-0220.xml"
+        for name, doc in zip(names, expected, strict=True):
+            assert zf.read(name) == doc
+            xsd.validate(doc.decode())
+    with pytest.raises(ValueError, match="does not start with the XML declaration"):
+        list(split_documents([b"<records>"]))

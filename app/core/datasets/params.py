@@ -38,19 +38,11 @@ async def checked_params(
     if not isinstance(deferred, bool):
         raise Invalid("params.deferred must be true or false.", code=ErrorCode.INVALID_PARAMS, field="params.deferred")
     parsed = parse_params(raw_params)  # unknown keys and bad values -> 422
-    if parsed.xml_layout == "documents":
-        # a dataset's files are written in shards joined end to end, which a zip of documents
-        # cannot be; the command line writes them (README: "XML: one file, or one document per record")
-        raise Invalid(
-            "params.xml_layout 'documents' (one XML document per record) is written by the command line "
-            "for now: tdg generate SCHEMA -f xml --xml-layout documents -o FOLDER; a dataset's XML is "
-            "the 'container' layout.",
-            code=ErrorCode.INVALID_PARAMS,
-            field="params.xml_layout",
-        )
     if parsed.root is not None:
         loaded = await load_cached_async(store_for(settings), schema.storage_key, schema.filename)
         raw_params["root"] = resolve_root(loaded, parsed.root)
+    if parsed.xml_layout == "documents" and schema.type == "xsd":
+        _require_global_root(schema, raw_params.get("root"))
     raw_params["seed"] = parsed.seed if "seed" in raw_params else secrets.randbits(63)
     return raw_params
 
@@ -76,4 +68,20 @@ def require_same_schema(constraint_set: ConstraintSet, schema_id: int | None) ->
             f"not to schema {schema_id}.",
             code=ErrorCode.CONSTRAINT_SET_SCHEMA_MISMATCH,
             field="constraint_set_id",
+        )
+
+
+def _require_global_root(schema: SchemaDoc, root: str | None) -> None:
+    """params.xml_layout documents: each record is a document of its own, which the XSD allows
+    only for a globally declared element (a local one's root is named `parent/child`)."""
+    name = root if root is not None else schema.default_root
+    if "/" in name:
+        parent = name.rsplit("/", 1)[0]
+        raise Invalid(
+            f"params.xml_layout 'documents' writes each record as a document of its own, which the XSD "
+            f"allows only for a globally declared element, and {name!r} is declared inside {parent!r}: "
+            f"choose the root {parent!r} (each document then holds one of those), or keep the "
+            f"'container' layout.",
+            code=ErrorCode.INVALID_PARAMS,
+            field="params.xml_layout",
         )

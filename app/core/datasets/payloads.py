@@ -30,7 +30,7 @@ class DatasetCreate(Strict):
         description="seed, locale (e.g. de_DE: names, addresses, postcodes, phone formats), locales "
         "(a list: each record's locale and country drawn from it), root, records_per_file, null_rate, "
         "sql_dialect, table_name, csv_delimiter, csv_formula_guard, deferred, xml_layout (container | "
-        "documents: the command line's), coverage (each | pairwise: the first records are the coverage "
-        "set), invalid_rate (0 to 1: that share of the records break one constraint each, labelled; "
-        "download format=labels), invalid_keywords (the keywords they may break)",
+        "documents: the XML download is a zip, one document per record), coverage (each | pairwise: the "
+        "first records are the coverage set), invalid_rate (0 to 1: that share of the records break one "
+        "constraint each, labelled; download format=labels), invalid_keywords (the keywords they may break)",
     )

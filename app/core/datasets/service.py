@@ -26,10 +26,11 @@ from app.core.projects.repository import ProjectRepository
 from app.core.services import audit
 from app.core.settings import Settings
 from app.core.storage import store_for
-from app.core.storage.files import COVERAGE, LABELS, STORED_FORMATS
+from app.core.storage.files import COVERAGE, LABELS, STORED_FORMATS, is_documents
 from app.core.tenants.repository import TenantRepository
 from app.core.validation import parse
 from app.generation.output_formats import FORMAT_NAMES, spoken
+from app.generation.xml_documents import ZIP_MEDIA_TYPE
 
 
 def _types(raw: list[str] | None, settings: Settings) -> list[str]:
@@ -362,8 +363,11 @@ async def download(
         details={"format": fmt, "file_index": file_index},
     )
     output = STORED_FORMATS[fmt]
-    name = f"dataset-{dataset_id}" + (f"-{file_index}" if file_index else "") + f".{output.extension}"
-    return Download(row.path, name, output.media_type, row.size_bytes, row.sha256)
+    extension, media_type = output.extension, output.media_type
+    if is_documents(dataset.params, fmt):  # a zip of documents, an entry per record
+        extension, media_type = "zip", ZIP_MEDIA_TYPE
+    name = f"dataset-{dataset_id}" + (f"-{file_index}" if file_index else "") + f".{extension}"
+    return Download(row.path, name, media_type, row.size_bytes, row.sha256)
 
 
 def _no_side_file(dataset: Dataset, fmt: str, file_index: int) -> None:

@@ -11,11 +11,12 @@ from sqlmodel import Session
 
 from app.core.datasets.models import DatasetFile
 from app.core.generation import write
+from app.core.jobs.documents import zip_rendered
 from app.core.jobs.plans import plan_for
 from app.core.jobs.worker_run import engine_for, settings_of
 from app.core.repositories.jobs import JobRepository
 from app.core.storage import store_for
-from app.core.storage.files import Sink, rendered_file_path
+from app.core.storage.files import Sink, is_documents, rendered_file_path, zip_path
 
 
 def render_format(settings_payload: dict[str, Any], dataset_id: int, fmt: str) -> list[dict[str, Any]]:
@@ -33,8 +34,13 @@ def render_format(settings_payload: dict[str, Any], dataset_id: int, fmt: str) -
     rows: list[DatasetFile] = []
     for index, (start, stop) in enumerate(plan.file_ranges()):
         rel = rendered_file_path(dataset_id, fmt, index)
+        documents = is_documents(dataset.params, fmt)
+        if documents:
+            rel = zip_path(rel)
 
-        def produce(streams: Sequence[Sink], a: int = start, b: int = stop) -> int:
+        def produce(streams: Sequence[Sink], a: int = start, b: int = stop, zipped: bool = documents) -> int:
+            if zipped:
+                return zip_rendered(plan, streams[0], a, b, dataset_id)
             return write(plan, fmt, streams[0], a, b)
 
         (written,) = store_for(settings, work=True).write_many([rel], produce)

@@ -35,6 +35,7 @@ from app.core.datasets.negative import invalid_records
 from app.core.errors import DomainError
 from app.core.generation import write_many
 from app.core.jobs.db_retry import retry_db
+from app.core.jobs.documents import zip_parts
 from app.core.jobs.heartbeat import Heartbeat
 from app.core.jobs.outcomes import record_outcome
 from app.core.jobs.plans import plan_for, warm_up
@@ -62,8 +63,10 @@ from app.core.storage.files import (
     WrittenFile,
     file_name,
     final_file_path,
+    is_documents,
     remove_tree,
     shard_work_dir,
+    zip_path,
 )
 
 log = logging.getLogger("tdg.worker")
@@ -489,7 +492,12 @@ class _Assembly(_ShardJob):
         order = [*self.types, LABELS, COVERAGE]
         for (fmt, index), pieces in sorted(parts.items(), key=lambda kv: (order.index(kv[0][0]), kv[0][1])):
             rel = final_file_path(self.dataset_id, fmt, index)
-            if len(pieces) == 1 and pieces[0]["whole"]:
+            if is_documents(self.dataset.params, fmt):  # the parts' documents, zipped
+                written = zip_parts(
+                    self.store, pieces, zip_path(rel), dataset_id=self.dataset_id,
+                    record_count=self.dataset.record_count, beat=self._beat,
+                )
+            elif len(pieces) == 1 and pieces[0]["whole"]:
                 self.store.place(pieces[0]["path"], rel)
                 written = WrittenFile(rel, pieces[0]["size_bytes"], pieces[0]["sha256"])
             else:

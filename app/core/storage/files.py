@@ -9,10 +9,10 @@ import os
 import shutil
 import threading
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Protocol
+from typing import IO, Any, Protocol
 
 from app.generation.output_formats import BY_NAME, OutputFormat
 
@@ -41,6 +41,17 @@ STORED_FORMATS: dict[str, OutputFormat] = {**BY_NAME, LABELS: LABELS_FORMAT, COV
 def file_name(fmt: str, file_index: int) -> str:
     """The name of a dataset's `file_index`-th file of `fmt` (an output format, labels or coverage)."""
     return f"data-{file_index:04d}.{STORED_FORMATS[fmt].extension}"
+
+
+def is_documents(params: Mapping[str, Any] | None, fmt: str) -> bool:
+    """Whether a dataset's `fmt` files are zips of XML documents, an entry per record
+    (params.xml_layout documents; app/core/jobs/documents.py writes them)."""
+    return fmt == "xml" and (params or {}).get("xml_layout") == "documents"
+
+
+def zip_path(rel: str) -> str:
+    """A zip of documents is stored under its file's name ending in .zip, as it is downloaded."""
+    return rel.rsplit(".", 1)[0] + ".zip"
 
 
 def dataset_dir(data_dir: Path, dataset_id: int) -> Path:
