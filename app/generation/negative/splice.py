@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 import numpy as np
+import orjson
 
 from app.generation.engine.columns import Column, take
 from app.generation.negative.engine import Negative
@@ -37,6 +38,23 @@ def _replaced(fmt: str, whole: bytes, n: int, local: list[int], texts: list[str]
     return b"\n".join(lines)
 
 
+def _parsed(
+    negative: Negative, targets: Sequence[tuple[str, Any]], wholes: list[bytes], n: int, local: list[int]
+) -> list[Any] | None:
+    """The valid records `local` of a JSON Schema chunk read back from a json or ndjson target's
+    text (what a reader of the file sees), instead of drawn again as Python values and
+    round-tripped; None when no target's lines line up."""
+    if negative.breaker.kind != "json":
+        return None
+    for (fmt, _), whole in zip(targets, wholes, strict=True):
+        if fmt in ("json", "ndjson"):
+            lines = whole.split(b"\n")
+            if len(lines) == n + 1:
+                skip = 1 if fmt == "json" else 0  # the array's separator line first
+                return [orjson.loads(lines[j + skip].rstrip(b",")) for j in local]
+    return None
+
+
 def spliced_chunks(
     negative: Negative,
     targets: Sequence[tuple[str, Any]],
@@ -49,7 +67,10 @@ def spliced_chunks(
 ) -> list[bytes]:
     """Each target's bytes for the chunk `col` (records first...), its records `bad` broken."""
     local = (bad - first).tolist()
-    valid = negative.breaker.records(take(col, np.asarray(local, dtype=np.int64)))
+    wholes = [w.chunk(col, first, file_start) for w, _s in writers]
+    valid = _parsed(negative, targets, wholes, col.n, local)
+    if valid is None:
+        valid = negative.breaker.records(take(col, np.asarray(local, dtype=np.int64)))
     texts: list[dict[str, str]] = []
     for index, record in zip(bad.tolist(), valid, strict=True):
         broken, label = negative.broken(index, record)
@@ -57,8 +78,8 @@ def spliced_chunks(
         if labels is not None:
             labels.write(label.ndjson())
     out: list[bytes] = []
-    for (fmt, _), (w, _s) in zip(targets, writers, strict=True):
-        whole = _replaced(fmt, w.chunk(col, first, file_start), col.n, local, [t[fmt] for t in texts])
+    for (fmt, _), (w, _s), chunk in zip(targets, writers, wholes, strict=True):
+        whole = _replaced(fmt, chunk, col.n, local, [t[fmt] for t in texts])
         if whole is not None:
             out.append(whole)
             continue
