@@ -29,7 +29,7 @@ from app.core.projects.repository import ProjectRepository
 from app.core.services import audit
 from app.core.settings import Settings
 from app.core.storage import Store, store_for
-from app.core.storage.files import STORED_FORMATS, file_name
+from app.core.storage.files import LABELS, STORED_FORMATS, file_name
 from app.generation.output_formats import FORMAT_NAMES, spoken
 
 
@@ -120,7 +120,7 @@ async def _stored_files(
     base: str,
 ) -> list[dict[str, Any]]:
     """The dataset's files in `formats` (rendered first where not pre-generated, as a download
-    would) with the object key each is uploaded to."""
+    would), and its labels file when it has one, with the object key each is uploaded to."""
     repo = DatasetRepository(session, principal)
     # no autoflush while rendering: a download's audit row flushed before the next format's render
     # would hold SQLite's write lock in this request while the renderer's process waits to write
@@ -129,7 +129,8 @@ async def _stored_files(
         for fmt in formats:
             if await repo.file(dataset_id, fmt, 0) is None:
                 await datasets.download(session, principal, settings, renderer, dataset_id, fmt, 0)
-    stored = [f for f in (await repo.files_of([dataset_id]))[dataset_id] if f.format in formats]
+    # a dataset with invalid records (params.invalid_rate): its labels go with whichever formats
+    stored = [f for f in (await repo.files_of([dataset_id]))[dataset_id] if f.format in formats or f.format == LABELS]
     return [
         {
             "path": f.path,
