@@ -136,3 +136,4 @@ class ErrorCode(StrEnum):
     INVALID_RULE = "invalid_rule"
     INVALID_PARAMS = "invalid_params"
     UNSATISFIABLE = "unsatisfiable"
+    COVERAGE_TOO_LARGE = "coverage_too_large"

@@ -268,9 +268,11 @@ def coverage_set(
     *,
     mode: str,
     record_count: int = 1,
+    seconds: float | None = None,
 ) -> CoverageSet:
     """The coverage set (`each` | `pairwise`) a dataset with these inputs starts with: its size
-    and targets (the report). A function of the inputs and the seed, like the records."""
+    and targets (the report). A function of the inputs and the seed, like the records. `seconds`:
+    the time it may take to build (422 coverage_too_large past it)."""
     from app.generation.coverage import compile_coverage, coverage_mode
     from app.generation.params import parse_params
     from app.generation.rules import parse_rules
@@ -279,4 +281,4 @@ def coverage_set(
     params = parse_params({**(raw_params or {}), "coverage": mode})
     loaded = load()
     rules = parse_rules(loaded.field_tree(params.root), list(raw_rules)) if raw_rules else []
-    return compile_coverage(loaded, rules, params, mode=mode, record_count=record_count)[1]
+    return compile_coverage(loaded, rules, params, mode=mode, record_count=record_count, seconds=seconds)[1]

@@ -1,5 +1,5 @@
-"""The problems-at-upload probe (app/generation/problems.py) runs in processes of its own, never in
-the API process: it parses the schema, builds its field tree and record validator, compiles the
+"""The problems-at-upload probe (app/generation/problems.py), and the coverage sets a request waits
+for (coverage_report), run in processes of its own, never in the API process: it parses the schema, builds its field tree and record validator, compiles the
 record and writes a probe block, which took the server from 151 to 348 MB RSS after 40 x 1 MB
 uploads (memory a process keeps once it has held it). Only the small problems list comes back.
 
@@ -42,6 +42,32 @@ def find_problems(
         # a schema nested deeper than the loader's own checks catch (a regex of a few hundred
         # nested groups is parsed, then overflows the stack inside jsonschema's pattern check)
         return [], "The schema is nested too deeply to be checked (a pattern's groups or the schema's levels)."
+
+
+def coverage_report(
+    raw: bytes,
+    filename: str | None,
+    rules: list[dict[str, Any]],
+    params: dict[str, Any],
+    mode: str,
+    record_count: int,
+    seconds: float,
+) -> tuple[dict[str, Any] | None, tuple[str, str, str | None] | None]:
+    """In a probe process: `(report, None)` of the coverage set these inputs give (built within
+    `seconds`), or `(None, (detail, code, field))` of the 422 the engine refuses it with."""
+    from app.core.generation import coverage_set, domain_errors, load_schema
+
+    try:
+        with domain_errors():
+            loaded = load_schema(raw, filename)
+            cover = coverage_set(
+                lambda: loaded, rules, params, mode=mode, record_count=record_count, seconds=seconds
+            )
+            return cover.report(), None
+    except DomainError as exc:
+        return None, (exc.detail, exc.code.value, exc.field)
+    except RecursionError:
+        return None, ("The schema is nested too deeply for a coverage set.", "generation_failed", None)
 
 
 class ProbePool:

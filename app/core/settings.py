@@ -103,6 +103,9 @@ class Settings(BaseSettings):
     # deleted after this many days: both tables otherwise grow with every dataset forever
     history_retention_days: int = Field(default=30, ge=1)
     max_record_count: int = 10_000_000
+    # a coverage set a request waits for (creation's size check, a coverage plan, a preview) is
+    # built in a probe process within this many seconds, else 422 coverage_too_large
+    coverage_seconds: float = Field(default=15.0, gt=0)
     # HTTP connections (`tdg serve`, app/serving.py): a request's line and headers must arrive
     # within http_header_timeout_seconds of its first byte (of the connection, for the first
     # request), however slowly they trickle; an idle keep-alive connection closes after

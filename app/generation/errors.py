@@ -62,3 +62,10 @@ class Unsatisfiable(GenerationError):
     """The facets, rules and parameters admit no value or record (found while compiling or drawing)."""
 
     code = "unsatisfiable"
+
+
+class CoverageTooLarge(GenerationError):
+    """A coverage set past its bounds: more targets or records than the limits, or not built
+    within the time it was given (app/generation/coverage/sets.py)."""
+
+    code = "coverage_too_large"

@@ -5,11 +5,13 @@ preview starts with the set too. The records are scanned here for the schema's e
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 
+from app.core.settings import Settings
 from tests.api_client import Api
 from tests.datasets.flow import create_dataset, download, upload_schema, wait_for
 
@@ -145,3 +147,34 @@ async def test_coverage_report_download_is_the_plan(api: Api) -> None:
     second = await api.call("GET", f"/data/{made['dataset_id']}", admin, 404,
                             params={"format": "coverage", "file_index": 1})
     assert "one coverage report" in second["detail"]
+
+
+def _many_enums(fields: int, levels: int) -> bytes:
+    props = {f"f{i:02d}": {"enum": [f"v{j}" for j in range(levels)]} for i in range(fields)}
+    return json.dumps({"type": "object", "required": sorted(props), "properties": props}).encode()
+
+
+async def test_coverage_set_past_its_deadline_is_422(api: Api, settings: Settings) -> None:
+    """The set a request waits for is built in a probe process within settings.coverage_seconds:
+    pairwise over 40 enum fields (22.5 s unbounded) is refused with coverage_too_large at creation,
+    in the coverage plan and in the preview, answered soon after the deadline, never hung."""
+    settings.coverage_seconds = 1.0
+    _, admin = await api.create_tenant()
+    project = (await api.create_project(admin, "Coverage bounds"))["project_id"]
+    schema_id = (await upload_schema(api, admin, _many_enums(40, 4), "many-enums.json"))["schema_id"]
+    began = time.monotonic()
+    refused = await create_dataset(api, admin, project, schema_id, 100, 422, types=["json"],
+                                   params={"seed": 2, "coverage": "pairwise"})
+    assert time.monotonic() - began < 60
+    assert refused["code"] == "coverage_too_large" and refused["field"] == "params.coverage", refused
+    assert "within 1 s" in refused["detail"]
+    plan = await api.call("POST", f"/schemas/{schema_id}/coverage-plan", admin, 422,
+                          json={"mode": "pairwise", "params": {"seed": 2}})
+    assert plan["code"] == "coverage_too_large"
+    preview = await api.call("POST", f"/schemas/{schema_id}/preview", admin, 422,
+                             json={"count": 20, "format": "json", "params": {"seed": 2, "coverage": "pairwise"}})
+    assert preview["code"] == "coverage_too_large"
+    # `each` of the same schema is four records, well within the deadline
+    each = await api.call("POST", f"/schemas/{schema_id}/coverage-plan", admin, 200,
+                          json={"mode": "each", "params": {"seed": 2}})
+    assert each["records"] == 4 and each["covered"] == each["total"] == 40 * 4

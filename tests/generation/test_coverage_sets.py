@@ -20,6 +20,7 @@ import xmlschema
 from allpairspy import AllPairs
 
 from app.generation.cli import generate
+from app.generation.coverage import compile_coverage
 from app.generation.coverage.pairwise import ipog, pairs_missed
 from app.generation.errors import ParamsError
 from app.generation.params import parse_params
@@ -402,3 +403,44 @@ def test_options_are_checked(tmp_path: Path) -> None:
         generate(ANGULAR, 5, "json", str(tmp_path / "x.json"), coverage="each", invalid_rate=1.0, jobs=1)
     with pytest.raises(ParamsError, match="cannot be combined"):
         parse_params({"coverage": "pairwise", "invalid_rate": 0.5})
+
+
+def _many_enums(fields: int, levels: int) -> bytes:
+    props = {f"f{i:02d}": {"enum": [f"v{j}" for j in range(levels)]} for i in range(fields)}
+    return json.dumps({"type": "object", "required": sorted(props), "properties": props}).encode()
+
+
+def test_coverage_set_bounds() -> None:
+    """A set is built within its deadline and bounds, or refused with coverage_too_large (not a
+    build that runs on): pairwise over 40 enum fields took 22.5 s without them."""
+    import time
+
+    from app.generation.coverage import sets
+    from app.generation.errors import CoverageTooLarge
+    from app.generation.schema.loader import load_schema
+
+    loaded = load_schema(_many_enums(40, 4), "many.json")
+    began = time.process_time()
+    with pytest.raises(CoverageTooLarge) as late:
+        compile_coverage(loaded, [], {"seed": 3}, mode="pairwise", record_count=1, seconds=0.5)
+    assert time.process_time() - began < 15  # the compile, then at most about the deadline
+    assert late.value.code == "coverage_too_large" and "within 0.5 s" in late.value.detail
+    assert late.value.field == "params.coverage"
+    # the same schema's `each` set is small and quick: built within the deadline
+    _, cover = compile_coverage(loaded, [], {"seed": 3}, mode="each", record_count=1, seconds=30)
+    assert cover.size == 4
+
+    original = sets.MAX_TARGETS
+    try:
+        sets.MAX_TARGETS = 200  # 40 x 4 values + 40 x 39 / 2 x 16 pairs is far above it
+        with pytest.raises(CoverageTooLarge, match="targets, above the limit of 200"):
+            compile_coverage(loaded, [], {"seed": 3}, mode="pairwise", record_count=1)
+    finally:
+        sets.MAX_TARGETS = original
+    original = sets.MAX_RECORDS
+    try:
+        sets.MAX_RECORDS = 3  # the each set needs 4
+        with pytest.raises(CoverageTooLarge, match="more than 3 records"):
+            compile_coverage(loaded, [], {"seed": 3}, mode="each", record_count=1)
+    finally:
+        sets.MAX_RECORDS = original

@@ -3,8 +3,10 @@ size checked against the record count at creation, and its report (targets and w
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from pydantic import Field
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -12,16 +14,16 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from app.core.datasets.params import checked_params, schema_and_set
 from app.core.error_codes import ErrorCode
 from app.core.errors import Invalid
-from app.core.generation import coverage_set, in_thread
 from app.core.library.models import SchemaDoc
 from app.core.payloads import Id, Strict
 from app.core.principal import Principal
-from app.core.schema_cache import load_cached_async
+from app.core.schema_probe import coverage_report, probe_pool
 from app.core.settings import Settings
 from app.core.storage import store_for
 
-if TYPE_CHECKING:
-    from app.generation.coverage.sets import CoverageSet
+# beyond the build's own deadline: loading the schema and compiling its generators in the probe
+# process (a fresh one is spawned first); the engine stops itself at the deadline
+_GRACE_SECONDS = 20.0
 
 
 class CoveragePlanRequest(Strict):
@@ -44,13 +46,37 @@ async def coverage_of(
     params: Mapping[str, Any],
     mode: str,
     record_count: int = 1,
-) -> CoverageSet:
-    """The coverage set of these inputs (built off the event loop: it draws and validates records)."""
-    loaded = await load_cached_async(store_for(settings), schema.storage_key, schema.filename)
-    return await in_thread(
-        f"the coverage set of schema {schema.id}",
-        coverage_set, lambda: loaded, rules, params, mode=mode, record_count=record_count,
+) -> dict[str, Any]:
+    """The report of the coverage set of these inputs (mode, records, total, covered, targets),
+    built in a probe process (app/core/schema_probe.py), never in this one, within
+    settings.coverage_seconds: past it, or past the engine's bounds on targets and records, 422
+    coverage_too_large; a request never waits longer than the deadline and a grace."""
+    raw = await asyncio.to_thread(store_for(settings).get_blob, schema.storage_key)
+    seconds = settings.coverage_seconds
+    future = probe_pool().submit(
+        coverage_report, raw, schema.filename, [dict(r) for r in rules], dict(params), mode, record_count, seconds
     )
+    try:
+        report, refusal = await asyncio.wait_for(asyncio.wrap_future(future), seconds + _GRACE_SECONDS)
+    except TimeoutError:
+        raise Invalid(
+            f"The {mode} coverage set of this schema was not built within {seconds:g} s, the limit of a "
+            "request. Use mode each, or narrow the schema with a constraint set.",
+            code=ErrorCode.COVERAGE_TOO_LARGE,
+            field="params.coverage",
+        ) from None
+    except BrokenProcessPool:
+        raise Invalid(
+            f"The process building the {mode} coverage set of this schema ended before it was done "
+            "(out of memory?). Use mode each, or narrow the schema with a constraint set.",
+            code=ErrorCode.GENERATION_FAILED,
+            field="params.coverage",
+        ) from None
+    if refusal is not None:
+        detail, code, field = refusal
+        raise Invalid(detail, code=ErrorCode(code), field=field)
+    assert report is not None
+    return dict(report)
 
 
 async def check_record_count(
@@ -64,11 +90,11 @@ async def check_record_count(
     mode = params.get("coverage")
     if mode is None:
         return
-    cover = await coverage_of(settings, schema, rules, params, str(mode), record_count)
-    if cover.size > record_count:
+    report = await coverage_of(settings, schema, rules, params, str(mode), record_count)
+    if report["records"] > record_count:
         raise Invalid(
             f"record_count {record_count:,} is below the size of the {mode} coverage set: it needs "
-            f"at least {cover.size:,} records.",
+            f"at least {report['records']:,} records.",
             code=ErrorCode.INVALID_RECORD_COUNT,
             field="record_count",
         )
@@ -97,8 +123,8 @@ async def plan(
     stored = await checked_params(settings, schema, constraint_set, {**given, "coverage": mode})
     stored.pop("deferred", None)
     rules = list(constraint_set.rules) if constraint_set else []
-    cover = await coverage_of(settings, schema, rules, stored, mode, record_count)
-    return {**cover.report(), "seed": str(stored["seed"])}
+    report = await coverage_of(settings, schema, rules, stored, mode, record_count)
+    return {**report, "seed": str(stored["seed"])}
 
 
 def _plan_record_count(raw: Any) -> int:

@@ -34,9 +34,11 @@ def compile_coverage(
     record_count: int,
     validator: Any = None,
     use_schema_validator: bool = True,
+    seconds: float | None = None,
 ) -> tuple[Plan, CoverageSet]:
     """A Plan of max(record_count, set size) records whose first `set.size` records are the
-    coverage set (its generators carry the set's pins), and the set with its report."""
+    coverage set (its generators carry the set's pins), and the set with its report. `seconds`:
+    the time the set may take to build (CoverageTooLarge past it; None: no deadline)."""
     coverage_mode(mode)
     p = params if isinstance(params, GenerationParams) else parse_params(params)
     # a tree of its own: the pins are set on its generators
@@ -68,7 +70,7 @@ def compile_coverage(
         make_plan=make_plan,
         seed=p.seed,
     )
-    cover = builder.build(mode, record_count)
+    cover = builder.build(mode, record_count, seconds=seconds)
     compiled.record_count = max(record_count, cover.size)
     plan = plan_of(compiled, p)
     plan.coverage = cover

@@ -21,8 +21,11 @@ def _any(a: int, la: int, b: int, lb: int) -> bool:
     return True
 
 
-def ipog(sizes: Sequence[int], compatible: Compatible | None = None) -> list[Row]:
-    """Rows covering every compatible pair of levels of every two factors."""
+def ipog(
+    sizes: Sequence[int], compatible: Compatible | None = None, tick: Callable[[], object] | None = None
+) -> list[Row]:
+    """Rows covering every compatible pair of levels of every two factors. `tick` is called
+    between factors (a deadline's check: it raises to stop)."""
     ok: Compatible = compatible or _any
     n = len(sizes)
     if n == 0:
@@ -44,14 +47,16 @@ def ipog(sizes: Sequence[int], compatible: Compatible | None = None) -> list[Row
     best: list[Row] | None = None
     for order in orders:
         for rotate in (False, True):
-            rows = _prune(_grow(sizes, ok, order, rotate), n)
+            rows = _prune(_grow(sizes, ok, order, rotate, tick), n)
             if best is None or len(rows) < len(best):
                 best = rows
     assert best is not None
     return best
 
 
-def _grow(sizes: Sequence[int], ok: Compatible, order: list[int], rotate: bool) -> list[Row]:
+def _grow(
+    sizes: Sequence[int], ok: Compatible, order: list[int], rotate: bool, tick: Callable[[], object] | None
+) -> list[Row]:
     """IPOG over `order`; `rotate`: the candidate levels of row i start at level i (a Latin
     square's diagonal where the gains tie), else the least used level wins a tie."""
     n = len(sizes)
@@ -68,6 +73,8 @@ def _grow(sizes: Sequence[int], ok: Compatible, order: list[int], rotate: bool) 
                 row[first], row[second] = a, b
                 rows.append(row)
     for k in range(2, n):
+        if tick is not None:
+            tick()
         f = order[k]
         done = order[:k]
         uncovered = {

@@ -6,10 +6,15 @@ random, and the records themselves are judged: each is checked by the schema's v
 target is looked for in them by its probe. A target whose record came out invalid or without it
 is moved to a record of its own and tried again (with its alternatives); one that still fails is
 reported unreachable with the reason. Deterministic for a seed, so every shard of a dataset
-rebuilds the same set."""
+rebuilds the same set (once per worker process: app/core/jobs/plans.py keeps the plan). Measured
+CPU per build: angular-component each 0.04-0.09 s, pairwise 0.6 s; the ncml XSD's each set (224
+records) 5.4 s, which every worker process running a shard of such a dataset pays once.
+A request's build (creation, coverage plan, preview) runs in a probe process with a deadline;
+every build is bounded by MAX_TARGETS and MAX_RECORDS."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,11 +35,48 @@ from app.generation.coverage.targets import (
 from app.generation.engine.columns import Column
 from app.generation.engine.generators import Gen
 from app.generation.engine.pins import Pins
-from app.generation.errors import ParamsError, Unsatisfiable
+from app.generation.errors import CoverageTooLarge, ParamsError, Unsatisfiable
 from app.generation.model import FieldTree
 
 MODES = ("each", "pairwise")
 _ROUNDS = 6
+# the bounds of a set (every caller): each target is probed in every record of every round, so
+# targets x records is the work; a request also gives its build a deadline (CoverageBuilder.build)
+MAX_TARGETS = 50_000
+MAX_RECORDS = 10_000
+
+
+class _Clock:
+    """A build's deadline and bounds: calling it past the deadline raises CoverageTooLarge."""
+
+    def __init__(self, mode: str, seconds: float | None) -> None:
+        self.mode, self.seconds = mode, seconds
+        self.until = None if seconds is None else time.monotonic() + seconds
+
+    def __call__(self) -> None:
+        if self.until is not None and time.monotonic() > self.until:
+            raise CoverageTooLarge(
+                f"The {self.mode} coverage set of this schema was not built within {self.seconds:g} s, "
+                "the limit of a request: it has too many targets or combinations. Use mode each, or "
+                "narrow the schema with a constraint set (rules fixing values of some fields).",
+                field="params.coverage",
+            )
+
+    def targets(self, count: int) -> None:
+        if count > MAX_TARGETS:
+            raise CoverageTooLarge(
+                f"The {self.mode} coverage set of this schema has {count:,} targets, above the limit "
+                f"of {MAX_TARGETS:,}. Use mode each, or narrow the schema with a constraint set.",
+                field="params.coverage",
+            )
+
+    def records(self, count: int) -> None:
+        if count > MAX_RECORDS:
+            raise CoverageTooLarge(
+                f"The {self.mode} coverage set of this schema needs more than {MAX_RECORDS:,} records, "
+                "the limit. Use mode each, or narrow the schema with a constraint set.",
+                field="params.coverage",
+            )
 
 
 @dataclass
@@ -119,6 +161,12 @@ def pair_targets(factors: Sequence[_Factor]) -> list[Target]:
     return out
 
 
+def _pair_count(factors: Sequence[_Factor]) -> int:
+    sizes = [len(f.levels) for f in factors]
+    total = sum(sizes)
+    return (total * total - sum(x * x for x in sizes)) // 2
+
+
 def _level(t: Target) -> Any:
     return "absent" if t.kind == "presence" else t.value
 
@@ -150,17 +198,23 @@ class CoverageBuilder:
         seed: int,
     ) -> None:
         self.gen, self.tree, self.xsd, self.validator = gen, tree, xsd, validator
+        self.clock = _Clock("each", None)
         self.make_plan = make_plan
         self.derivation = derive(gen, tree, xsd=xsd, seed=seed)
 
-    def build(self, mode: str, record_count: int) -> CoverageSet:
+    def build(self, mode: str, record_count: int, *, seconds: float | None = None) -> CoverageSet:
+        """The set; `seconds`: the time it may take (None: no deadline). Past the deadline, or
+        past MAX_TARGETS / MAX_RECORDS, CoverageTooLarge (422 coverage_too_large)."""
         if mode not in MODES:
             raise ParamsError(f"coverage must be one of {', '.join(MODES)}.", field="params.coverage")
+        self.clock = _Clock(mode, seconds)
         targets = list(self.derivation.targets)
+        self.clock.targets(len(targets))
         records: list[PinSet] = []
         owners: list[list[Target]] = []
         if mode == "pairwise":
             factors = factors_of(targets)
+            self.clock.targets(len(targets) + _pair_count(factors))
             pairs = pair_targets(factors)
             targets.extend(pairs)
             sizes = [len(f.levels) for f in factors]
@@ -169,7 +223,7 @@ class CoverageBuilder:
                 pa, pb = factors[a].levels[la].pins, factors[b].levels[lb].pins
                 return pa is not None and pb is not None and compatible(pa, pb)
 
-            for row in ipog(sizes, ok):
+            for row in ipog(sizes, ok, self.clock):
                 pins: PinSet = {}
                 mine: list[Target] = []
                 for f, lv in enumerate(row):
@@ -205,10 +259,10 @@ class CoverageBuilder:
         tries: dict[int, int] = {}
         reasons: dict[int, str] = {}
         for rnd in range(_ROUNDS + 1):
-            records, owners = _compact(records, owners)
+            records, owners = self._round(records, owners)
             recs, errors = self._draw(records, max(record_count, len(records)))
             valid = [e is None for e in errors]
-            met = _first_meeting(targets, recs, valid)
+            met = _first_meeting(targets, recs, valid, self.clock)
             misplaced: list[Target] = []
             for i, mine in enumerate(owners):
                 for t in mine:
@@ -273,6 +327,15 @@ class CoverageBuilder:
                 f"({next(e for e in errors if e)})."
             )
         return CoverageSet(mode, len(records), targets)
+
+    def _round(
+        self, records: list[PinSet], owners: list[list[Target]]
+    ) -> tuple[list[PinSet], list[list[Target]]]:
+        """The records of the next round, within the deadline and the bound on records."""
+        self.clock()
+        records, owners = _compact(records, owners)
+        self.clock.records(len(records))
+        return records, owners
 
     # -- drawing ---------------------------------------------------------------------------
 
@@ -370,10 +433,14 @@ def _compact(records: list[PinSet], owners: list[list[Target]]) -> tuple[list[Pi
     return [records[i] for i in keep], [owners[i] for i in keep]
 
 
-def _first_meeting(targets: Sequence[Target], recs: Sequence[Any], valid: Sequence[bool]) -> dict[int, int | None]:
+def _first_meeting(
+    targets: Sequence[Target], recs: Sequence[Any], valid: Sequence[bool], clock: _Clock | None = None
+) -> dict[int, int | None]:
     out: dict[int, int | None] = {}
-    for t in targets:
+    for n, t in enumerate(targets):
         if t.probe is None:
             continue
+        if clock is not None and n % 256 == 0:
+            clock()
         out[id(t)] = next((i for i, r in enumerate(recs) if valid[i] and t.probe(r)), None)
     return out
