@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import cast
 
 import numpy as np
 
@@ -12,6 +13,7 @@ from app.generation.engine.choices import ChoiceGen
 from app.generation.engine.columns import Arr, Choice, Column, Leaf, Obj, take
 from app.generation.engine.generators import Gen, distinct_generators
 from app.generation.engine.objects import ObjectGen
+from app.generation.writers.interleave import interleave
 
 XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
 XML_NS = "http://www.w3.org/XML/1998/namespace"
@@ -69,6 +71,22 @@ def _escape_column(values: list[str], attr: bool) -> list[str]:
     return [esc(v) if special.search(v) else v for v in values]
 
 
+# an element's text for every row: constant strings and columns of per-row text, in order
+Segments = list[str | list[str]]
+
+
+def _pieces(segments: Segments) -> tuple[list[str], list[list[str]]]:
+    """`interleave`'s pieces and columns from segments (adjacent constants joined)."""
+    pieces, columns = [""], []
+    for s in segments:
+        if isinstance(s, str):
+            pieces[-1] += s
+        else:
+            columns.append(s)
+            pieces.append("")
+    return pieces, columns
+
+
 def xml_name(key: str) -> str:
     name = _NAME_BAD.sub("_", key) or "_"
     if not (name[0].isalpha() or name[0] == "_"):
@@ -110,7 +128,92 @@ class XmlWriter:
     def chunk(self, col: Column, first: int, file_start: int) -> bytes:
         if col.n == 0:
             return b""
-        return ("\n".join(self.records(col)) + "\n").encode()
+        segments = self._template(self.gen, col, self.root_tag, "", root=True)
+        if segments is None:
+            return ("\n".join(self.records(col)) + "\n").encode()
+        pieces, columns = _pieces([*segments, "\n"])
+        return interleave(pieces, columns, col.n)
+
+    # -- one template per record: the same text as `records`, in one C pass ----------------
+
+    def _template(
+        self, gen: Gen, col: Column, tag: str, parent_ns: str, root: bool = False
+    ) -> Segments | None:
+        """The element `tag` of every row of an object column as segments (constant text, or a
+        column of per-row text) whose concatenation is `_element`'s text for every row: always
+        present scalar children and nested objects are written inline around their values, the
+        rest (optional, nil, repeated or choice content) as columns `_element` renders. None
+        when the element may be nil or self-closing in some row (`_element` writes those)."""
+        if not isinstance(gen, ObjectGen) or not isinstance(col, Obj):
+            return None
+        nulls = col.nulls
+        if nulls is not None and nulls.any():
+            return None
+        ns = self._ns(gen) if self.xsd else ""
+        tag = _local(tag) if self.xsd else xml_name(tag)
+        attrs, body = self._content_segments(gen, col, ns)
+        if body is None or not any(isinstance(s, str) for s in body):
+            return None  # a row may have no content (self-closing): `_element` decides per row
+        return [self._open(tag, ns, parent_ns, root), *attrs, ">", *body, f"</{tag}>"]
+
+    def _content_segments(self, gen: ObjectGen, col: Obj, ns: str) -> tuple[Segments, Segments | None]:
+        """`_content`'s attribute text and child content as segments (see `_template`)."""
+        attrs: Segments = []
+        body: Segments = []
+        attr_prefixes: dict[str, str] = {}
+        for slot, f, present in zip(gen.slots, col.fields, col.present, strict=True):
+            if slot.gen is None or f is None:
+                continue
+            whole = present is None or bool(present.all())
+            info = slot.gen.node.xml if self.xsd else None
+            if info is not None and info.attribute:
+                texts = self._scalar_texts(slot.gen, f)
+                name = _local(slot.name.lstrip("@"))
+                if info.namespace == XML_NS:
+                    name = f"xml:{name}"
+                elif info.namespace:
+                    name = f"{attr_prefixes.setdefault(info.namespace, f'a{len(attr_prefixes)}')}:{name}"
+                esc = _escape_column(["" if t is None else t for t in texts], attr=True)
+                if whole and None not in texts:
+                    attrs += [f' {name}="', esc, '"']
+                else:
+                    frag = [
+                        f' {name}="{e}"' if t is not None else "" for e, t in zip(esc, texts, strict=True)
+                    ]
+                    attrs.append(self._mask(frag, present))
+            elif info is not None and info.text:
+                texts = self._scalar_texts(slot.gen, f)
+                body.append(
+                    self._mask(_escape_column(["" if t is None else t for t in texts], False), present)
+                )
+            elif slot.name == "" or (isinstance(slot.gen, (ObjectGen, ChoiceGen)) and slot.gen.name == ""):
+                body.append(self._rendered(lambda g, c: self._group_content(g, c, ns), slot.gen, f, present))
+            else:
+                body += self._child_segments(slot.gen, f, slot.name, ns, present, whole)
+        if attr_prefixes:
+            attrs.append("".join(f' xmlns:{p}="{_escape_attr(ns)}"' for ns, p in attr_prefixes.items()))
+        return attrs, body
+
+    def _child_segments(
+        self, gen: Gen, col: Column, name: str, ns: str, present: np.ndarray | None, whole: bool
+    ) -> Segments:
+        """A child element of every row as segments: inline when in every row and never nil."""
+        if whole and isinstance(gen, ObjectGen):
+            inner = self._template(gen, col, name, ns)
+            if inner is not None:
+                return inner
+        elif whole and not isinstance(gen, (ArrayGen, ChoiceGen)):
+            texts = self._scalar_texts(gen, col)
+            if None not in texts:
+                tag = _local(name) if self.xsd else xml_name(name)
+                child_ns = self._ns(gen) if self.xsd else ""
+                esc = _escape_column(cast("list[str]", texts), attr=False)  # no None: checked
+                return [self._open(tag, child_ns, ns, False) + ">", esc, f"</{tag}>"]
+
+        def render(g: Gen, c: Column, tag: str = name) -> list[str]:
+            return self._element(g, c, tag, ns)
+
+        return [self._rendered(render, gen, col, present)]
 
     # -- rendering -------------------------------------------------------------------------
 
@@ -308,6 +411,7 @@ class XmlWriter:
                     self._rendered(lambda g, c: self._group_content(g, c, ns), slot.gen, f, present)
                 )
             else:
+
                 def render(g: Gen, c: Column, tag: str = slot.name) -> list[str]:
                     return self._element(g, c, tag, ns)
 
