@@ -90,7 +90,7 @@ async def test_negative_dataset_labels_preview_and_refusals(api: Api) -> None:
     bare = (await upload_schema(api, admin, NOTHING_BREAKABLE, "bare.schema.json"))["schema_id"]
     assert "nothing to make invalid" in await refusal(bare, "json", {"invalid_rate": 0.1})
     xsd = (await upload_schema(api, admin, ORDER_XSD, "customer_order.xsd"))["schema_id"]
-    assert "XSD" in await refusal(xsd, "xml", {"invalid_rate": 0.1})
+    assert "written as xml" in await refusal(xsd, "json", {"invalid_rate": 0.1}, "types")
     bad_preview = await api.call("POST", f"/schemas/{schema_id}/preview", admin, 422, json={
         "count": 5, "format": "sql", "params": {"invalid_rate": 0.2}})
     assert "sql format" in bad_preview["detail"]

@@ -175,7 +175,10 @@ def attach_negative(
     root = source.resolve_root(plan.params.root)
     breaker: Breaker
     if source.type == "xsd":
-        raise ParamsError("params.invalid_rate is not available for XSD schemas yet.", field="params.invalid_rate")
+        from app.generation.negative.xsd_breaker import XsdBreaker
+
+        check_formats("xsd", formats)
+        breaker = XsdBreaker(source.document.element(root), plan.gen, plan.element_name)
     else:
         from app.generation.negative.json_breaker import JsonBreaker
         from app.generation.negative.rule_breaks import RuleChecks

@@ -1,0 +1,193 @@
+"""Breaking one XSD constraint of a record, checked by xmlschema (the rule in xsd_judge.py).
+
+A record is the XML writer's element for it, parsed; a break changes one value (a facet, the
+type, a fixed value), adds xsi:nil, drops an attribute, or drops or repeats child elements; the
+broken record is written back on one line and judged as written."""
+
+from __future__ import annotations
+
+import copy
+import random
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from typing import Any
+
+from app.generation.engine.columns import Column
+from app.generation.negative.constraints import Constraint
+from app.generation.negative.xsd_constraints import MAX_OCCURS_ADDED, xsd_constraints
+from app.generation.negative.xsd_judge import judge_xsd, read_error
+from app.generation.negative.xsd_record import Place, parse, places, split, write
+from app.generation.negative.xsd_values import candidates
+from app.generation.writers.xml import XSI_NS, XmlWriter
+
+MAX_CANDIDATES = 12  # values tried per location (those the simple type alone refuses as wanted)
+MAX_PLACES = 3  # locations tried per constraint and record
+_POSITIONS = re.compile(r"\[\d+\]")
+_VALUE_KEYWORDS = frozenset(
+    {
+        "pattern",
+        "enumeration",
+        "length",
+        "minLength",
+        "maxLength",
+        "minInclusive",
+        "maxInclusive",
+        "minExclusive",
+        "maxExclusive",
+        "totalDigits",
+        "fractionDigits",
+        "type",
+        "fixed",
+    }
+)
+
+
+def _type_refuses(stype: Any, text: str, keyword: str) -> bool:
+    """Whether the simple type alone refuses `text` for `keyword` (for `fixed`: accepts it)."""
+    errors = [e for e in stype.iter_decode(text) if isinstance(e, Exception)]
+    if keyword == "fixed":
+        return not errors
+    return any(keyword in read_error(e)[1] for e in errors)
+
+
+class XsdBreaker:
+    """The breakable constraints of one XSD record root and how to break each."""
+
+    kind = "xsd"
+
+    def __init__(self, element: Any, gen: Any, root_name: str) -> None:
+        self.element = element
+        self.writer = XmlWriter(gen, xsd=True, root_name=root_name)
+        self.constraints = xsd_constraints(element)
+
+    def records(self, col: Column) -> list[Any]:
+        """The generated records of `col` as XML text (the writer's, one element each)."""
+        return list(self.writer.records(col))
+
+    def text(self, fmt: str, broken: Any) -> str:
+        if fmt == "xml":
+            return str(broken)
+        raise ValueError(fmt)
+
+    def _judged(self, root: ET.Element, place: Place, keyword: str) -> tuple[str, str, str] | None:
+        """(text, pointer, sentence) when `root` as written breaks `keyword` at `place` alone."""
+        text = write(root)
+        errors = list(self.element.iter_errors(parse(text)))
+        if not errors:
+            return None
+        at = read_error(errors[0])[0]
+        if _POSITIONS.sub("", at) != place.names():
+            return None
+        reason, error = judge_xsd(errors, at, keyword)
+        if reason is not None:
+            return None
+        message = f"{at}: {getattr(error, 'reason', None) or error}"
+        return text, at, message[:300]
+
+    def attempt(
+        self, c: Constraint, record: Any, rng: random.Random, *, confirm: bool = True
+    ) -> tuple[Any, str, str] | None:
+        """(the record's text breaking `c` alone, its location path, a sentence) or None when
+        this record cannot break `c` (the location is absent, or every change breaks more).
+        `confirm=False` (the build's probe): that a change exists, unjudged (xmlschema reads a
+        large record in milliseconds: judging every constraint on the probe records would cost
+        more than the run); a constraint no record can break alone is left for other ones when
+        records are written (engine.Negative.broken)."""
+        try:
+            root = parse(record)
+        except ET.ParseError:
+            return None
+        found = places(root, tuple(str(s) for s in c.template))
+        if not found:
+            return None
+        picks = rng.sample(range(len(found)), min(MAX_PLACES, len(found))) if len(found) > 1 else [0]
+        for k in picks:
+            place = found[k]
+            for root_copy, at in self._changes(c, root, place):
+                if not confirm:  # the build's probe: a change exists here; the writes judge it
+                    return record, at.names(), ""
+                try:
+                    got = self._judged(root_copy, at, c.keyword)
+                except Exception:  # a change xmlschema cannot judge is not used
+                    got = None
+                if got is not None:
+                    return got
+        return None
+
+    def _changes(self, c: Constraint, root: ET.Element, place: Place) -> Iterator[tuple[ET.Element, Place]]:
+        """Changed copies of the record (and the place the break shows at), in the order tried."""
+        kw, extra = c.keyword, c.extra
+        if kw in _VALUE_KEYWORDS:
+            old = place.element.get(place.attribute, "") if place.attribute else (place.element.text or "")
+            tried = 0
+            for cand in candidates(kw, extra.get("facet"), old, extra.get("fixed")):
+                if cand == old or not _type_refuses(extra["stype"], cand, kw):
+                    continue
+                tried += 1
+                if tried > MAX_CANDIDATES:
+                    return
+                yield self._edit(root, place, lambda el, v=cand: _set(el, place.attribute, v)), place
+        elif kw == "nillable":
+            yield self._edit(root, place, _nil_empty), place
+            yield self._edit(root, place, _nil_keep), place
+        elif kw == "use":
+            yield self._edit(root, place, lambda el: el.attrib.pop(place.attribute or "", None)), Place(
+                place.chain, place.attribute
+            )
+        elif kw in ("minOccurs", "maxOccurs", "choice"):
+            change = _occurs(kw, extra)
+            if change is not None:
+                yield self._edit(root, place, change), Place(place.chain)
+
+    @staticmethod
+    def _edit(root: ET.Element, place: Place, change: Any) -> ET.Element:
+        """A copy of `root` with `change` applied to the copy of `place.element`."""
+        index = [list(parent).index(child) for parent, child in zip(place.chain, place.chain[1:], strict=False)]
+        new = copy.deepcopy(root)
+        el = new
+        for i in index:
+            el = el[i]
+        change(el)
+        return new
+
+
+def _set(el: ET.Element, attribute: str | None, value: str) -> None:
+    if attribute:
+        el.set(attribute, value)
+    else:
+        el.text = value
+
+
+def _nil_empty(el: ET.Element) -> None:
+    el.text = None
+    el.set(f"{{{XSI_NS}}}nil", "true")
+
+
+def _nil_keep(el: ET.Element) -> None:
+    el.set(f"{{{XSI_NS}}}nil", "true")
+
+
+def _occurs(keyword: str, extra: dict[str, Any]) -> Any:
+    """The change of a parent element that breaks minOccurs/maxOccurs of a child, or a choice."""
+    if keyword == "choice":
+        names = set(extra["names"])
+
+        def drop_branch(el: ET.Element) -> None:
+            for child in [c for c in el if split(c.tag)[1] in names]:
+                el.remove(child)
+
+        return drop_branch
+    name, bound = extra["child"], int(extra["bound"])
+
+    def change(el: ET.Element) -> None:
+        kids = [c for c in el if split(c.tag)[1] == name]
+        if keyword == "minOccurs":
+            for child in kids[bound - 1 :] if len(kids) >= bound else []:
+                el.remove(child)
+        elif kids and 0 < bound + 1 - len(kids) <= MAX_OCCURS_ADDED:
+            at = list(el).index(kids[-1]) + 1
+            for j in range(bound + 1 - len(kids)):
+                el.insert(at + j, copy.deepcopy(kids[-1]))
+
+    return change
