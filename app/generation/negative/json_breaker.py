@@ -12,6 +12,7 @@ from app.generation.engine.columns import Column
 from app.generation.negative.constraints import Constraint
 from app.generation.negative.instance import Path, get, locations, pointer, put
 from app.generation.negative.json_constraints import json_constraints
+from app.generation.negative.json_subtree import subtree_validator
 from app.generation.negative.json_values import candidates
 from app.generation.negative.judge import APPLICATORS, judge_json
 from app.generation.negative.rule_breaks import RuleChecks, describe
@@ -34,6 +35,13 @@ _RS_DRAFTS = {
     "2019-09": "Draft201909Validator",
     "2020-12": "Draft202012Validator",
 }
+
+
+def fast_class(document: Any) -> Any:
+    """The jsonschema-rs validator class of the document's draft, None when it has none."""
+    import jsonschema_rs
+
+    return getattr(jsonschema_rs, _RS_DRAFTS.get(document.version, ""), None)
 
 
 def fast_validator(document: Any) -> Any:
@@ -109,10 +117,19 @@ class JsonBreaker:
             self.constraints += rules.constraints()
         self._subs: dict[int, Any] = {}
         self.fast = fast_validator(document) if root == "#" else None
+        # per constraint: jsonschema-rs for the location's value alone, where that is enough
+        self._fast_class: Any = fast_class(document) if self.fast is not None else None
+        self._contents: Any = document.contents
+        self._subtrees: dict[int, Any] = {}
 
     def records(self, col: Column) -> list[Any]:
         """The generated records of `col` as plain JSON data (what the validator reads)."""
         return [orjson.loads(orjson.dumps(v)) for v in self.gen.py(col)]
+
+    def _subtree(self, c: Constraint) -> Any:
+        if id(c) not in self._subtrees:
+            self._subtrees[id(c)] = subtree_validator(self._fast_class, self._contents, c)
+        return self._subtrees[id(c)]
 
     def _sub(self, c: Constraint) -> Any:
         sub = self._subs.get(id(c))
@@ -149,9 +166,14 @@ class JsonBreaker:
                 try:
                     broken = put(record, path, cand)
                     if self.fast is not None:
-                        # jsonschema-rs judges the whole record; jsonschema the string at the
-                        # location too where the two could read a pattern or format apart
-                        message = fast_alone(self.fast, broken, path, c.keyword)
+                        # jsonschema-rs judges the whole record (or the location's value alone
+                        # where that tells the same: json_subtree.py); jsonschema the string at
+                        # the location too where the two could read a pattern or format apart
+                        sub_fast = self._subtree(c)
+                        if sub_fast is not None:
+                            message = fast_alone(sub_fast, cand, (), c.keyword)
+                        else:
+                            message = fast_alone(self.fast, broken, path, c.keyword)
                         if message is None:
                             continue
                         if message == UNSURE:
