@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 import xmlschema
 
+from app.generation.cli import generate
+from app.generation.errors import ParamsError
 from app.generation.negative.engine import attach_negative
 from app.generation.negative.xsd_judge import judge_xsd
 from app.generation.plan import compile_plan
@@ -160,3 +162,23 @@ def test_each_keyword_of_a_small_schema_is_broken() -> None:
         got = [json.loads(line) for line in labels.getvalue().splitlines()]
         assert {label["keyword"] for label in got} == {keyword}
         check_labels(schema, list(ET.fromstring(out.getvalue())), got)
+
+
+def test_command_line_same_records_whatever_the_files_and_jobs(tmp_path: Path) -> None:
+    """`tdg generate` on an XSD with --invalid-rate: one file, or files of 40 written by two
+    processes, hold the same records and the same labels; formats other than xml are refused."""
+    xsd = Path(__file__).resolve().parents[1] / "fixtures" / "bench" / "customer_order.xsd"
+    one = tmp_path / "orders.xml"
+    generate(xsd, 120, "xml", str(one), seed=9, invalid_rate=0.25)
+    labels = (tmp_path / "orders.xml.labels.ndjson").read_bytes()
+    split = tmp_path / "split.xml"
+    _plan, paths = generate(xsd, 120, "xml", str(split), seed=9, invalid_rate=0.25, records_per_file=40, jobs=2)
+    assert (tmp_path / "split.xml.labels.ndjson").read_bytes() == labels
+    whole = [ET.tostring(r) for r in ET.fromstring(one.read_bytes())]
+    assert [ET.tostring(r) for p in paths for r in ET.fromstring(p.read_bytes())] == whole
+    records = list(ET.fromstring(one.read_bytes()))
+    got = [json.loads(line) for line in labels.splitlines()]
+    assert len(got) == 30
+    check_labels(xmlschema.XMLSchema10(str(xsd)), records, got)
+    with pytest.raises(ParamsError, match="written as xml"):
+        generate(xsd, 10, "ndjson", str(tmp_path / "o.ndjson"), seed=9, invalid_rate=0.25)
