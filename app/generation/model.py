@@ -136,6 +136,9 @@ class Node:
     xml: XmlInfo | None = None
     # what the model could not express, in words, e.g. "patternProperties ignored"
     unsupported: list[str] = field(default_factory=list)
+    # False for a JSON Schema node whose kind was inferred from its keywords (no `type`): those
+    # keywords constrain only values of their own type, any other value (null too) meets them
+    typed: bool = True
 
     def child(self, name: str) -> Node | None:
         for c in self.children:

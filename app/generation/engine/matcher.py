@@ -57,14 +57,7 @@ def _accepts(
     if depth > 50:
         return True
     if value is None:
-        return (
-            node.nullable
-            or node.kind in (Kind.NULL, Kind.ANY)
-            or (
-                node.kind == Kind.CHOICE
-                and any(accepts(o, None, definitions, depth + 1, memo) for o in node.options)
-            )
-        )
+        return _accepts_null(node, definitions, depth, memo)
     if node.has_const and value != node.const:
         return False
     if node.enum is not None and value not in node.enum:
@@ -80,6 +73,8 @@ def _accepts(
         return hits == 1 if node.choice_mode == ChoiceMode.ONE_OF else hits >= 1
     if k == Kind.NULL:
         return False
+    if not node.typed and not _of_kind(value, k):
+        return True  # no `type`: the node's keywords bind values of their own type only
     if k == Kind.BOOLEAN:
         return isinstance(value, bool)
     if k in (Kind.INTEGER, Kind.NUMBER):
@@ -129,6 +124,30 @@ def _accepts(
         if not isinstance(value, dict):
             return False
         return _object_accepts(node, value, definitions, depth, memo)
+    return True
+
+
+def _accepts_null(node: Node, definitions: dict[str, Node], depth: int, memo: dict[tuple[int, int], bool]) -> bool:
+    return (
+        node.nullable
+        or (not node.typed and node.enum is None and not node.has_const)  # no `type`: null meets it
+        or node.kind in (Kind.NULL, Kind.ANY)
+        or (node.kind == Kind.CHOICE and any(accepts(o, None, definitions, depth + 1, memo) for o in node.options))
+    )
+
+
+def _of_kind(value: Any, k: Kind) -> bool:
+    """Whether a JSON value is of the type whose keywords `k` stands for."""
+    if k == Kind.OBJECT:
+        return isinstance(value, dict)
+    if k == Kind.ARRAY:
+        return isinstance(value, list)
+    if k in (Kind.STRING, Kind.DATE, Kind.DATETIME, Kind.TIME):
+        return isinstance(value, str)
+    if k in (Kind.INTEGER, Kind.NUMBER):
+        return isinstance(value, (int, float, Decimal)) and not isinstance(value, bool)
+    if k == Kind.BOOLEAN:
+        return isinstance(value, bool)
     return True
 
 

@@ -88,6 +88,45 @@ def negated_types(flat: list[Part]) -> set[str]:
 
 # a property name a pattern backtracks on for longer is taken as not matching here: the guard,
 # which checks every record with its own budget, then fails the run naming the name and pattern
+# the keywords a schema may hold beside if/then/else for `conditional_values` to read it
+_CONDITIONAL_ONLY = frozenset({"if", "then", "else", "$schema", "$id", "$anchor", *_ANNOTATIONS})
+
+
+def _listed(schema: Any) -> list[Any] | None:
+    """The values a subschema allows when it lists them (const, enum; `false`: none), else None."""
+    if schema is False:
+        return []
+    if isinstance(schema, dict):
+        if "const" in schema:
+            return [schema["const"]]
+        if isinstance(schema.get("enum"), list):
+            return list(schema["enum"])
+    return None
+
+
+def conditional_values(flat: list[Part]) -> list[Any] | None:
+    """Values to draw for an untyped schema made of if/then/else alone whose branches list their
+    values (`if: true, then: {const: a}, else: {const: b}`), instead of the object its `if` once
+    made it: the `then` branch's values (the `if`'s own when `then` is absent) and the `else`
+    branch's. Each instance of the schema is one of them or of neither branch's, so those drawn
+    are valid once the conditions (negations) filter them; None when a branch lists nothing."""
+    if len(flat) != 1:
+        return None
+    schema = flat[0][0]
+    if not isinstance(schema, dict) or "if" not in schema or not ({"then", "else"} & schema.keys()):
+        return None
+    if not schema.keys() <= _CONDITIONAL_ONLY:
+        return None
+    through_then = _listed(schema["then"]) if "then" in schema else _listed(schema["if"])
+    if through_then is None and "then" in schema:
+        through_then = _listed(schema["if"])
+    through_else = _listed(schema["else"]) if "else" in schema else None
+    if through_then is None and through_else is None:
+        return None
+    values = [*(through_then or []), *(through_else or [])]
+    return values or None
+
+
 _NAME_MATCH_BUDGET_S = 0.25
 
 

@@ -21,6 +21,7 @@ from app.generation.schema.json_keywords import (
 from app.generation.schema.json_narrowing import (
     ALL_TYPES,
     DEAD,
+    conditional_values,
     dead_reason,
     fits_kind,
     negated_types,
@@ -431,7 +432,7 @@ class TreeBuilder(KeywordFacets):
         nullable_flag = False
         enum: list[Any] | None = None
         const: Any = None
-        has_const = False
+        has_const = inferred = False
         for schema, _ in flat:
             t = schema.get("type")
             if isinstance(t, str | list):
@@ -455,7 +456,7 @@ class TreeBuilder(KeywordFacets):
         if has_const:
             enum = [v for v in (enum if enum is not None else [const]) if _enum_key(v) == _enum_key(const)]
         if types is None:
-            types = self._infer_types(flat, enum)
+            types, enum, inferred = self._untyped(flat, enum)
         excluded = negated_types(flat)
         if excluded:  # `not: {type: ...}`: built as the remaining types, not re-drawn
             types = (set(ALL_TYPES) if "any" in types else types) - excluded
@@ -502,8 +503,17 @@ class TreeBuilder(KeywordFacets):
             return node
         node = self._typed(flat, concrete[0], path, name, depth, enum, const, has_const)
         node.nullable = nullable
+        node.typed = not (inferred and not excluded)
         self._annotate(node, flat)
         return node
+
+    def _untyped(self, flat: list[Part], enum: list[Any] | None) -> tuple[set[str], list[Any] | None, bool]:
+        """A schema without `type`: its types, its values (if/then/else alone whose branches list
+        values is drawn from them) and whether the kind was inferred from keywords, which then
+        bind values of that type only (the node is not `typed`)."""
+        if enum is None and self.doc.version not in ("draft-04", "draft-06"):
+            enum = conditional_values(flat)
+        return self._infer_types(flat, enum), enum, enum is None
 
     def _infer_types(self, flat: list[Part], enum: list[Any] | None) -> set[str]:
         present = {k for schema, _ in flat for k in schema}
