@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import cast
 
 import numpy as np
@@ -14,6 +14,7 @@ from app.generation.engine.generators import Gen, LeafGen
 from app.generation.model import Kind
 from app.generation.values.textcodes import int_texts
 from app.generation.writers.flatten import ChildTable, FlatColumn, cells, flatten, locate
+from app.generation.writers.interleave import interleave
 
 DIALECTS = ("postgresql", "mysql", "sqlite")
 BATCH = 512  # records per INSERT; divides the engine's block size, so chunking cannot move a batch
@@ -134,46 +135,41 @@ class SqlWriter:
         n = col.n
         if n == 0:
             return b""
-        parts: list[str] = []
         ids = np.arange(first, first + n, dtype=np.int64) + 1
+        root = self._rows(self.root, col, ids, None, None)
+        parts: list[bytes] = []
         # batch boundaries sit at global multiples of BATCH, independent of chunking
         starts = sorted({0, *[b - first for b in range(((first // BATCH) + 1) * BATCH, first + n, BATCH)]})
-        bounds = [*starts, n]
-        for a, b in itertools.pairwise(bounds):
-            sub = take(col, np.arange(a, b))
-            self._insert_table(self.root, sub, ids[a:b], None, None, parts)
-        return "".join(parts).encode()
+        for a, b in itertools.pairwise([*starts, n]):
+            root.insert(a, b, parts)
+        return b"".join(parts)
 
-    def _insert_table(
+    def _rows(
         self,
         t: _Table,
         col: Column,
         ids: np.ndarray,
         parent_ids: np.ndarray | None,
         index: np.ndarray | None,
-        parts: list[str],
-    ) -> None:
-        n = col.n
-        if n:
-            keys = [ids] if parent_ids is None or index is None else [ids, parent_ids, index]
-            rows = [_int_texts(k) for k in keys]
-            pieces = ["%s"] * len(rows)
-            for fc in t.columns:
-                texts, quote = self._literals(fc, cells(fc, col))
-                rows.append(texts)
-                pieces.append("'%s'" if quote else "%s")
-            names = [
-                "_row_id",
-                *(["_parent_id", "_index"] if t.parent is not None else []),
-                *[c.name for c in t.columns],
-            ]
-            head = f"INSERT INTO {self.ident(t.name)} ({', '.join(self.ident(c) for c in names)}) VALUES\n"
-            # one %-format per row: the quotes of plain string columns live in the template
-            template = "(" + ", ".join(pieces) + ")"
-            tuples = [template % r for r in zip(*rows, strict=True)]
-            step = CHILD_BATCH if t.parent is not None else BATCH
-            for s in range(0, len(tuples), step):
-                parts.append(head + ",\n".join(tuples[s : s + step]) + ";\n")
+    ) -> _Rows:
+        """The row texts of table `t` (and of its child tables) for every row of `col`, once per
+        chunk: a batch of the root's rows is then written from slices of them."""
+        keys = [ids] if parent_ids is None or index is None else [ids, parent_ids, index]
+        columns = [_int_texts(k) for k in keys]
+        pieces = ["("] + [", "] * len(keys)  # the last separator piece is closed below
+        for fc in t.columns:
+            texts, quote = self._literals(fc, cells(fc, col))
+            columns.append(texts)
+            pieces[-1] += "'" if quote else ""
+            pieces.append(("'" if quote else "") + ", ")
+        pieces[-1] = pieces[-1][:-2] + "),\n"  # the last row's ",\n" becomes ";\n"
+        names = [
+            "_row_id",
+            *(["_parent_id", "_index"] if t.parent is not None else []),
+            *[c.name for c in t.columns],
+        ]
+        head = f"INSERT INTO {self.ident(t.name)} ({', '.join(self.ident(c) for c in names)}) VALUES\n"
+        rows = _Rows(head.encode(), pieces, columns, CHILD_BATCH if t.parent is not None else BATCH)
         for child in t.children:
             arr, rows_of, ok = locate(child.path, col)
             if not isinstance(arr, Arr) or arr.item is None:
@@ -181,10 +177,33 @@ class SqlWriter:
             lengths = np.where(ok, arr.lengths, 0)
             if not lengths.sum():
                 continue
-            keep = np.repeat(ok, arr.lengths)
-            item_idx = np.flatnonzero(keep)
-            items = take(arr.item, item_idx)
+            items = take(arr.item, np.flatnonzero(np.repeat(ok, arr.lengths)))
             parent = np.repeat(ids[rows_of], lengths)
             pos = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
             child_ids = (parent - 1) * child.cap + pos + 1
-            self._insert_table(child, items, child_ids, parent, pos, parts)
+            ends = np.concatenate([[0], np.cumsum(lengths)]).tolist()
+            rows.children.append((rows_of, ends, self._rows(child, items, child_ids, parent, pos)))
+        return rows
+
+
+@dataclass
+class _Rows:
+    """A table's row texts for a chunk (`interleave`'s pieces and columns) and its child tables':
+    (the parent row of each array, the first child row of each array and one past the last, rows)."""
+
+    head: bytes
+    pieces: list[str]
+    columns: list[list[str]]
+    step: int
+    children: list[tuple[np.ndarray, list[int], _Rows]] = field(default_factory=list)
+
+    def insert(self, a: int, b: int, parts: list[bytes]) -> None:
+        """Rows [a, b): INSERTs of `step` rows, then each child table's rows of these rows."""
+        for s in range(a, b, self.step):
+            e = min(b, s + self.step)
+            text = interleave(self.pieces, [c[s:e] for c in self.columns], e - s)
+            parts += (self.head, text[:-2], b";\n")
+        for rows_of, ends, child in self.children:
+            lo, hi = np.searchsorted(rows_of, [a, b]).tolist()
+            if ends[hi] > ends[lo]:
+                child.insert(ends[lo], ends[hi], parts)
