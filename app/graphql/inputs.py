@@ -16,7 +16,7 @@ from app.core.projects import payloads as projects_payloads
 from app.core.tenants import payloads as tenants_payloads
 from app.core.users import payloads as users_payloads
 from app.core.validation import parse
-from app.graphql.types import common as _enums  # noqa: F401  (registers Role/ProjectRole once, with descriptions)
+from app.graphql import common as _enums  # noqa: F401  (registers Role/ProjectRole once, with descriptions)
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import strawberry
 from strawberry.types import Info
 
-from app.core.auth import payloads as auth_payloads
 from app.core.auth import service as auth
 from app.core.projects import payloads as projects_payloads
 from app.core.projects import service as projects
@@ -13,9 +12,9 @@ from app.core.tenants import payloads as tenants_payloads
 from app.core.tenants import service as tenants
 from app.core.users import payloads as users_payloads
 from app.core.users import service as users
+from app.graphql.common import DeleteResult
 from app.graphql.context import Context
 from app.graphql.inputs import (
-    ApiTokenCreateInput,
     MemberAddInput,
     MemberRemoveInput,
     ProjectCreateInput,
@@ -29,9 +28,8 @@ from app.graphql.inputs import (
     to_payload,
 )
 from app.graphql.projects.types import Project, ProjectSummary
-from app.graphql.types.common import DeleteResult, OkResult
 from app.graphql.types.tenants import Tenant, TenantCreated
-from app.graphql.types.users import ApiToken, ApiTokenCreated, TokenResponse, User, UserCreated
+from app.graphql.types.users import User, UserCreated
 
 
 def _created(c: users.CreatedUser) -> UserCreated:
@@ -41,25 +39,6 @@ def _created(c: users.CreatedUser) -> UserCreated:
 
 @strawberry.type
 class Mutation:
-    @strawberry.mutation(description="Exchange username and password for a bearer token.")
-    async def login(
-        self, info: Info[Context, None], username: str, password: str, otp: str | None = None
-    ) -> TokenResponse:
-        ctx = info.context
-        issued = await auth.login(
-            ctx.session, ctx.meta, ctx.settings, username=username, password=password, otp=otp
-        )
-        return TokenResponse(
-            access_token=issued.access_token, token_type=issued.token_type, expires_in=issued.expires_in
-        )
-
-    @strawberry.mutation(
-        description="Revoke the access token used for this request (API tokens are revoked in Settings)."
-    )
-    async def logout(self, info: Info[Context, None]) -> OkResult:
-        ctx = info.context
-        return OkResult(ok=True, detail=await auth.logout(ctx.session, ctx.principal))
-
     @strawberry.mutation
     async def create_user(self, info: Info[Context, None], input: UserCreateInput) -> UserCreated:
         ctx = info.context
@@ -145,19 +124,3 @@ class Mutation:
             ctx.session, ctx.principal, project_id, to_payload(projects_payloads.MemberRemove, input)
         )
         return Project.from_visible(await projects.get(ctx.session, ctx.principal, project_id))
-
-    @strawberry.mutation(description="Create an API token; the secret is in the response once.")
-    async def create_api_token(
-        self, info: Info[Context, None], input: ApiTokenCreateInput
-    ) -> ApiTokenCreated:
-        ctx = info.context
-        row, secret = await auth.create_api_token(
-            ctx.session, ctx.principal, to_payload(auth_payloads.ApiTokenCreate, input)
-        )
-        return ApiTokenCreated(**vars(ApiToken.from_row(row)), token=secret)
-
-    @strawberry.mutation
-    async def revoke_api_token(self, info: Info[Context, None], token_id: int) -> DeleteResult:
-        ctx = info.context
-        await auth.revoke_api_token(ctx.session, ctx.principal, token_id)
-        return DeleteResult(deleted=True, id=token_id)

@@ -17,16 +17,16 @@ from app.core.integrations.models import Integration as IntegrationRow
 from app.core.notifications import payloads as notifications_payloads
 from app.core.users import payloads as users_payloads
 from app.core.users import profile
+from app.graphql.auth.types import TwoFactorStatus
+from app.graphql.common import DeleteResult
 from app.graphql.context import Context
 from app.graphql.inputs import to_payload
-from app.graphql.types.common import DeleteResult
 from app.graphql.types.settings import (
     ConnectionCheck,
     Integration,
     IntegrationSaved,
     ObjectExport,
     PasswordChanged,
-    TwoFactorStatus,
     UserSettings,
     WebhookDelivery,
 )

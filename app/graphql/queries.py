@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import strawberry
-from strawberry.scalars import JSON
 from strawberry.types import Info
 
-from app.core import authz
-from app.core.auth import service as auth
 from app.core.authz import Action, require
 from app.core.models import Role
 from app.core.projects import service as projects
@@ -18,7 +15,7 @@ from app.graphql.context import Context
 from app.graphql.paging import DEFAULT_LIMIT, check_page, parse_instant
 from app.graphql.projects.types import Project, ProjectPage, ProjectSummary
 from app.graphql.types.tenants import AuditLogEntry, AuditLogPage, Tenant, TenantPage
-from app.graphql.types.users import ApiToken, User, UserPage
+from app.graphql.types.users import User, UserPage
 
 
 @strawberry.type
@@ -129,16 +126,3 @@ class Query:
             offset=offset,
         )
         return AuditLogPage(items=[AuditLogEntry.from_row(r) for r in rows], total=total)
-
-    @strawberry.field(description="The caller's active API tokens (secrets are never shown again).")
-    async def api_tokens(self, info: Info[Context, None]) -> list[ApiToken]:
-        ctx = info.context
-        return [ApiToken.from_row(r) for r in await auth.list_api_tokens(ctx.session, ctx.principal)]
-
-    @strawberry.field(
-        description="The authorization table: minimum role (and project role) per action; a dataset "
-        "action's row also names what a dataset created by someone else takes (others_min_role or "
-        "others_min_project_role)."
-    )
-    def permissions(self) -> JSON:
-        return JSON(authz.permission_table())

@@ -23,6 +23,8 @@ from strawberry.types import ExecutionResult
 from strawberry.types.graphql import OperationType
 
 from app.core.settings import Settings
+from app.graphql.auth.mutations import ApiTokenMutation, SignInMutation
+from app.graphql.auth.queries import AuthQuery
 from app.graphql.datasets.downloads import DownloadMutation
 from app.graphql.datasets.mutations import DatasetMutation
 from app.graphql.datasets.queries import DatasetQuery
@@ -99,9 +101,9 @@ def _build_schema(
         ReadScope,
     ]
     return AppSchema(
-        query=merge_types("Query", (Query, LibraryQuery, DatasetQuery, SettingsQuery, InsightsQuery)),
+        query=merge_types("Query", (Query, AuthQuery, LibraryQuery, DatasetQuery, SettingsQuery, InsightsQuery)),
         mutation=merge_types(
-            "Mutation", (Mutation, LibraryMutation, DatasetMutation, SettingsMutation, DownloadMutation)
+            "Mutation", (SignInMutation, Mutation, ApiTokenMutation, LibraryMutation, DatasetMutation, SettingsMutation, DownloadMutation)
         ),
         subscription=Subscription,
         config=StrawberryConfig(auto_camel_case=False),

@@ -9,6 +9,7 @@ from app.core.library import constraint_sets as constraints
 from app.core.library import payloads as library_payloads
 from app.core.library import schemas
 from app.core.projects import service as projects
+from app.graphql.common import DeleteResult
 from app.graphql.context import Context
 from app.graphql.inputs import (
     ConstraintSetCreateInput,
@@ -19,7 +20,6 @@ from app.graphql.inputs import (
 )
 from app.graphql.library.types import ConstraintSet, Schema
 from app.graphql.projects.types import Project
-from app.graphql.types.common import DeleteResult
 
 
 @strawberry.type

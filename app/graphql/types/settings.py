@@ -7,7 +7,6 @@ import orjson
 import strawberry
 from strawberry.scalars import JSON
 
-from app.core.auth import two_factor
 from app.core.clock import iso
 from app.core.integrations import service as integrations
 from app.core.integrations.models import DeliveryAttempt as DeliveryAttemptRow
@@ -55,28 +54,6 @@ class PasswordChanged:
     access_token: str
     token_type: str
     expires_in: int
-
-
-@strawberry.type(
-    description="Two-factor state. secret/otpauth_uri appear when enrolment starts; "
-    "recovery_codes once, when it is confirmed."
-)
-class TwoFactorStatus:
-    enabled: bool
-    detail: str
-    secret: str | None
-    otpauth_uri: str | None
-    recovery_codes: list[str]
-
-    @classmethod
-    def from_state(cls, state: two_factor.TwoFactorState) -> TwoFactorStatus:
-        return cls(
-            enabled=state.enabled,
-            detail=state.detail,
-            secret=state.secret,
-            otpauth_uri=state.otpauth_uri,
-            recovery_codes=list(state.recovery_codes),
-        )
 
 
 @strawberry.type

@@ -1,4 +1,4 @@
-"""User, token and invitation types."""
+"""User and invitation types."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Annotated
 import strawberry
 from strawberry.types import Info
 
-from app.core.auth.models import ApiToken as ApiTokenRow
 from app.core.clock import iso
-from app.core.models import Role, TokenAction
+from app.core.models import Role
 from app.core.users.models import User as UserRow
+from app.graphql import common as _enums  # noqa: F401  (registers Role/ProjectRole/TokenAction once, with descriptions)
 from app.graphql.context import Context
 
 if TYPE_CHECKING:
@@ -74,47 +74,3 @@ class UserPage:
 class UserCreated(User):
     invitation_token: str | None = None
     invitation_url: str | None = None
-
-
-@strawberry.type
-class TokenResponse:
-    access_token: str
-    token_type: str
-    expires_in: int
-
-
-@strawberry.type(description="An API token; the secret itself is only returned once, at creation.")
-class ApiToken:
-    token_id: int
-    name: str
-    prefix: str
-    created_at: str
-    last_used_at: str | None
-    expires_at: str | None
-    project_ids: list[int] | None = strawberry.field(
-        description="Scope: the only projects the token reaches; null for every project its owner sees"
-    )
-    actions: list[TokenAction] | None = strawberry.field(
-        description="Scope: the only actions the token takes; null for an unscoped token, which has "
-        "its owner's full power"
-    )
-
-    @classmethod
-    def from_row(cls, row: ApiTokenRow) -> ApiToken:
-        assert row.id is not None
-        actions = row.scope_actions
-        return cls(
-            token_id=row.id,
-            name=row.name,
-            prefix=row.token_prefix,
-            created_at=iso(row.created_at) or "",
-            last_used_at=iso(row.last_used_at),
-            expires_at=iso(row.expires_at),
-            project_ids=list(row.scope_project_ids) if row.scope_project_ids is not None else None,
-            actions=[TokenAction(a) for a in actions] if actions is not None else None,
-        )
-
-
-@strawberry.type
-class ApiTokenCreated(ApiToken):
-    token: str
