@@ -5,12 +5,10 @@ from __future__ import annotations
 import strawberry
 from strawberry.types import Info
 
-from app.core.auth import service as auth
 from app.core.projects import payloads as projects_payloads
 from app.core.projects import service as projects
 from app.core.tenants import payloads as tenants_payloads
 from app.core.tenants import service as tenants
-from app.core.users import payloads as users_payloads
 from app.core.users import service as users
 from app.graphql.common import DeleteResult
 from app.graphql.context import Context
@@ -19,17 +17,13 @@ from app.graphql.inputs import (
     MemberRemoveInput,
     ProjectCreateInput,
     ProjectUpdateInput,
-    SetupPasswordInput,
     TenantCreateInput,
     TenantUpdateInput,
-    UserCreateInput,
-    UserInviteInput,
-    UserUpdateInput,
     to_payload,
 )
 from app.graphql.projects.types import Project, ProjectSummary
 from app.graphql.types.tenants import Tenant, TenantCreated
-from app.graphql.types.users import User, UserCreated
+from app.graphql.users.types import User, UserCreated
 
 
 def _created(c: users.CreatedUser) -> UserCreated:
@@ -39,31 +33,6 @@ def _created(c: users.CreatedUser) -> UserCreated:
 
 @strawberry.type
 class Mutation:
-    @strawberry.mutation
-    async def create_user(self, info: Info[Context, None], input: UserCreateInput) -> UserCreated:
-        ctx = info.context
-        data = to_payload(users_payloads.UserCreate, input)
-        return _created(await users.create(ctx.session, ctx.principal, ctx.settings, data))
-
-    @strawberry.mutation
-    async def invite_user(self, info: Info[Context, None], input: UserInviteInput) -> UserCreated:
-        ctx = info.context
-        data = to_payload(users_payloads.UserInvite, input)
-        return _created(await users.invite(ctx.session, ctx.principal, ctx.settings, data))
-
-    @strawberry.mutation
-    async def update_user(self, info: Info[Context, None], user_id: int, input: UserUpdateInput) -> User:
-        ctx = info.context
-        data = to_payload(users_payloads.UserUpdate, input)
-        return User.from_row(await users.update(ctx.session, ctx.principal, user_id, data))
-
-    @strawberry.mutation(description="Set a password from an invitation token (no authentication).")
-    async def setup_password(self, info: Info[Context, None], input: SetupPasswordInput) -> User:
-        ctx = info.context
-        return User.from_row(
-            await auth.setup_password(ctx.session, ctx.meta, to_payload(users_payloads.SetupPassword, input))
-        )
-
     @strawberry.mutation
     async def create_tenant(self, info: Info[Context, None], input: TenantCreateInput) -> TenantCreated:
         ctx = info.context

@@ -6,57 +6,17 @@ import strawberry
 from strawberry.types import Info
 
 from app.core.authz import Action, require
-from app.core.models import Role
 from app.core.projects import service as projects
 from app.core.repositories import AuditRepository
 from app.core.tenants import service as tenants
-from app.core.users import service as users
 from app.graphql.context import Context
 from app.graphql.paging import DEFAULT_LIMIT, check_page, parse_instant
 from app.graphql.projects.types import Project, ProjectPage, ProjectSummary
 from app.graphql.types.tenants import AuditLogEntry, AuditLogPage, Tenant, TenantPage
-from app.graphql.types.users import User, UserPage
 
 
 @strawberry.type
 class Query:
-    @strawberry.field(description="The caller, with the projects they can see.")
-    async def me(self, info: Info[Context, None]) -> User:
-        ctx = info.context
-        return User.from_row(await users.get(ctx.session, ctx.principal, ctx.principal.user_id))
-
-    @strawberry.field(
-        description="Users of the caller's tenant (Manager and up); SuperUsers see every tenant."
-    )
-    async def users(
-        self,
-        info: Info[Context, None],
-        q: str | None = None,
-        role: Role | None = None,
-        is_active: bool | None = None,
-        tenant_id: int | None = None,
-        limit: int = DEFAULT_LIMIT,
-        offset: int = 0,
-    ) -> UserPage:
-        ctx = info.context
-        limit, offset = check_page(limit, offset)
-        rows, total = await users.search(
-            ctx.session,
-            ctx.principal,
-            q=q,
-            role=role,
-            is_active=is_active,
-            tenant_id=tenant_id,
-            limit=limit,
-            offset=offset,
-        )
-        return UserPage(items=[User.from_row(r) for r in rows], total=total)
-
-    @strawberry.field
-    async def user(self, info: Info[Context, None], user_id: int) -> User:
-        ctx = info.context
-        return User.from_row(await users.get(ctx.session, ctx.principal, user_id))
-
     @strawberry.field(description="Projects the caller may see.")
     async def projects(
         self,

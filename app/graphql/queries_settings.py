@@ -7,7 +7,6 @@ from strawberry.types import Info
 
 from app.core.integrations import deliveries as webhooks
 from app.core.integrations import service as integrations
-from app.core.users import profile
 from app.graphql.context import Context
 from app.graphql.paging import DEFAULT_LIMIT, check_page
 from app.graphql.types.settings import (
@@ -15,18 +14,12 @@ from app.graphql.types.settings import (
     Integration,
     IntegrationPage,
     IntegrationProvider,
-    UserSettings,
     WebhookDelivery,
 )
 
 
 @strawberry.type
 class SettingsQuery:
-    @strawberry.field(description="The caller's own settings.")
-    async def settings(self, info: Info[Context, None]) -> UserSettings:
-        ctx = info.context
-        return UserSettings.from_row(await profile.get(ctx.session, ctx.principal))
-
     @strawberry.field(description="Integration providers and their configuration fields.")
     def integration_providers(self) -> list[IntegrationProvider]:
         return [IntegrationProvider.from_provider(p) for p in integrations.list_providers()]

@@ -40,6 +40,9 @@ from app.graphql.queries_settings import SettingsQuery
 from app.graphql.subscriptions import SocketOperations, Subscription
 from app.graphql.token_scope import ReadScope
 from app.graphql.unit_of_work import UnitOfWork
+from app.graphql.users.account import AccountMutation, AccountQuery
+from app.graphql.users.mutations import UsersMutation
+from app.graphql.users.queries import UsersQuery
 
 
 class AppSchema(strawberry.Schema):
@@ -101,9 +104,9 @@ def _build_schema(
         ReadScope,
     ]
     return AppSchema(
-        query=merge_types("Query", (Query, AuthQuery, LibraryQuery, DatasetQuery, SettingsQuery, InsightsQuery)),
+        query=merge_types("Query", (UsersQuery, Query, AuthQuery, LibraryQuery, DatasetQuery, AccountQuery, SettingsQuery, InsightsQuery)),
         mutation=merge_types(
-            "Mutation", (SignInMutation, Mutation, ApiTokenMutation, LibraryMutation, DatasetMutation, SettingsMutation, DownloadMutation)
+            "Mutation", (SignInMutation, UsersMutation, Mutation, ApiTokenMutation, LibraryMutation, DatasetMutation, AccountMutation, SettingsMutation, DownloadMutation)
         ),
         subscription=Subscription,
         config=StrawberryConfig(auto_camel_case=False),

@@ -1,4 +1,4 @@
-"""Types of the caller's settings, two-factor enrolment, integrations, webhook deliveries and
+"""Types of integrations, webhook deliveries and
 object exports. Secrets never appear here except the one-time fields named as such."""
 
 from __future__ import annotations
@@ -13,47 +13,6 @@ from app.core.integrations.models import DeliveryAttempt as DeliveryAttemptRow
 from app.core.integrations.models import Integration as IntegrationRow
 from app.core.integrations.models import ObjectExport as ObjectExportRow
 from app.core.integrations.models import WebhookDelivery as WebhookDeliveryRow
-from app.core.users import profile
-from app.core.users.models import User as UserRow
-
-
-@strawberry.type(description="The caller's own settings.")
-class UserSettings:
-    user_id: int
-    username: str
-    email: str | None
-    display_name: str | None
-    theme: str
-    locale: str
-    avatar_url: str | None = strawberry.field(
-        description="A 256x256 PNG; the URL changes when the image does"
-    )
-    two_factor_enabled: bool
-    notifications: JSON = strawberry.field(description="Per event: {in_app, webhook} switches")
-
-    @classmethod
-    def from_row(cls, row: UserRow) -> UserSettings:
-        assert row.id is not None
-        return cls(
-            user_id=row.id,
-            username=row.username,
-            email=row.email,
-            display_name=row.display_name,
-            theme=row.theme,
-            locale=row.locale,
-            avatar_url=profile.avatar_url(row),
-            two_factor_enabled=row.two_factor_enabled,
-            notifications=JSON(profile.notification_preferences(row)),
-        )
-
-
-@strawberry.type(description="A password change: every earlier session token is void; use this fresh one.")
-class PasswordChanged:
-    ok: bool
-    detail: str
-    access_token: str
-    token_type: str
-    expires_in: int
 
 
 @strawberry.type

@@ -1,14 +1,16 @@
-"""User and invitation types."""
+"""User, invitation and own-settings types."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated
 
 import strawberry
+from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from app.core.clock import iso
 from app.core.models import Role
+from app.core.users import profile
 from app.core.users.models import User as UserRow
 from app.graphql import common as _enums  # noqa: F401  (registers Role/ProjectRole/TokenAction once, with descriptions)
 from app.graphql.context import Context
@@ -74,3 +76,42 @@ class UserPage:
 class UserCreated(User):
     invitation_token: str | None = None
     invitation_url: str | None = None
+
+
+@strawberry.type(description="The caller's own settings.")
+class UserSettings:
+    user_id: int
+    username: str
+    email: str | None
+    display_name: str | None
+    theme: str
+    locale: str
+    avatar_url: str | None = strawberry.field(
+        description="A 256x256 PNG; the URL changes when the image does"
+    )
+    two_factor_enabled: bool
+    notifications: JSON = strawberry.field(description="Per event: {in_app, webhook} switches")
+
+    @classmethod
+    def from_row(cls, row: UserRow) -> UserSettings:
+        assert row.id is not None
+        return cls(
+            user_id=row.id,
+            username=row.username,
+            email=row.email,
+            display_name=row.display_name,
+            theme=row.theme,
+            locale=row.locale,
+            avatar_url=profile.avatar_url(row),
+            two_factor_enabled=row.two_factor_enabled,
+            notifications=JSON(profile.notification_preferences(row)),
+        )
+
+
+@strawberry.type(description="A password change: every earlier session token is void; use this fresh one.")
+class PasswordChanged:
+    ok: bool
+    detail: str
+    access_token: str
+    token_type: str
+    expires_in: int
