@@ -32,12 +32,14 @@ from app.graphql.errors import DomainErrors
 from app.graphql.execution import FastLeafExecutionContext
 from app.graphql.library.mutations import LibraryMutation
 from app.graphql.library.queries import LibraryQuery
-from app.graphql.mutations import Mutation
 from app.graphql.mutations_settings import SettingsMutation
-from app.graphql.queries import Query
+from app.graphql.projects.mutations import ProjectsMutation
+from app.graphql.projects.queries import ProjectsQuery
 from app.graphql.queries_insights import InsightsQuery
 from app.graphql.queries_settings import SettingsQuery
 from app.graphql.subscriptions import SocketOperations, Subscription
+from app.graphql.tenants.mutations import TenantsMutation
+from app.graphql.tenants.queries import TenantsQuery
 from app.graphql.token_scope import ReadScope
 from app.graphql.unit_of_work import UnitOfWork
 from app.graphql.users.account import AccountMutation, AccountQuery
@@ -104,9 +106,9 @@ def _build_schema(
         ReadScope,
     ]
     return AppSchema(
-        query=merge_types("Query", (UsersQuery, Query, AuthQuery, LibraryQuery, DatasetQuery, AccountQuery, SettingsQuery, InsightsQuery)),
+        query=merge_types("Query", (UsersQuery, ProjectsQuery, TenantsQuery, AuthQuery, LibraryQuery, DatasetQuery, AccountQuery, SettingsQuery, InsightsQuery)),
         mutation=merge_types(
-            "Mutation", (SignInMutation, UsersMutation, Mutation, ApiTokenMutation, LibraryMutation, DatasetMutation, AccountMutation, SettingsMutation, DownloadMutation)
+            "Mutation", (SignInMutation, UsersMutation, TenantsMutation, ProjectsMutation, ApiTokenMutation, LibraryMutation, DatasetMutation, AccountMutation, SettingsMutation, DownloadMutation)
         ),
         subscription=Subscription,
         config=StrawberryConfig(auto_camel_case=False),

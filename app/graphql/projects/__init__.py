@@ -1,1 +1,1 @@
-"""GraphQL of projects: the project types."""
+"""GraphQL of projects: their types, root queries and mutations (members included)."""

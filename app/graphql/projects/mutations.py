@@ -1,4 +1,5 @@
-"""Root mutations: convert input, call one service function, convert the result."""
+"""Root mutations of projects and their members: convert input, call one service function,
+convert the result."""
 
 from __future__ import annotations
 
@@ -7,9 +8,6 @@ from strawberry.types import Info
 
 from app.core.projects import payloads as projects_payloads
 from app.core.projects import service as projects
-from app.core.tenants import payloads as tenants_payloads
-from app.core.tenants import service as tenants
-from app.core.users import service as users
 from app.graphql.common import DeleteResult
 from app.graphql.context import Context
 from app.graphql.inputs import (
@@ -17,41 +15,13 @@ from app.graphql.inputs import (
     MemberRemoveInput,
     ProjectCreateInput,
     ProjectUpdateInput,
-    TenantCreateInput,
-    TenantUpdateInput,
     to_payload,
 )
 from app.graphql.projects.types import Project, ProjectSummary
-from app.graphql.types.tenants import Tenant, TenantCreated
-from app.graphql.users.types import User, UserCreated
-
-
-def _created(c: users.CreatedUser) -> UserCreated:
-    base = User.from_row(c.user)
-    return UserCreated(**vars(base), invitation_token=c.invitation_token, invitation_url=c.invitation_url)
 
 
 @strawberry.type
-class Mutation:
-    @strawberry.mutation
-    async def create_tenant(self, info: Info[Context, None], input: TenantCreateInput) -> TenantCreated:
-        ctx = info.context
-        tenant, admin = await tenants.create(
-            ctx.session, ctx.principal, to_payload(tenants_payloads.TenantCreate, input)
-        )
-        assert admin.id is not None
-        return TenantCreated(
-            **vars(Tenant.from_row(tenant)), admin_user_id=admin.id, admin_username=admin.username
-        )
-
-    @strawberry.mutation
-    async def update_tenant(
-        self, info: Info[Context, None], tenant_id: int, input: TenantUpdateInput
-    ) -> Tenant:
-        ctx = info.context
-        data = to_payload(tenants_payloads.TenantUpdate, input)
-        return Tenant.from_row(await tenants.update(ctx.session, ctx.principal, tenant_id, data))
-
+class ProjectsMutation:
     @strawberry.mutation
     async def create_project(self, info: Info[Context, None], input: ProjectCreateInput) -> ProjectSummary:
         ctx = info.context

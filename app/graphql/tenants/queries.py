@@ -1,4 +1,4 @@
-"""Root query fields."""
+"""Root query fields of tenants and their audit log."""
 
 from __future__ import annotations
 
@@ -6,39 +6,15 @@ import strawberry
 from strawberry.types import Info
 
 from app.core.authz import Action, require
-from app.core.projects import service as projects
 from app.core.repositories import AuditRepository
 from app.core.tenants import service as tenants
 from app.graphql.context import Context
 from app.graphql.paging import DEFAULT_LIMIT, check_page, parse_instant
-from app.graphql.projects.types import Project, ProjectPage, ProjectSummary
-from app.graphql.types.tenants import AuditLogEntry, AuditLogPage, Tenant, TenantPage
+from app.graphql.tenants.types import AuditLogEntry, AuditLogPage, Tenant, TenantPage
 
 
 @strawberry.type
-class Query:
-    @strawberry.field(description="Projects the caller may see.")
-    async def projects(
-        self,
-        info: Info[Context, None],
-        q: str | None = None,
-        tag: str | None = None,
-        tenant_id: int | None = None,
-        limit: int = DEFAULT_LIMIT,
-        offset: int = 0,
-    ) -> ProjectPage:
-        ctx = info.context
-        limit, offset = check_page(limit, offset)
-        rows, total = await projects.list_visible(
-            ctx.session, ctx.principal, tenant_id=tenant_id, tag=tag, q=q, limit=limit, offset=offset
-        )
-        return ProjectPage(items=[ProjectSummary.from_row(r) for r in rows], total=total)
-
-    @strawberry.field
-    async def project(self, info: Info[Context, None], project_id: int) -> Project:
-        ctx = info.context
-        return Project.from_visible(await projects.get(ctx.session, ctx.principal, project_id))
-
+class TenantsQuery:
     @strawberry.field(description="Tenants the caller may see: their own, or all for a SuperUser.")
     async def tenants(
         self, info: Info[Context, None], limit: int = DEFAULT_LIMIT, offset: int = 0

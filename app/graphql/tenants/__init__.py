@@ -1,0 +1,1 @@
+"""GraphQL of tenants: tenants and their audit log."""
