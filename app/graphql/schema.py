@@ -30,13 +30,13 @@ from app.graphql.datasets.mutations import DatasetMutation
 from app.graphql.datasets.queries import DatasetQuery
 from app.graphql.errors import DomainErrors
 from app.graphql.execution import FastLeafExecutionContext
+from app.graphql.integrations.mutations import IntegrationsMutation
+from app.graphql.integrations.queries import IntegrationsQuery
 from app.graphql.library.mutations import LibraryMutation
 from app.graphql.library.queries import LibraryQuery
-from app.graphql.mutations_settings import SettingsMutation
 from app.graphql.projects.mutations import ProjectsMutation
 from app.graphql.projects.queries import ProjectsQuery
 from app.graphql.queries_insights import InsightsQuery
-from app.graphql.queries_settings import SettingsQuery
 from app.graphql.subscriptions import SocketOperations, Subscription
 from app.graphql.tenants.mutations import TenantsMutation
 from app.graphql.tenants.queries import TenantsQuery
@@ -106,9 +106,9 @@ def _build_schema(
         ReadScope,
     ]
     return AppSchema(
-        query=merge_types("Query", (UsersQuery, ProjectsQuery, TenantsQuery, AuthQuery, LibraryQuery, DatasetQuery, AccountQuery, SettingsQuery, InsightsQuery)),
+        query=merge_types("Query", (UsersQuery, ProjectsQuery, TenantsQuery, AuthQuery, LibraryQuery, DatasetQuery, AccountQuery, IntegrationsQuery, InsightsQuery)),
         mutation=merge_types(
-            "Mutation", (SignInMutation, UsersMutation, TenantsMutation, ProjectsMutation, ApiTokenMutation, LibraryMutation, DatasetMutation, AccountMutation, SettingsMutation, DownloadMutation)
+            "Mutation", (SignInMutation, UsersMutation, TenantsMutation, ProjectsMutation, ApiTokenMutation, LibraryMutation, DatasetMutation, AccountMutation, IntegrationsMutation, DownloadMutation)
         ),
         subscription=Subscription,
         config=StrawberryConfig(auto_camel_case=False),

@@ -1,5 +1,4 @@
-"""Types of integrations, webhook deliveries and
-object exports. Secrets never appear here except the one-time fields named as such."""
+"""Types of integrations, webhook deliveries and object exports. Secrets never appear here except the one-time fields named as such."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Root query fields of the caller's settings and of the tenant's integrations."""
+"""Root query fields of the tenant's integrations: providers, integrations, webhook deliveries."""
 
 from __future__ import annotations
 
@@ -8,18 +8,18 @@ from strawberry.types import Info
 from app.core.integrations import deliveries as webhooks
 from app.core.integrations import service as integrations
 from app.graphql.context import Context
-from app.graphql.paging import DEFAULT_LIMIT, check_page
-from app.graphql.types.settings import (
+from app.graphql.integrations.types import (
     DeliveryPage,
     Integration,
     IntegrationPage,
     IntegrationProvider,
     WebhookDelivery,
 )
+from app.graphql.paging import DEFAULT_LIMIT, check_page
 
 
 @strawberry.type
-class SettingsQuery:
+class IntegrationsQuery:
     @strawberry.field(description="Integration providers and their configuration fields.")
     def integration_providers(self) -> list[IntegrationProvider]:
         return [IntegrationProvider.from_provider(p) for p in integrations.list_providers()]

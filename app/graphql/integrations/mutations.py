@@ -1,4 +1,5 @@
-"""Root mutations of the caller's settings, two-factor, integrations and object exports."""
+"""Root mutations of integrations: create, update, delete, test, redeliver a webhook, export a
+dataset's files to an object store."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from app.core.integrations.models import Integration as IntegrationRow
 from app.graphql.common import DeleteResult
 from app.graphql.context import Context
 from app.graphql.inputs import to_payload
-from app.graphql.types.settings import (
+from app.graphql.integrations.types import (
     ConnectionCheck,
     Integration,
     IntegrationSaved,
@@ -47,7 +48,7 @@ def _saved(row: IntegrationRow, secret: str | None) -> IntegrationSaved:
 
 
 @strawberry.type
-class SettingsMutation:
+class IntegrationsMutation:
     @strawberry.mutation(
         description="Create an integration (Admin); a webhook's signing secret is returned once."
     )

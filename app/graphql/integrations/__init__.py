@@ -1,0 +1,1 @@
+"""GraphQL of integrations: webhooks and object stores, their delivery log and object exports."""
