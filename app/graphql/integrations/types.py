@@ -1,4 +1,5 @@
-"""Types of integrations, webhook deliveries and object exports. Secrets never appear here except the one-time fields named as such."""
+"""Types of integrations, webhook deliveries and object exports. Secrets never
+appear here except the one-time fields named as such."""
 
 from __future__ import annotations
 
