@@ -34,6 +34,8 @@ from app.graphql.integrations.mutations import IntegrationsMutation
 from app.graphql.integrations.queries import IntegrationsQuery
 from app.graphql.library.mutations import LibraryMutation
 from app.graphql.library.queries import LibraryQuery
+from app.graphql.notifications.mutations import NotificationsMutation
+from app.graphql.notifications.queries import NotificationsQuery
 from app.graphql.projects.mutations import ProjectsMutation
 from app.graphql.projects.queries import ProjectsQuery
 from app.graphql.queries_insights import InsightsQuery
@@ -106,9 +108,9 @@ def _build_schema(
         ReadScope,
     ]
     return AppSchema(
-        query=merge_types("Query", (UsersQuery, ProjectsQuery, TenantsQuery, AuthQuery, LibraryQuery, DatasetQuery, AccountQuery, IntegrationsQuery, InsightsQuery)),
+        query=merge_types("Query", (UsersQuery, ProjectsQuery, TenantsQuery, AuthQuery, LibraryQuery, DatasetQuery, NotificationsQuery, AccountQuery, IntegrationsQuery, InsightsQuery)),
         mutation=merge_types(
-            "Mutation", (SignInMutation, UsersMutation, TenantsMutation, ProjectsMutation, ApiTokenMutation, LibraryMutation, DatasetMutation, AccountMutation, IntegrationsMutation, DownloadMutation)
+            "Mutation", (SignInMutation, UsersMutation, TenantsMutation, ProjectsMutation, ApiTokenMutation, LibraryMutation, DatasetMutation, NotificationsMutation, AccountMutation, IntegrationsMutation, DownloadMutation)
         ),
         subscription=Subscription,
         config=StrawberryConfig(auto_camel_case=False),

@@ -1,4 +1,4 @@
-"""Root mutations of datasets and notifications."""
+"""Root mutations of datasets."""
 
 from __future__ import annotations
 
@@ -7,9 +7,8 @@ from strawberry.types import Info
 
 from app.core.datasets import payloads as dataset_payloads
 from app.core.datasets import service as datasets
-from app.core.notifications import service as notifications
 from app.graphql.context import Context
-from app.graphql.datasets.types import Dataset, Notification
+from app.graphql.datasets.types import Dataset
 from app.graphql.inputs import DatasetCreateInput, to_payload
 
 
@@ -55,10 +54,3 @@ class DatasetMutation:
     async def delete_dataset(self, info: Info[Context, None], dataset_id: int) -> Dataset:
         ctx = info.context
         return Dataset.from_row(await datasets.delete(ctx.session, ctx.principal, ctx.settings, dataset_id))
-
-    @strawberry.mutation(description="Mark a notification read.")
-    async def mark_notification_read(self, info: Info[Context, None], notification_id: int) -> Notification:
-        ctx = info.context
-        return Notification.from_row(
-            await notifications.mark_read(ctx.session, ctx.principal, notification_id)
-        )

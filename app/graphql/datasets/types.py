@@ -1,4 +1,4 @@
-"""Dataset, dataset file and notification types."""
+"""Dataset and dataset file types."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from app.core.datasets.models import DatasetFile as DatasetFileRow
 from app.core.datasets.negative import invalid_records
 from app.core.datasets.service import DatasetRights as DatasetRightsRow
 from app.core.datasets.service import rights_on
-from app.core.notifications.models import Notification as NotificationRow
 from app.graphql.context import Context
 
 
@@ -151,40 +150,3 @@ def _seed(params: dict[str, object]) -> str | None:
 class DatasetPage:
     items: list[Dataset]
     total: int
-
-
-@strawberry.type
-class Notification:
-    notification_id: int
-    type: str
-    title: str
-    message: str
-    data: JSON
-    created_at: str
-    read_at: str | None
-    is_read: bool
-
-    @classmethod
-    def from_row(cls, row: NotificationRow) -> Notification:
-        assert row.id is not None
-        return cls(
-            notification_id=row.id,
-            type=row.type,
-            title=row.title,
-            message=row.message,
-            data=JSON(dict(row.data)),
-            created_at=iso(row.created_at) or "",
-            read_at=iso(row.read_at),
-            is_read=row.read_at is not None,
-        )
-
-
-@strawberry.type
-class NotificationPage:
-    items: list[Notification]
-    total: int
-
-
-@strawberry.type
-class UnreadCount:
-    count: int

@@ -1,0 +1,1 @@
+"""GraphQL of notifications: the caller's in-app notifications."""
