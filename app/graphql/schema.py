@@ -23,11 +23,12 @@ from strawberry.types import ExecutionResult
 from strawberry.types.graphql import OperationType
 
 from app.core.settings import Settings
+from app.graphql.analytics.queries import AnalyticsQuery
 from app.graphql.auth.mutations import ApiTokenMutation, SignInMutation
 from app.graphql.auth.queries import AuthQuery
 from app.graphql.datasets.downloads import DownloadMutation
 from app.graphql.datasets.mutations import DatasetMutation
-from app.graphql.datasets.queries import DatasetQuery
+from app.graphql.datasets.queries import DatasetPlanQuery, DatasetQuery
 from app.graphql.errors import DomainErrors
 from app.graphql.execution import FastLeafExecutionContext
 from app.graphql.integrations.mutations import IntegrationsMutation
@@ -38,7 +39,6 @@ from app.graphql.notifications.mutations import NotificationsMutation
 from app.graphql.notifications.queries import NotificationsQuery
 from app.graphql.projects.mutations import ProjectsMutation
 from app.graphql.projects.queries import ProjectsQuery
-from app.graphql.queries_insights import InsightsQuery
 from app.graphql.subscriptions import SocketOperations, Subscription
 from app.graphql.tenants.mutations import TenantsMutation
 from app.graphql.tenants.queries import TenantsQuery
@@ -108,7 +108,7 @@ def _build_schema(
         ReadScope,
     ]
     return AppSchema(
-        query=merge_types("Query", (UsersQuery, ProjectsQuery, TenantsQuery, AuthQuery, LibraryQuery, DatasetQuery, NotificationsQuery, AccountQuery, IntegrationsQuery, InsightsQuery)),
+        query=merge_types("Query", (UsersQuery, ProjectsQuery, TenantsQuery, AuthQuery, LibraryQuery, DatasetQuery, NotificationsQuery, AccountQuery, IntegrationsQuery, DatasetPlanQuery, AnalyticsQuery)),
         mutation=merge_types(
             "Mutation", (SignInMutation, UsersMutation, TenantsMutation, ProjectsMutation, ApiTokenMutation, LibraryMutation, DatasetMutation, NotificationsMutation, AccountMutation, IntegrationsMutation, DownloadMutation)
         ),

@@ -1,6 +1,8 @@
-"""Dataset and dataset file types."""
+"""Dataset, dataset file and preview types."""
 
 from __future__ import annotations
+
+from dataclasses import asdict
 
 import strawberry
 from strawberry.scalars import JSON
@@ -10,8 +12,10 @@ from app.core.clock import iso
 from app.core.datasets.models import Dataset as DatasetRow
 from app.core.datasets.models import DatasetFile as DatasetFileRow
 from app.core.datasets.negative import invalid_records
+from app.core.datasets.preview import PreviewResult
 from app.core.datasets.service import DatasetRights as DatasetRightsRow
 from app.core.datasets.service import rights_on
+from app.generation.output_formats import spoken
 from app.graphql.context import Context
 
 
@@ -150,3 +154,39 @@ def _seed(params: dict[str, object]) -> str | None:
 class DatasetPage:
     items: list[Dataset]
     total: int
+
+
+@strawberry.type(
+    description="Why a record is invalid (params.invalid_rate): the one constraint it breaks; a line "
+    "of a dataset's labels file (GET /data/{id}?format=labels)"
+)
+class InvalidRecordLabel:
+    record: int = strawberry.field(description="0-based index in output order, across the dataset's files")
+    pointer: str = strawberry.field(description="The instance location (RFC 6901 JSON Pointer; '' is the root)")
+    keyword: str = strawberry.field(description="The JSON Schema keyword broken, as the validator names it")
+    schema_pointer: str = strawberry.field(description="Where the constraint lives in the schema (JSON Pointer)")
+    rule: int | None = strawberry.field(description="The constraint-set rule broken, by index; null for the schema")
+    detail: str = strawberry.field(description="The violation, in a sentence")
+
+
+@strawberry.type(description="The first records of a schema rendered in one format; nothing is stored.")
+class Preview:
+    schema_id: int
+    format: str = strawberry.field(description=spoken())
+    media_type: str = strawberry.field(description="The media type a download of this format carries")
+    count: int
+    seed: int = strawberry.field(description="The seed used (params.seed, or drawn): pass it to reproduce")
+    content: str = strawberry.field(
+        description="The rendered text: the bytes of a dataset of `count` records "
+        "with the same schema, rules, params and seed"
+    )
+    elapsed_ms: float
+    labels: list[InvalidRecordLabel] = strawberry.field(
+        description="The invalid records among these (params.invalid_rate) and why; empty without it"
+    )
+
+    @classmethod
+    def from_result(cls, result: PreviewResult) -> Preview:
+        values = asdict(result)
+        values["labels"] = [InvalidRecordLabel(**label) for label in result.labels]
+        return cls(**values)

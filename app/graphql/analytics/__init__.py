@@ -1,0 +1,1 @@
+"""GraphQL of analytics: generation statistics over a period."""
