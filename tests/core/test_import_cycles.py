@@ -164,9 +164,6 @@ KNOWN_DOMAIN_CYCLES = {
     "app.core.library",
     # a tenant is created with its first admin user, a user belongs to a tenant
     "app.core.tenants",
-    # the worker compiles a dataset's negative and coverage params through app/core/datasets
-    # (negative.py, coverage.py, issue 31): to move down beside jobs/plans.py, then off this list
-    "app.core.jobs",
 }
 
 

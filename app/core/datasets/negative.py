@@ -1,17 +1,17 @@
 """Negative test data on datasets (`params.invalid_rate`, `params.invalid_keywords`; issue 30):
-the checks at creation, the count of invalid records a dataset holds, and which formats carry
-them. The records are broken by the engine (app/generation/negative) in the worker; their labels
+the checks at creation and which formats carry them (the count of invalid records a dataset
+holds is app/core/jobs/plans.invalid_records, which the worker reads too). The records are broken by the engine (app/generation/negative) in the worker; their labels
 are stored as the dataset's `labels` file."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.core.error_codes import ErrorCode
 from app.core.errors import Invalid
 from app.core.generation import NEGATIVE_FORMATS, in_thread
+from app.core.jobs.plans import compile_dataset, rate_of
 from app.core.library.models import SchemaDoc
 from app.core.settings import Settings
 
@@ -19,18 +19,6 @@ from app.core.settings import Settings
 class _Inputs:
     def __init__(self, params: dict[str, Any], rules: list[dict[str, Any]], record_count: int) -> None:
         self.params, self.rules, self.record_count = params, rules, record_count
-
-
-def rate_of(params: Mapping[str, Any]) -> float:
-    rate = params.get("invalid_rate") or 0
-    return float(rate) if isinstance(rate, int | float) and not isinstance(rate, bool) else 0.0
-
-
-def invalid_records(dataset: Any) -> int:
-    """How many of a dataset's records are invalid: round(N x R), halves up (the engine's
-    negative.selection.invalid_count, without importing the engine into the API process)."""
-    n, rate = int(dataset.record_count), rate_of(dataset.params or {})
-    return min(n, max(0, math.floor(n * rate + 0.5))) if rate else 0
 
 
 def refuse_format(params: Mapping[str, Any], fmt: str) -> None:
@@ -58,8 +46,6 @@ async def check(
     keyword with nothing breakable (naming it) or a schema with nothing breakable at all."""
     if not rate_of(params):
         return
-    from app.core.jobs.plans import compile_dataset
-
     inputs = _Inputs(params, [dict(r) for r in rules], record_count)
     await in_thread(
         f"the invalid records of schema {schema.id}",

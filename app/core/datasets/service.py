@@ -17,6 +17,7 @@ from app.core.datasets.payloads import DatasetCreate
 from app.core.datasets.repository import DatasetRepository
 from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Gone, Invalid, NotFound
+from app.core.jobs.plans import invalid_records
 from app.core.library import schema_problems
 from app.core.library.models import ConstraintSet, ProjectSchema
 from app.core.library.repository import ConstraintSetRepository, SchemaRepository
@@ -372,7 +373,7 @@ async def download(
 
 def _no_side_file(dataset: Dataset, fmt: str, file_index: int) -> None:
     """404 for a labels or coverage file a dataset does not have, saying why."""
-    made = negative.invalid_records(dataset) if fmt == LABELS else (dataset.params or {}).get("coverage")
+    made = invalid_records(dataset) if fmt == LABELS else (dataset.params or {}).get("coverage")
     param = "params.invalid_rate" if fmt == LABELS else "params.coverage"
     what = "labels file" if fmt == LABELS else "coverage report"
     raise NotFound(

@@ -11,7 +11,8 @@ id), whose plan then wrote the new dataset's bytes."""
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
@@ -28,6 +29,21 @@ if TYPE_CHECKING:  # the engine is imported when a plan is first compiled, not w
     from app.generation.plan import Plan
 
 PLAN_CACHE_SIZE = 4
+
+
+def rate_of(params: Mapping[str, Any]) -> float:
+    """params.invalid_rate as a number; 0 when absent or not a number (issue 30)."""
+    rate = params.get("invalid_rate") or 0
+    return float(rate) if isinstance(rate, int | float) and not isinstance(rate, bool) else 0.0
+
+
+def invalid_records(dataset: Any) -> int:
+    """How many of a dataset's records are invalid: round(N x R), halves up (the engine's
+    negative.selection.invalid_count, without importing the engine into the API process)."""
+    n, rate = int(dataset.record_count), rate_of(dataset.params or {})
+    return min(n, max(0, math.floor(n * rate + 0.5))) if rate else 0
+
+
 # schema storage key, file name, rules and params as canonical JSON, record count
 PlanKey = tuple[str, str | None, bytes, bytes, int]
 _plans: BoundedLRU[PlanKey, Plan] = BoundedLRU(PLAN_CACHE_SIZE)

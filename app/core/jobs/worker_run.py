@@ -31,14 +31,13 @@ from sqlmodel import Session
 
 from app.core.database import make_sync_engine
 from app.core.datasets.models import Dataset, DatasetFile, DatasetShard, DatasetStatus, ShardKind, ShardStatus
-from app.core.datasets.negative import invalid_records
 from app.core.errors import DomainError
 from app.core.generation import write_many
 from app.core.jobs.db_retry import retry_db
 from app.core.jobs.documents import zip_parts
 from app.core.jobs.heartbeat import Heartbeat
 from app.core.jobs.outcomes import record_outcome
-from app.core.jobs.plans import plan_for, warm_up
+from app.core.jobs.plans import invalid_records, plan_for, warm_up
 from app.core.jobs.sharding import block_edge, split_point
 from app.core.library.models import SchemaDoc
 from app.core.models import utcnow

@@ -11,10 +11,10 @@ from strawberry.types import Info
 from app.core.clock import iso
 from app.core.datasets.models import Dataset as DatasetRow
 from app.core.datasets.models import DatasetFile as DatasetFileRow
-from app.core.datasets.negative import invalid_records
 from app.core.datasets.preview import PreviewResult
 from app.core.datasets.service import DatasetRights as DatasetRightsRow
 from app.core.datasets.service import rights_on
+from app.core.jobs.plans import invalid_records
 from app.generation.output_formats import spoken
 from app.graphql.context import Context
 
