@@ -14,7 +14,7 @@ import asyncio
 import logging
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import wraps
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
@@ -210,8 +210,6 @@ def cached_plan(
     and its file name; `load` parses it when needed), its raw rules and params, compiled once per
     process for any seed. The bytes written are those of an uncached compile. `formats`: what
     the plan will write, which params.invalid_rate's records must fit."""
-    from dataclasses import replace
-
     from app.generation.params import parse_params
     from app.generation.plan import compile_generators, plan_of
     from app.generation.rules import parse_rules

@@ -20,6 +20,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from app.core.errors import DomainError
+from app.core.generation import domain_errors, load_schema, root_problems
 
 PROCESSES = max(1, min(2, os.cpu_count() or 1))
 TASKS_PER_POOL = 16
@@ -31,8 +32,6 @@ def find_problems(
 ) -> tuple[list[dict[str, Any]], str | None]:
     """In a probe process: `(problems, None)` for the root (None: the default) of the schema file,
     or `([], refusal)` when the engine refuses the schema or the root (a sentence for a 422)."""
-    from app.core.generation import domain_errors, load_schema, root_problems
-
     try:
         with domain_errors():
             return root_problems(load_schema(raw, filename), root), None

@@ -20,6 +20,7 @@ from app.core.models import utcnow
 from app.core.principal import Principal
 from app.core.services import audit
 from app.core.settings import Settings
+from app.generation.rule_keys import describe_rule_keys
 
 
 async def _validated_rules(
@@ -147,6 +148,4 @@ def categories() -> list[dict[str, Any]]:
 
 def rule_keys() -> list[dict[str, Any]]:
     """Every key a rule takes, from the rule model's own table (app/generation/rule_keys.py)."""
-    from app.generation.rule_keys import describe_rule_keys
-
     return describe_rule_keys()
