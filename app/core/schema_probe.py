@@ -20,7 +20,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from app.core.errors import DomainError
-from app.core.generation import domain_errors, load_schema, root_problems
+from app.core.generation import coverage_set, domain_errors, load_schema, root_problems
 
 PROCESSES = max(1, min(2, os.cpu_count() or 1))
 TASKS_PER_POOL = 16
@@ -54,8 +54,6 @@ def coverage_report(
 ) -> tuple[dict[str, Any] | None, tuple[str, str, str | None] | None]:
     """In a probe process: `(report, None)` of the coverage set these inputs give (built within
     `seconds`), or `(None, (detail, code, field))` of the 422 the engine refuses it with."""
-    from app.core.generation import coverage_set, domain_errors, load_schema
-
     try:
         with domain_errors():
             loaded = load_schema(raw, filename)
