@@ -66,28 +66,39 @@ def why_dead(node: Node) -> str:
 
 
 def negated_types(flat: list[Part]) -> set[str]:
-    """Types ruled out by `not: {"type": ...}` (a `not` holding nothing else)."""
+    """Types ruled out by a `not` that names whole types: `{"type": ...}` alone, or an `anyOf` of
+    such schemas alone (`not: {anyOf: [{type: integer}, {type: boolean}]}`)."""
     out: set[str] = set()
     for schema, _ in flat:
         sub = schema.get("not")
-        if not isinstance(sub, dict) or "type" not in sub or set(sub) - _ANNOTATIONS - {"type"}:
-            continue
-        t = sub["type"]
-        names = (
-            {t}
-            if isinstance(t, str)
-            else {x for x in t if isinstance(x, str)}
-            if isinstance(t, list)
-            else set()
-        )
-        out |= names & ALL_TYPES
-        if "number" in names:
-            out.add("integer")
+        out |= _whole_types(sub) or set()
+        if isinstance(sub, dict) and set(sub) - _ANNOTATIONS <= {"enum", "const"} and _lists_null(sub):
+            out.add("null")  # null is the one value of its type: null rows are never re-drawn
+    if "number" in out:
+        out.add("integer")
     return out
 
 
-# a property name a pattern backtracks on for longer is taken as not matching here: the guard,
-# which checks every record with its own budget, then fails the run naming the name and pattern
+def _lists_null(sub: dict[str, Any]) -> bool:
+    return ("const" in sub and sub["const"] is None) or (isinstance(sub.get("enum"), list) and None in sub["enum"])
+
+
+def _whole_types(sub: Any) -> set[str] | None:
+    """The types every value of which `sub` accepts, when it accepts nothing else; else None."""
+    if not isinstance(sub, dict):
+        return None
+    rest = set(sub) - _ANNOTATIONS
+    if rest == {"type"}:
+        t = sub["type"]
+        names = {t} if isinstance(t, str) else {x for x in t if isinstance(x, str)} if isinstance(t, list) else set()
+        return names & ALL_TYPES
+    if rest == {"anyOf"} and isinstance(sub["anyOf"], list) and sub["anyOf"]:
+        parts = [_whole_types(option) for option in sub["anyOf"]]
+        if all(p is not None for p in parts):
+            return set().union(*(p for p in parts if p is not None))
+    return None
+
+
 # the keywords a schema may hold beside if/then/else for `conditional_values` to read it
 _CONDITIONAL_ONLY = frozenset({"if", "then", "else", "$schema", "$id", "$anchor", *_ANNOTATIONS})
 
@@ -127,6 +138,8 @@ def conditional_values(flat: list[Part]) -> list[Any] | None:
     return values or None
 
 
+# a property name a pattern backtracks on for longer is taken as not matching here: the guard,
+# which checks every record with its own budget, then fails the run naming the name and pattern
 _NAME_MATCH_BUDGET_S = 0.25
 
 
