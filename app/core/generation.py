@@ -215,6 +215,16 @@ def cached_plan(
     from app.generation.rules import parse_rules
 
     params = parse_params(raw_params)
+    if params.coverage == "each" and params.invalid_rate == 1:
+        # the negative suite: one invalid record per breakable constraint (not cached: its own size)
+        from app.generation.coverage.suite import compile_negative_suite
+
+        loaded = load()
+        rules = parse_rules(loaded.field_tree(params.root), list(raw_rules)) if raw_rules else []
+        keywords = list(params.invalid_keywords) if params.invalid_keywords else None
+        return compile_negative_suite(
+            loaded, rules, params, record_count=record_count, keywords=keywords, formats=formats
+        )
     if params.coverage is not None:
         # its generators carry the coverage set's pins: compiled for this plan alone, not cached
         from app.generation.coverage import compile_coverage

@@ -89,6 +89,14 @@ def build_plan(
         except (OSError, ValueError) as exc:
             raise RuleError(f"The constraints file cannot be read as JSON: {exc}") from None
         rules = load_rules(loaded.field_tree(root), raw)
+    keywords = [k.strip() for k in invalid_keywords.split(",") if k.strip()] if invalid_keywords else None
+    if coverage == "each" and invalid_rate == 1:
+        from app.generation.coverage.suite import compile_negative_suite
+        from app.generation.params import parse_params
+
+        return compile_negative_suite(
+            loaded, rules, parse_params(params), record_count=count, keywords=keywords, formats=(fmt,)
+        )
     if coverage is not None:
         from app.generation.coverage import compile_coverage
 
@@ -98,7 +106,6 @@ def build_plan(
     if invalid_rate:
         from app.generation.negative.engine import attach_negative
 
-        keywords = [k.strip() for k in invalid_keywords.split(",") if k.strip()] if invalid_keywords else None
         attach_negative(plan, loaded, rate=invalid_rate, keywords=keywords, formats=(fmt,), rules=rules)
     return plan
 
@@ -159,7 +166,7 @@ def generate(
         )
     if coverage is not None:
         where = report if report is not None else None if out == "-" else out + ".coverage.json"
-        if where is not None:
+        if where is not None and plan.coverage is not None:  # the negative suite has its labels
             assert plan.coverage is not None
             write_report(Path(where), plan.coverage.report())
         # the set may be larger than `count`: the run holds max(count, set size) records
@@ -402,7 +409,8 @@ def run_command(schema_file: Path, count: int | None, fmt: str, out: str, **opti
         typer.echo(f"error: {exc}; no output was completed.", err=True)
         raise typer.Exit(1) from None
     cover = plan.coverage
-    if cover is not None:  # the set may be larger than the count asked for
+    if cover is not None or (plan.negative is not None and plan.negative.suite):
+        # the set (or the negative suite) may be larger than the count asked for
         start, stop, _, _ = part_bounds(plan.record_count, options.get("part"))
     written = f"{stop - start} records" + (
         f" (part {options['part']} of {plan.record_count})" if options.get("part") else ""

@@ -29,8 +29,13 @@ def check_options(
         raise ParamsError("The record count (-n) is needed unless --coverage is given.")
     if report is not None and coverage is None:
         raise ParamsError("--report needs --coverage.")
-    if coverage is not None and invalid_rate:
-        raise ParamsError("--coverage and --invalid-rate cannot be combined yet: a coverage set is made of valid records.")
+    if coverage is not None and invalid_rate and not (coverage == "each" and invalid_rate == 1):
+        raise ParamsError(
+            "--coverage and --invalid-rate combine only as --coverage each --invalid-rate 1 (the negative "
+            "suite: one invalid record per breakable constraint); a coverage set is made of valid records."
+        )
+    if coverage is not None and invalid_rate and report is not None:
+        raise ParamsError("--report has nothing to report for the negative suite: its labels say what each record breaks.")
     count = 0 if count is None else count
     if count < 1 and coverage is None:
         raise ParamsError("The record count must be at least 1.")

@@ -129,11 +129,12 @@ def _invalid_records(raw: Mapping[str, Any], coverage: str | None) -> tuple[floa
     invalid_rate = raw.get("invalid_rate", 0)
     if isinstance(invalid_rate, bool) or not isinstance(invalid_rate, int | float) or not 0 <= invalid_rate <= 1:
         raise ParamsError("params.invalid_rate must be a number between 0 and 1.", field="params.invalid_rate")
-    if coverage is not None and invalid_rate:
-        # breaking records of the coverage set would leave its report claiming targets that the
-        # broken records no longer meet; the negative suite (issue 31 item 4) is not built yet
+    if coverage is not None and invalid_rate and not (coverage == "each" and invalid_rate == 1):
+        # breaking some records of the coverage set would leave its report claiming targets that
+        # the broken records no longer meet; rate 1 with each is the negative suite (coverage/suite.py)
         raise ParamsError(
-            "params.coverage and params.invalid_rate cannot be combined yet: a coverage set is made "
+            "params.coverage and params.invalid_rate combine only as coverage each with invalid_rate 1 "
+            "(the negative suite: one invalid record per breakable constraint); a coverage set is made "
             "of valid records.",
             field="params.invalid_rate",
         )

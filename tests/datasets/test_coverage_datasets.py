@@ -178,3 +178,32 @@ async def test_coverage_set_past_its_deadline_is_422(api: Api, settings: Setting
     each = await api.call("POST", f"/schemas/{schema_id}/coverage-plan", admin, 200,
                           json={"mode": "each", "params": {"seed": 2}})
     assert each["records"] == 4 and each["covered"] == each["total"] == 40 * 4
+
+
+async def test_negative_suite_dataset(api: Api) -> None:
+    """params coverage each + invalid_rate 1: the dataset's first records are the negative suite,
+    one invalid record per breakable constraint, each label checked with jsonschema against its
+    record; a record_count below the suite is 422 naming its size; other rates stay refused."""
+    _, admin = await api.create_tenant()
+    project = (await api.create_project(admin, "Negative suite"))["project_id"]
+    schema_id = (await upload_schema(api, admin, ANGULAR, "angular-component.json"))["schema_id"]
+    params = {"seed": 8, "coverage": "each", "invalid_rate": 1}
+    small = await create_dataset(api, admin, project, schema_id, 3, 422, types=["json"], params=params)
+    assert "negative suite" in small["detail"] and small["field"] == "record_count", small
+    half = await create_dataset(api, admin, project, schema_id, 50, 422, types=["json"],
+                                params={**params, "invalid_rate": 0.5})
+    assert "combine only as coverage each with invalid_rate 1" in half["detail"]
+
+    made = await create_dataset(api, admin, project, schema_id, 40, types=["json"], params=params)
+    assert (await wait_for(api, admin, made["dataset_id"]))["status"] == "completed"
+    records = (await download(api, admin, made["dataset_id"], "json")).json()
+    labels = [json.loads(line) for line in (await download(api, admin, made["dataset_id"], "labels")).content.splitlines()]
+    assert len(records) == len(labels) == 40
+    suite = len({(label["schema_pointer"], label["keyword"]) for label in labels})
+    assert suite >= 10
+    # the first `suite` records break each constraint once; the rest start over
+    assert len({(label["schema_pointer"], label["keyword"]) for label in labels[:suite]}) == suite
+    validator = jsonschema.Draft7Validator(json.loads(ANGULAR), format_checker=jsonschema.FormatChecker())
+    for record, label in zip(records, labels, strict=True):
+        places = {("/" + "/".join(map(str, e.absolute_schema_path)), e.validator) for e in validator.iter_errors(record)}
+        assert (label["schema_pointer"], label["keyword"]) in places, (label, places)

@@ -398,11 +398,18 @@ def test_options_are_checked(tmp_path: Path) -> None:
         generate(ANGULAR, 5, "json", str(tmp_path / "x.json"), coverage="all", jobs=1)
     with pytest.raises(ParamsError, match="record count"):
         generate(ANGULAR, None, "json", str(tmp_path / "x.json"), jobs=1)
-    # a broken record of the set would leave the report claiming a target it no longer meets
-    with pytest.raises(ParamsError, match="cannot be combined"):
-        generate(ANGULAR, 5, "json", str(tmp_path / "x.json"), coverage="each", invalid_rate=1.0, jobs=1)
-    with pytest.raises(ParamsError, match="cannot be combined"):
+    # a broken record of the set would leave the report claiming a target it no longer meets:
+    # only rate 1 with each (the negative suite) combines them
+    with pytest.raises(ParamsError, match="combine only as --coverage each --invalid-rate 1"):
+        generate(ANGULAR, 5, "json", str(tmp_path / "x.json"), coverage="each", invalid_rate=0.5, jobs=1)
+    with pytest.raises(ParamsError, match="combine only as coverage each with invalid_rate 1"):
         parse_params({"coverage": "pairwise", "invalid_rate": 0.5})
+    with pytest.raises(ParamsError, match="combine only as coverage each with invalid_rate 1"):
+        parse_params({"coverage": "pairwise", "invalid_rate": 1})
+    assert parse_params({"coverage": "each", "invalid_rate": 1}).invalid_rate == 1
+    with pytest.raises(ParamsError, match="--report has nothing to report for the negative suite"):
+        generate(ANGULAR, 5, "json", str(tmp_path / "x.json"), coverage="each", invalid_rate=1.0,
+                 report=str(tmp_path / "r.json"), jobs=1)
 
 
 def _many_enums(fields: int, levels: int) -> bytes:
@@ -444,3 +451,29 @@ def test_coverage_set_bounds() -> None:
             compile_coverage(loaded, [], {"seed": 3}, mode="each", record_count=1)
     finally:
         sets.MAX_RECORDS = original
+
+
+@pytest.mark.parametrize("name", ["angular-component.json", "ocpp-v16-StatusNotification.json"])
+def test_negative_suite(tmp_path: Path, name: str) -> None:
+    """--coverage each --invalid-rate 1: one invalid record per breakable (location, keyword), each
+    checked by jsonschema (with format checking) to fail at the keyword and schema location its
+    label names; no constraint twice; the run's size is the suite's."""
+    source = CORPUS / "json" / name
+    schema = json.loads(source.read_bytes())
+    out = tmp_path / "suite.json"
+    plan, _ = generate(source, None, "json", str(out), coverage="each", invalid_rate=1, seed=8)
+    records = json.loads(out.read_bytes())
+    labels = [json.loads(line) for line in (tmp_path / "suite.json.labels.ndjson").read_bytes().splitlines()]
+    assert plan.negative is not None and plan.negative.suite
+    assert len(records) == len(labels) == len(plan.negative.offered) >= 10
+    assert [label["record"] for label in labels] == list(range(len(records)))
+    assert len({(label["schema_pointer"], label["keyword"]) for label in labels}) == len(labels)
+    validator = jsonschema.validators.validator_for(schema)(schema, format_checker=jsonschema.FormatChecker())
+    for record, label in zip(records, labels, strict=True):
+        errors = list(validator.iter_errors(record))
+        places = {("/" + "/".join(map(str, e.absolute_schema_path)), e.validator) for e in errors}
+        assert (label["schema_pointer"], label["keyword"]) in places, (label, places)
+    with pytest.raises(ParamsError, match="combine only as --coverage each --invalid-rate 1"):
+        generate(source, None, "json", str(out), coverage="each", invalid_rate=0.5, seed=8)
+    with pytest.raises(ParamsError, match="combine only as"):
+        generate(source, None, "json", str(out), coverage="pairwise", invalid_rate=1, seed=8)

@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import Field
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from app.core.datasets import negative
 from app.core.datasets.params import checked_params, schema_and_set
 from app.core.error_codes import ErrorCode
 from app.core.errors import Invalid
@@ -88,8 +89,8 @@ async def check_record_count(
 ) -> None:
     """422 naming the size needed when `params.coverage` asks for a set larger than the dataset."""
     mode = params.get("coverage")
-    if mode is None:
-        return
+    if mode is None or negative.suite(params):
+        return  # the negative suite's size is checked with its invalid records (negative.check)
     report = await coverage_of(settings, schema, rules, params, str(mode), record_count)
     if report["records"] > record_count:
         raise Invalid(

@@ -21,6 +21,12 @@ class _Inputs:
         self.params, self.rules, self.record_count = params, rules, record_count
 
 
+def suite(params: Mapping[str, Any]) -> bool:
+    """params.coverage each with params.invalid_rate 1: the negative suite (one invalid record per
+    breakable constraint; app/generation/coverage/suite.py)."""
+    return params.get("coverage") == "each" and rate_of(params) == 1
+
+
 def refuse_format(params: Mapping[str, Any], fmt: str) -> None:
     """A dataset with invalid records is written as json or ndjson only: 422 for another format
     (a download that would render one on demand)."""
@@ -47,7 +53,14 @@ async def check(
     if not rate_of(params):
         return
     inputs = _Inputs(params, [dict(r) for r in rules], record_count)
-    await in_thread(
+    plan = await in_thread(
         f"the invalid records of schema {schema.id}",
         compile_dataset, settings, inputs, schema, formats=list(formats),
     )
+    if plan.record_count > record_count:  # the negative suite is larger than the dataset
+        raise Invalid(
+            f"record_count {record_count:,} is below the size of the negative suite: it needs at "
+            f"least {plan.record_count:,} records (one per breakable constraint).",
+            code=ErrorCode.INVALID_RECORD_COUNT,
+            field="record_count",
+        )

@@ -15,7 +15,7 @@ import orjson
 from pydantic import Field
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from app.core.datasets import coverage
+from app.core.datasets import coverage, negative
 from app.core.datasets.params import checked_params, schema_and_set
 from app.core.error_codes import ErrorCode
 from app.core.errors import DomainError, Invalid
@@ -120,7 +120,7 @@ async def preview(
     ):
         raise Invalid("rules must be a list of rule objects.", code=ErrorCode.INVALID_RULE, field="rules")
     applied = rules if rules is not None else list(constraint_set.rules) if constraint_set else []
-    if stored.get("coverage") is not None:
+    if stored.get("coverage") is not None and not negative.suite(stored):
         # the set is built (bounded) in a probe process first: one past its bounds is refused
         # there, before this process builds it again to render the records
         await coverage.coverage_of(settings, schema, applied, stored, str(stored["coverage"]), count)

@@ -54,6 +54,9 @@ class Negative:
         self.spares = spares
         self.probe = probe  # the first records of the output, valid (what a duplicate copies)
         self._outputs: dict[int, Any] = {}
+        # the negative suite (rate 1 with coverage each): record i breaks offered[i % n], so the
+        # first n records break each offered constraint once (app/generation/coverage/suite.py)
+        self.suite = False
 
     def peers(self, index: int) -> Iterator[Any]:
         """The output records before `index` among the first len(probe), nearest first: the
@@ -77,7 +80,7 @@ class Negative:
         (its location absent here), others are tried in a seeded order, up to MAX_TRIES; then
         a probe record known to break one is broken in its place (the count stays exact)."""
         rng = self.selection.rng(index)
-        for base, c in self._tries(record, rng):
+        for base, c in self._suite_tries(index, record) if self.suite else self._tries(record, rng):
             # a rule's break is told where the record goes (a duplicate copies an earlier one)
             extra: dict[str, Any] = {"index": index} if c.rule is not None else {}
             got = self.breaker.attempt(c, base, rng, **extra)
@@ -85,6 +88,13 @@ class Negative:
                 broken, where, detail = got
                 return broken, Label(index, where, c.keyword, c.schema_pointer, c.rule, detail)
         raise Unsatisfiable(f"Record {index} cannot break any of the schema's constraints alone.")
+
+    def _suite_tries(self, index: int, record: Any) -> Iterator[tuple[Any, Constraint]]:
+        """Record `index` of the suite breaks its own constraint: on itself, else on the probe
+        record known to break it alone (spares are in the order of `offered`)."""
+        k = index % len(self.offered)
+        yield record, self.offered[k]
+        yield self.spares[k]
 
     def _tries(self, record: Any, rng: random.Random) -> Iterator[tuple[Any, Constraint]]:
         n = len(self.offered)
