@@ -33,6 +33,7 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("generation.py", "cached_plan", "app.generation.plan"): ENGINE,
     ("generation.py", "cached_plan", "app.generation.rules"): ENGINE,
     ("generation.py", "cached_plan", "app.generation.coverage"): ENGINE,
+    ("generation.py", "cached_plan", "app.generation.coverage.suite"): ENGINE,
     ("generation.py", "_with_negative", "app.generation.negative.engine"): ENGINE,
     ("generation.py", "coverage_set", "app.generation.coverage"): ENGINE,
     ("generation.py", "coverage_set", "app.generation.params"): ENGINE,
