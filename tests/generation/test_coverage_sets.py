@@ -477,3 +477,6 @@ def test_negative_suite(tmp_path: Path, name: str) -> None:
         generate(source, None, "json", str(out), coverage="each", invalid_rate=0.5, seed=8)
     with pytest.raises(ParamsError, match="combine only as"):
         generate(source, None, "json", str(out), coverage="pairwise", invalid_rate=1, seed=8)
+    with pytest.raises(ParamsError, match="JSON Schemas only for now"):
+        generate(CORPUS / "xsd" / "ncml-2.2.xsd", None, "xml", str(tmp_path / "n.xml"), coverage="each",
+                 invalid_rate=1, seed=3)
