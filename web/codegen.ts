@@ -10,7 +10,7 @@ const config: CodegenConfig = {
       preset: 'client',
       presetConfig: { fragmentMasking: false },
       config: {
-        enumsAsTypes: true,
+        enumType: 'const', // enums as values too: the format choices are read from OutputFormat
         useTypeImports: true,
         scalars: { JSON: 'unknown', DateTime: 'string' },
       },

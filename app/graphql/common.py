@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from enum import Enum
+from types import GenericAlias
+from typing import cast
+
 import strawberry
 from strawberry.scalars import JSON
 
 from app.core.models import ProjectRole, Role, TokenAction
+from app.generation.output_formats import FORMAT_NAMES, spoken
 
 RoleEnum = strawberry.enum(Role, name="Role", description="Tenant role: Tester < Manager < Admin < SuperUser")
 ProjectRoleEnum = strawberry.enum(
@@ -19,6 +24,19 @@ TokenActionEnum = strawberry.enum(
     "linking schemas), generate (create, start, cancel, delete datasets), download (files, download "
     "links, object-store export)",
 )
+
+# the one list of output formats (app/generation/output_formats.py) as a GraphQL enum, so clients'
+# generated types carry it (the web's format choices are derived from it)
+# (the functional Enum call makes a class; mypy reads a dynamic one as an instance, hence the cast)
+_OutputFormat = cast("type[Enum]", Enum("OutputFormat", {name: name for name in FORMAT_NAMES}))
+OutputFormatEnum = strawberry.enum(
+    _OutputFormat,
+    name="OutputFormat",
+    description=f"An output format a dataset is written in: {spoken()}",
+)
+# [OutputFormat!]! for a field's graphql_type (written out, since mypy takes list[...] of a variable
+# for a type annotation)
+OutputFormatList = GenericAlias(list, (OutputFormatEnum,))
 
 
 @strawberry.type

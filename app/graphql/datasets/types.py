@@ -17,6 +17,7 @@ from app.core.datasets.service import rights_on
 from app.core.jobs.plans import invalid_records
 from app.generation.output_formats import spoken
 from app.graphql.context import Context
+from app.graphql.types.common import OutputFormatList
 
 
 @strawberry.type(
@@ -67,7 +68,9 @@ class Dataset:
     schema_id: int
     constraint_set_id: int | None
     record_count: int
-    types: list[str]
+    types: list[str] = strawberry.field(
+        graphql_type=OutputFormatList, description="The output formats it is written in"
+    )
     params: JSON
     status: str
     progress: float

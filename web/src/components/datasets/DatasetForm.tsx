@@ -1,7 +1,7 @@
 // The new-dataset form, used from a project (project fixed) and from the dashboard (project picked
 // here). The server validates everything again; its 422 detail is shown at the field it names.
 import {
-  Alert, Box, Button, Checkbox, Group, NumberInput, Select, SimpleGrid, Stack, Switch, Text, TextInput,
+  Alert, Box, Button, Checkbox, Group, NumberInput, Select, SimpleGrid, Stack, Switch, TagsInput, Text, TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconEye } from '@tabler/icons-react';
@@ -10,6 +10,7 @@ import { useMutation, useQuery } from 'urql';
 import { useSession } from '../../auth/SessionProvider';
 import { graphql } from '../../gql';
 import { PreviewPanel } from '../preview/PreviewPanel';
+import { CoveragePlanSummary } from './CoveragePlanSummary';
 import { FORMATS, LOCALES } from './datasetFields';
 import { placeDatasetErrors, type DatasetFormField } from './datasetFormErrors';
 import { ProjectPicker } from './ProjectPicker';
@@ -61,6 +62,9 @@ interface Values {
   deferred: boolean;
   coverage: string | null;
   sqlDialect: string;
+  xmlLayout: string;
+  invalidRate: number | string;
+  invalidKeywords: string[];
 }
 
 const COVERAGE = [
@@ -72,6 +76,20 @@ const SQL_DIALECTS = [
   { value: 'mysql', label: 'MySQL' },
   { value: 'sqlite', label: 'SQLite' },
 ];
+const XML_LAYOUTS = [
+  { value: 'container', label: 'One document (every record in <records>)' },
+  { value: 'documents', label: 'One document per record' },
+];
+// JSON Schema keywords an invalid record may break, offered as suggestions (the server takes any)
+const BREAKABLE_KEYWORDS = [
+  'type', 'enum', 'const', 'required', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
+  'minLength', 'maxLength', 'pattern', 'format', 'minItems', 'maxItems', 'uniqueItems', 'additionalProperties',
+];
+
+function invalidRateError(v: number | string): string | null {
+  if (v === '') return null;
+  return typeof v === 'number' && v >= 0 && v <= 1 ? null : 'Enter a share between 0 and 1, e.g. 0.1 for one record in ten.';
+}
 
 function seedError(seed: string): string | null {
   if (!seed.trim()) return null;
@@ -86,7 +104,7 @@ export function DatasetForm({ projectId, onCreated, onCancel }: Props) {
     initialValues: {
       project: projectId == null ? null : String(projectId), name: '', schema: null, constraintSet: null,
       recordCount: 1000, formats: ['csv', 'json'], seed: '', locale: 'en_US', recordsPerFile: '', deferred: false,
-      coverage: null, sqlDialect: 'postgresql',
+      coverage: null, sqlDialect: 'postgresql', xmlLayout: 'container', invalidRate: '', invalidKeywords: [],
     },
     validate: {
       project: (v) => (v ? null : 'Pick a project.'),
@@ -95,6 +113,7 @@ export function DatasetForm({ projectId, onCreated, onCancel }: Props) {
       recordCount: (v) => (typeof v === 'number' && Number.isInteger(v) && v >= 1 ? null : 'Enter a number of records (1 or more).'),
       formats: (v) => (v.length ? null : 'Pick at least one format.'),
       seed: seedError,
+      invalidRate: invalidRateError,
       recordsPerFile: (v) => (v === '' || (typeof v === 'number' && Number.isInteger(v) && v >= 1) ? null : 'Enter a positive whole number, or leave it empty.'),
     },
   });
@@ -120,9 +139,22 @@ export function DatasetForm({ projectId, onCreated, onCancel }: Props) {
     if (typeof form.values.recordsPerFile === 'number') out.records_per_file = form.values.recordsPerFile;
     if (form.values.coverage) out.coverage = form.values.coverage;
     if (form.values.formats.includes('sql') && form.values.sqlDialect !== 'postgresql') out.sql_dialect = form.values.sqlDialect;
+    if (form.values.formats.includes('xml') && form.values.xmlLayout !== 'container') out.xml_layout = form.values.xmlLayout;
+    const rate = form.values.invalidRate;
+    if (typeof rate === 'number' && rate > 0 && !invalidRateError(rate)) {
+      out.invalid_rate = rate;
+      if (form.values.invalidKeywords.length) out.invalid_keywords = form.values.invalidKeywords;
+    }
     return out;
   }, [form.values.locale, form.values.seed, form.values.recordsPerFile, form.values.coverage, form.values.formats,
-    form.values.sqlDialect]);
+    form.values.sqlDialect, form.values.xmlLayout, form.values.invalidRate, form.values.invalidKeywords]);
+  // what the coverage plan is asked with: the mode is its own argument; a coverage set is valid records
+  const planParams = useMemo(() => {
+    const rest = { ...params };
+    for (const key of ['coverage', 'invalid_rate', 'invalid_keywords']) delete rest[key];
+    return rest;
+  }, [params]);
+  const invalidOn = typeof form.values.invalidRate === 'number' && form.values.invalidRate > 0;
   // a project with one schema: that one, already picked
   const onlySchema = schemaOptions.length === 1 ? schemaOptions[0]!.value : null;
   useEffect(() => {
@@ -195,10 +227,27 @@ export function DatasetForm({ projectId, onCreated, onCancel }: Props) {
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
           <Select label="Coverage" clearable data={COVERAGE} placeholder="None (random records)"
-            description="The first records cover the schema's values; the rest are random" {...form.getInputProps('coverage')} />
+            description="The first records cover the schema's values; the rest are random" {...form.getInputProps('coverage')}
+            onChange={(v) => { form.setFieldValue('coverage', v); form.clearFieldError('invalidRate'); }} />
           {form.values.formats.includes('sql') && (
             <Select label="SQL dialect" data={SQL_DIALECTS} allowDeselect={false} {...form.getInputProps('sqlDialect')} />
           )}
+          {form.values.formats.includes('xml') && (
+            <Select label="XML layout" data={XML_LAYOUTS} allowDeselect={false} {...form.getInputProps('xmlLayout')} />
+          )}
+        </SimpleGrid>
+        {form.values.coverage && chosenSchema != null && (
+          <CoveragePlanSummary schemaId={chosenSchema} mode={form.values.coverage} params={planParams}
+            constraintSetId={form.values.constraintSet ? Number(form.values.constraintSet) : null}
+            recordCount={typeof form.values.recordCount === 'number' ? form.values.recordCount : null} />
+        )}
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          <NumberInput label="Invalid rate" min={0} max={1} step={0.05} decimalScale={3} allowNegative={false} clampBehavior="none"
+            placeholder="0 (all records valid)"
+            description="Share of records that break one constraint each, labelled (0 to 1)" {...form.getInputProps('invalidRate')} />
+          <TagsInput label="Invalid keywords" data={BREAKABLE_KEYWORDS} disabled={!invalidOn} clearable
+            placeholder={invalidOn ? 'Any keyword' : 'Set an invalid rate first'}
+            description="Optional: the JSON Schema keywords they may break" {...form.getInputProps('invalidKeywords')} />
         </SimpleGrid>
         <Switch label="Start later" description="The dataset waits in the queue until someone presses Start"
           {...form.getInputProps('deferred', { type: 'checkbox' })} />

@@ -1,7 +1,7 @@
 // What every dataset list reads (one fragment, so the live hook, the tables and the download menu
 // agree), and the vocabularies of the dataset form.
 import { graphql } from '../../gql';
-import type { LiveDatasetFieldsFragment } from '../../gql/graphql';
+import { OutputFormat, type LiveDatasetFieldsFragment } from '../../gql/graphql';
 
 export const LiveDatasetFields = graphql(`
   fragment LiveDatasetFields on Dataset {
@@ -20,12 +20,11 @@ export function isActive(dataset: Pick<LiveDataset, 'status'>): boolean {
   return (ACTIVE_STATUSES as readonly string[]).includes(dataset.status);
 }
 
-export const FORMATS = [
-  { value: 'csv', label: 'CSV' },
-  { value: 'json', label: 'JSON' },
-  { value: 'xml', label: 'XML' },
-  { value: 'sql', label: 'SQL' },
-] as const;
+// The output formats, from the schema's OutputFormat enum (docs/schema.graphql, made
+// from app/generation/output_formats.py): a new format appears in the form, the download menu and
+// the preview's views with no edit here. Each label is the format's name in capitals.
+export const FORMATS: readonly { value: OutputFormat; label: string }[] = Object.values(OutputFormat)
+  .map((value) => ({ value, label: value.toUpperCase() }));
 
 export function formatLabel(format: string): string {
   return FORMATS.find((f) => f.value === format)?.label ?? format.toUpperCase();

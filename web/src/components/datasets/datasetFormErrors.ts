@@ -5,7 +5,8 @@ import type { CombinedError } from 'urql';
 import { errorDetail, errorField, fieldErrors, fieldPath } from '../../api/errors';
 
 export type DatasetFormField =
-  | 'project' | 'name' | 'schema' | 'constraintSet' | 'recordCount' | 'formats' | 'seed' | 'locale' | 'recordsPerFile';
+  | 'project' | 'name' | 'schema' | 'constraintSet' | 'recordCount' | 'formats' | 'seed' | 'locale' | 'recordsPerFile'
+  | 'coverage' | 'sqlDialect' | 'xmlLayout' | 'invalidRate' | 'invalidKeywords';
 
 const BY_KEY: Record<string, DatasetFormField> = {
   project_id: 'project',
@@ -18,6 +19,11 @@ const BY_KEY: Record<string, DatasetFormField> = {
   locale: 'locale',
   locales: 'locale',
   records_per_file: 'recordsPerFile',
+  coverage: 'coverage',
+  sql_dialect: 'sqlDialect',
+  xml_layout: 'xmlLayout',
+  invalid_rate: 'invalidRate',
+  invalid_keywords: 'invalidKeywords',
   // the record root comes from the constraint set: a clash or an unsatisfiable root is shown there
   root: 'constraintSet',
 };

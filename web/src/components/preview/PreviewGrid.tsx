@@ -1,9 +1,9 @@
 // Preview records in a table: a column per field (nested ones dotted), its schema type in the
 // header, an array's items behind a button that opens them as a table of their own under the row.
-import { Badge, Button, Table, Text } from '@mantine/core';
+import { Badge, Button, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import { Fragment, useMemo, useState } from 'react';
-import { cellText, toGrid, type Cell } from './records';
+import { cellText, labelText, toGrid, type Cell, type InvalidLabel } from './records';
 
 interface Props {
   records: unknown[];
@@ -13,6 +13,21 @@ interface Props {
   label: string;
   /** Path of the array these records are the items of ('' at the top). */
   prefix?: string;
+  /** Invalid records' labels by row index (negative data); top level only. */
+  labels?: Map<number, InvalidLabel[]>;
+}
+
+function InvalidBadge({ labels }: { labels: InvalidLabel[] }) {
+  const text = labels.map(labelText).join('; ');
+  return (
+    <Tooltip label={text} multiline w={320} withArrow>
+      <Badge size="xs" color="red.8" variant="filled" tt="none" ml={4}>
+        <VisuallyHidden>Invalid record, </VisuallyHidden>
+        <span aria-hidden>{labels.map((l) => l.keyword).join(', ')}</span>
+        <VisuallyHidden>{text}</VisuallyHidden>
+      </Badge>
+    </Tooltip>
+  );
 }
 
 function CellView({ cell, open, onToggle, column }: { cell: Cell | undefined; open: boolean; onToggle: () => void; column: string }) {
@@ -37,7 +52,7 @@ function CellView({ cell, open, onToggle, column }: { cell: Cell | undefined; op
   );
 }
 
-export function PreviewGrid({ records, types, label, prefix = '' }: Props) {
+export function PreviewGrid({ records, types, label, prefix = '', labels }: Props) {
   const grid = useMemo(() => toGrid(records), [records]);
   const [open, setOpen] = useState<Set<string>>(() => new Set());
   const toggle = (key: string) => setOpen((prev) => {
@@ -70,8 +85,11 @@ export function PreviewGrid({ records, types, label, prefix = '' }: Props) {
           const opened = grid.columns.filter((c) => open.has(`${i}:${c}`) && row.get(c)?.kind === 'array');
           return (
             <Fragment key={i}>
-              <Table.Tr>
-                <Table.Td><Text span size="xs" c="dimmed">{i + 1}</Text></Table.Td>
+              <Table.Tr bg={labels?.has(i) ? 'var(--mantine-color-red-light)' : undefined}>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                  <Text span size="xs" c="dimmed">{i + 1}</Text>
+                  {labels?.has(i) && <InvalidBadge labels={labels.get(i)!} />}
+                </Table.Td>
                 {grid.columns.map((c) => (
                   <Table.Td key={c}>
                     <CellView cell={row.get(c)} column={`${prefix ? `${prefix} ` : ''}record ${i + 1} ${c}`}

@@ -11,14 +11,16 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { type CombinedError, useQuery } from 'urql';
 import { errorCode, errorDetail } from '../../api/errors';
 import { graphql } from '../../gql';
+import { FORMATS } from '../datasets/datasetFields';
 import { PreviewGrid } from './PreviewGrid';
-import { recordsOf } from './records';
+import { labelsByRecord, labelText, recordsOf } from './records';
 
 const PreviewQuery = graphql(`
   query Preview($schema_id: Int!, $constraint_set_id: Int, $params: JSON, $count: Int!, $format: String!, $rules: JSON) {
     preview(schema_id: $schema_id, constraint_set_id: $constraint_set_id, params: $params, count: $count, format: $format,
             rules: $rules) {
       schema_id format media_type count seed content elapsed_ms
+      labels { record pointer keyword schema_pointer rule detail }
     }
   }
 `);
@@ -27,13 +29,8 @@ const SchemaFieldTypesQuery = graphql(`
   query SchemaFieldTypes($schema_id: Int!, $root: String) { schema_repr(schema_id: $schema_id, root: $root) }
 `);
 
-const VIEWS = [
-  { value: 'grid', label: 'Grid' },
-  { value: 'json', label: 'JSON' },
-  { value: 'csv', label: 'CSV' },
-  { value: 'xml', label: 'XML' },
-  { value: 'sql', label: 'SQL' },
-];
+// the grid, then the text of each output format (the schema's OutputFormat enum)
+const VIEWS = [{ value: 'grid', label: 'Grid' }, ...FORMATS];
 export const PREVIEW_MAX = 100;
 
 interface TypedField {
@@ -132,6 +129,7 @@ export function PreviewPanel({ schemaId, constraintSetId = null, params, rules =
     [view, preview],
   );
   const tooMany = typeof count === 'number' && count > PREVIEW_MAX;
+  const labels = useMemo(() => labelsByRecord(preview?.labels ?? []), [preview]);
 
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="preview-title">
@@ -170,7 +168,7 @@ export function PreviewPanel({ schemaId, constraintSetId = null, params, rules =
           <>
             {records ? (
               <ScrollArea.Autosize mah={480} type="auto" offsetScrollbars style={{ opacity: stale || fetching ? 0.6 : 1 }}>
-                <PreviewGrid records={records} types={types} label="Preview records" />
+                <PreviewGrid records={records} types={types} label="Preview records" labels={labels} />
               </ScrollArea.Autosize>
             ) : (
             <Box pos="relative" style={{ opacity: stale || fetching ? 0.6 : 1 }}>
@@ -192,7 +190,15 @@ export function PreviewPanel({ schemaId, constraintSetId = null, params, rules =
               </ScrollArea.Autosize>
             </Box>
             )}
+            {!records && labels.size > 0 && (
+              <Box component="ul" aria-label="Invalid records" m={0} pl="lg">
+                {[...labels].map(([record, ls]) => (
+                  <Text component="li" size="xs" key={record}>Record {record + 1} {ls.map(labelText).join('; ')}</Text>
+                ))}
+              </Box>
+            )}
             <Text size="sm" c="dimmed" aria-live="polite">
+              {labels.size > 0 && `${labels.size.toLocaleString()} invalid, `}
               {preview.count.toLocaleString()} {preview.count === 1 ? 'record' : 'records'} in{' '}
               {preview.elapsed_ms.toLocaleString(undefined, { maximumFractionDigits: 0 })} ms, seed {preview.seed}
             </Text>

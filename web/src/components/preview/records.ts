@@ -60,3 +60,25 @@ export function cellText(value: unknown): string {
   if (typeof value === 'string') return value;
   return JSON.stringify(value);
 }
+
+/** Why a record is invalid (negative data): a line of the labels file, or one of a preview's labels. */
+export interface InvalidLabel {
+  record: number;
+  pointer: string;
+  keyword: string;
+  schema_pointer: string;
+  rule?: number | null;
+  detail: string;
+}
+
+/** Labels by record index (0-based, output order). */
+export function labelsByRecord(labels: readonly InvalidLabel[]): Map<number, InvalidLabel[]> {
+  const out = new Map<number, InvalidLabel[]>();
+  for (const l of labels) out.set(l.record, [...(out.get(l.record) ?? []), l]);
+  return out;
+}
+
+/** A label in words: "breaks maximum at /age: 130 is greater than the maximum of 120". */
+export function labelText(label: InvalidLabel): string {
+  return `breaks ${label.keyword} at ${label.pointer || '/'}${label.rule != null ? ` (rule ${label.rule + 1})` : ''}: ${label.detail}`;
+}

@@ -23,12 +23,13 @@ import { PageTitle } from '../../components/PageTitle';
 import { graphql } from '../../gql';
 import { CommandBlock } from './CommandBlock';
 import { DatasetFiles } from './DatasetFiles';
+import { CoverageReportSection, InvalidRecords } from './DatasetReports';
 import { curlCommand, tdgCommand } from './reproduce';
 import { durationMs, etaMs, formatSpan } from './timing';
 
 const DatasetPageQuery = graphql(`
   query DatasetPage($dataset_id: Int!) {
-    dataset(dataset_id: $dataset_id) { ...LiveDatasetFields seed rules created_by }
+    dataset(dataset_id: $dataset_id) { ...LiveDatasetFields seed rules created_by invalid_records }
   }
 `);
 
@@ -242,6 +243,13 @@ export default function DatasetPage() {
         <Title order={2} size="h4" id="files-title" mb="sm">Files</Title>
         <DatasetFiles files={dataset.files} />
       </Paper>
+
+      {(loaded?.invalid_records ?? 0) > 0 && (
+        <InvalidRecords datasetId={dataset.dataset_id} count={loaded?.invalid_records ?? 0} completed={dataset.status === 'completed'} />
+      )}
+      {typeof params.coverage === 'string' && (
+        <CoverageReportSection datasetId={dataset.dataset_id} completed={dataset.status === 'completed'} />
+      )}
 
       <Paper withBorder p="md" radius="md" component="section" aria-labelledby="params-title">
         <Title order={2} size="h4" id="params-title" mb="sm">Parameters and rules</Title>

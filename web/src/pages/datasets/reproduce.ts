@@ -52,8 +52,6 @@ export function curlCommand(dataset: Reproducible, origin: string): string {
   ].join('\n');
 }
 
-const EXTENSIONS: Record<string, string> = { csv: 'csv', json: 'json', xml: 'xml', sql: 'sql', ndjson: 'ndjson' };
-
 function fileStem(name: string): string {
   const stem = name.trim().replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
   return stem || 'dataset';
@@ -75,12 +73,19 @@ export function tdgCommand(dataset: Reproducible, schemaFile: string): string {
   if (typeof params.records_per_file === 'number') options.push('--records-per-file', String(params.records_per_file));
   if (typeof params.sql_dialect === 'string') options.push('--sql-dialect', shellWord(params.sql_dialect));
   if (typeof params.table_name === 'string') options.push('--table-name', shellWord(params.table_name));
+  if (typeof params.coverage === 'string') options.push('--coverage', shellWord(params.coverage));
+  if (typeof params.invalid_rate === 'number' && params.invalid_rate > 0) {
+    options.push('--invalid-rate', String(params.invalid_rate));
+    if (Array.isArray(params.invalid_keywords) && params.invalid_keywords.length > 0) {
+      options.push('--invalid-keywords', shellWord(params.invalid_keywords.join(',')));
+    }
+  }
   if (rules.length > 0) options.push('--constraints', 'constraints.json');
   const unexpressed = ['null_rate', 'csv_delimiter', 'csv_formula_guard'].filter((k) => params[k] != null);
   if (unexpressed.length > 0) lines.push(`# tdg generate has no option for params ${unexpressed.join(', ')}`);
   const stem = fileStem(dataset.name);
   for (const format of dataset.types) {
-    const out = `${stem}.${EXTENSIONS[format] ?? format}`;
+    const out = `${stem}.${format}`; // every output format's file extension is its name
     lines.push(['tdg generate', shellWord(schemaFile), '-n', String(dataset.record_count), '-f', format,
       ...options, '-o', shellWord(out)].join(' '));
   }
