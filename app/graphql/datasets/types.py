@@ -16,8 +16,8 @@ from app.core.datasets.service import DatasetRights as DatasetRightsRow
 from app.core.datasets.service import rights_on
 from app.core.jobs.plans import invalid_records
 from app.generation.output_formats import spoken
+from app.graphql.common import OutputFormatList
 from app.graphql.context import Context
-from app.graphql.types.common import OutputFormatList
 
 
 @strawberry.type(
