@@ -99,8 +99,12 @@ def test_dataset_form_coverage_size_invalid_records_and_xml_layout(page: Page, r
     # a coverage set is valid records: the server refuses both at once, at the invalid rate
     dialog.get_by_role("textbox", name="Invalid rate", exact=True).fill("0.3")
     dialog.get_by_role("button", name="Create dataset").click()
+    refused = rest.call("POST", "/datasets/create", user, 422, json={
+        "project_id": pid, "schema_id": sid, "name": name, "record_count": plans["pairwise"]["records"],
+        "types": ["csv", "json"], "params": {"coverage": "pairwise", "invalid_rate": 0.3}})
+    assert refused["field"] == "params.invalid_rate", refused
     expect(dialog.get_by_role("textbox", name="Invalid rate", exact=True)).to_have_accessible_description(
-        re.compile(r"cannot be combined"))
+        re.compile("^" + re.escape(refused["detail"])))
     # choosing the chosen mode again deselects it (the clear button is for the pointer only)
     dialog.get_by_role("combobox", name="Coverage", exact=True).click()
     page.get_by_role("option", name=re.compile(r"^Pairwise")).click()
