@@ -205,11 +205,13 @@ def cached_plan(
     *,
     record_count: int,
     formats: Sequence[str] = NEGATIVE_FORMATS,
+    coverage_seconds: float | None = None,
 ) -> Plan:
     """`compile_plan` of a stored schema (`schema_key`: its storage key, the sha256 of its bytes,
     and its file name; `load` parses it when needed), its raw rules and params, compiled once per
     process for any seed. The bytes written are those of an uncached compile. `formats`: what
-    the plan will write, which params.invalid_rate's records must fit."""
+    the plan will write, which params.invalid_rate's records must fit. `coverage_seconds`: the time
+    params.coverage's set may take to build (a request's render; 422 coverage_too_large past it)."""
     from app.generation.params import parse_params
     from app.generation.plan import compile_generators, plan_of
     from app.generation.rules import parse_rules
@@ -231,7 +233,9 @@ def cached_plan(
 
         loaded = load()
         rules = parse_rules(loaded.field_tree(params.root), list(raw_rules)) if raw_rules else []
-        plan = compile_coverage(loaded, rules, params, mode=params.coverage, record_count=record_count)[0]
+        plan = compile_coverage(
+            loaded, rules, params, mode=params.coverage, record_count=record_count, seconds=coverage_seconds
+        )[0]
         return _with_negative(plan, load, formats, raw_rules)
     # every param but the seed (a frozen dataclass: hashable), the rules as canonical JSON
     key = (

@@ -180,10 +180,39 @@ async def test_coverage_set_past_its_deadline_is_422(api: Api, settings: Setting
     assert each["records"] == 4 and each["covered"] == each["total"] == 40 * 4
 
 
+async def test_preview_render_keeps_the_deadline(api: Api, settings: Settings, monkeypatch: Any) -> None:
+    """The preview builds the set twice: bounded in the probe process, then again in an API
+    thread to render it. The second build has the same deadline: with the probe's check taken
+    away (so only the render builds it), pairwise over 40 enum fields (22.5 s unbounded) is still
+    422 coverage_too_large soon after the 1 s deadline, not rendered after 20 s or more."""
+    from app.core.datasets import preview as preview_module
+
+    settings.coverage_seconds = 1.0
+    _, admin = await api.create_tenant()
+    schema_id = (await upload_schema(api, admin, _many_enums(40, 4), "many-enums.json"))["schema_id"]
+
+    async def no_probe(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        return {}
+
+    monkeypatch.setattr(preview_module.coverage, "coverage_of", no_probe)
+    began = time.process_time()
+    refused = await api.call("POST", f"/schemas/{schema_id}/preview", admin, 422,
+                             json={"count": 20, "format": "json", "params": {"seed": 2, "coverage": "pairwise"}})
+    assert refused["code"] == "coverage_too_large" and refused["field"] == "params.coverage", refused
+    assert time.process_time() - began < 10  # CPU of this process (the render's thread): the deadline held
+    # within the deadline the render is the set: `each` of the same schema, its 4 records first
+    shown = await api.call("POST", f"/schemas/{schema_id}/preview", admin, 200,
+                           json={"count": 4, "format": "json", "params": {"seed": 2, "coverage": "each"}})
+    records = json.loads(shown["content"])
+    for i in range(40):
+        assert {r[f"f{i:02d}"] for r in records} == {f"v{j}" for j in range(4)}
+
+
 async def test_negative_suite_dataset(api: Api) -> None:
     """params coverage each + invalid_rate 1: the dataset's first records are the negative suite,
     one invalid record per breakable constraint, each label checked with jsonschema against its
-    record; a record_count below the suite is 422 naming its size; other rates stay refused."""
+    record; a record_count below the suite is 422 naming its size; other rates stay refused; its
+    format=coverage answers 404 pointing at the labels file (its report)."""
     _, admin = await api.create_tenant()
     project = (await api.create_project(admin, "Negative suite"))["project_id"]
     schema_id = (await upload_schema(api, admin, ANGULAR, "angular-component.json"))["schema_id"]
@@ -207,3 +236,7 @@ async def test_negative_suite_dataset(api: Api) -> None:
     for record, label in zip(records, labels, strict=True):
         places = {("/" + "/".join(map(str, e.absolute_schema_path)), e.validator) for e in validator.iter_errors(record)}
         assert (label["schema_pointer"], label["keyword"]) in places, (label, places)
+    # its report is the labels file: format=coverage says so (404 naming format=labels)
+    report = await api.call("GET", f"/data/{made['dataset_id']}", admin, 404, params={"format": "coverage"})
+    assert report["code"] == "file_not_found" and report["field"] == "format", report
+    assert "format=labels" in report["detail"] and "made without" not in report["detail"], report

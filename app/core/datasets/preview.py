@@ -122,7 +122,8 @@ async def preview(
     applied = rules if rules is not None else list(constraint_set.rules) if constraint_set else []
     if stored.get("coverage") is not None and not negative.suite(stored):
         # the set is built (bounded) in a probe process first: one past its bounds is refused
-        # there, before this process builds it again to render the records
+        # there, before this process builds it again to render the records, within the same
+        # deadline (settings.coverage_seconds; _render passes it)
         await coverage.coverage_of(settings, schema, applied, stored, str(stored["coverage"]), count)
     inputs = _Inputs(stored, applied, count)
     content, labels = await asyncio.to_thread(_render, settings, inputs, schema, fmt)
@@ -144,7 +145,8 @@ def _render(
     """The dataset's bytes for these inputs (what a worker writes for a one-file dataset), and
     the labels of its invalid records (params.invalid_rate)."""
     try:
-        plan = compile_dataset(settings, inputs, schema, formats=(fmt,))
+        # a coverage set is built again here: within the deadline the probe's build had
+        plan = compile_dataset(settings, inputs, schema, formats=(fmt,), coverage_seconds=settings.coverage_seconds)
         stream, labels = io.BytesIO(), io.BytesIO()
         # a coverage set larger than the count asked for: its first `count` records
         write(plan, fmt, stream, 0, inputs.record_count, labels=labels)

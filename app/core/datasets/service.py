@@ -372,7 +372,16 @@ async def download(
 
 
 def _no_side_file(dataset: Dataset, fmt: str, file_index: int) -> None:
-    """404 for a labels or coverage file a dataset does not have, saying why."""
+    """404 for a labels or coverage file a dataset does not have, saying why (the negative suite's
+    report is its labels file: one label per broken constraint)."""
+    if fmt == COVERAGE and file_index == 0 and negative.suite(dataset.params or {}):
+        raise NotFound(
+            f"Dataset {dataset.id} is a negative suite (params.coverage each with params.invalid_rate 1): "
+            "it has no coverage report; its report is the labels file (format=labels), one label per "
+            "broken constraint.",
+            code=ErrorCode.FILE_NOT_FOUND,
+            field="format",
+        )
     made = invalid_records(dataset) if fmt == LABELS else (dataset.params or {}).get("coverage")
     param = "params.invalid_rate" if fmt == LABELS else "params.coverage"
     what = "labels file" if fmt == LABELS else "coverage report"

@@ -149,10 +149,12 @@ def compile_dataset(
     *,
     work: bool = False,
     formats: Sequence[str] = NEGATIVE_FORMATS,
+    coverage_seconds: float | None = None,
 ) -> Plan:
     """The generation plan of a dataset: its schema, its rule snapshot, its params and seed;
     compiled once per process for any seed (app.core.generation.cached_plan). `work`: for a
-    worker, whose schema read waits out a store's transient faults (app.core.storage.store_for)."""
+    worker, whose schema read waits out a store's transient faults (app.core.storage.store_for).
+    `coverage_seconds`: the deadline of params.coverage's set (a preview's render)."""
     return cached_plan(
         (schema.storage_key, schema.filename),
         lambda: load_cached(store_for(settings, work=work), schema.storage_key, schema.filename),
@@ -160,6 +162,7 @@ def compile_dataset(
         dataset.params,
         record_count=dataset.record_count,
         formats=formats,
+        coverage_seconds=coverage_seconds,
     )
 
 
