@@ -7,8 +7,9 @@ target is looked for in them by its probe. A target whose record came out invali
 is moved to a record of its own and tried again (with its alternatives); one that still fails is
 reported unreachable with the reason. Deterministic for a seed, so every shard of a dataset
 rebuilds the same set (once per worker process: app/core/jobs/plans.py keeps the plan). Measured
-CPU per build: angular-component each 0.04-0.09 s, pairwise 0.6 s; the ncml XSD's each set (224
-records) 5.4 s, which every worker process running a shard of such a dataset pays once.
+CPU per build: angular-component each 0.04-0.09 s, pairwise 0.6 s; the ncml XSD's each set (30
+records; 224 before targets inside arrays were spread across items, items.py) 2.6-3.0 s, down
+from 5.0-6.4 s, which every worker process running a shard of such a dataset pays once.
 A request's build (creation, coverage plan, preview) runs in a probe process with a deadline;
 every build is bounded by MAX_TARGETS and MAX_RECORDS."""
 
@@ -21,6 +22,7 @@ from typing import Any
 
 import orjson
 
+from app.generation.coverage.items import placements
 from app.generation.coverage.pairwise import ipog
 from app.generation.coverage.targets import (
     AtLeast,
@@ -171,14 +173,20 @@ def _level(t: Target) -> Any:
     return "absent" if t.kind == "presence" else t.value
 
 
-def _pack(records: list[PinSet], owners: list[list[Target]], t: Target, start: int = 0) -> None:
-    """Put `t` in the first record (from `start`) whose pins agree with its own, else a new one."""
+def _pack(
+    records: list[PinSet], owners: list[list[Target]], t: Target, start: int = 0, gens: dict[int, Gen] | None = None
+) -> None:
+    """Put `t` in the first record (from `start`) whose pins agree with its own, else a new one.
+    `gens`: a target inside arrays may go to a later item of a record (items.placements)."""
     assert t.pins is not None
+    tries = placements(t.pins, gens) if gens is not None else [t.pins]
     for i in range(start, len(records)):
-        if compatible(records[i], t.pins):
-            merge(records[i], t.pins)
-            owners[i].append(t)
-            return
+        for pins in tries:
+            if compatible(records[i], pins):
+                t.pins = pins
+                merge(records[i], pins)
+                owners[i].append(t)
+                return
     records.append(dict(t.pins))
     owners.append([t])
 
@@ -243,7 +251,7 @@ class CoverageBuilder:
         placed = {id(t) for o in owners for t in o}
         for t in singles:
             if id(t) not in placed:
-                _pack(records, owners, t)
+                _pack(records, owners, t, gens=self.derivation.gens)
         pair_list = [t for t in targets if t.kind == "pair" and t.pins is not None]
         return self._settle(mode, targets, records, owners, pair_list, record_count)
 
@@ -310,7 +318,7 @@ class CoverageBuilder:
                     records.append(dict(t.pins))
                     owners.append([t])
                 else:
-                    _pack(records, owners, t, start=len(records) - 1 if records else 0)
+                    _pack(records, owners, t, start=len(records) - 1 if records else 0, gens=self.derivation.gens)
         # rounds exhausted: records left invalid are drawn without pins (the engine's own valid
         # records); their targets are reported unreachable with their reasons
         records, owners = _compact(records, owners)
