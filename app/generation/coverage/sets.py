@@ -8,8 +8,9 @@ is moved to a record of its own and tried again (with its alternatives); one tha
 reported unreachable with the reason. Deterministic for a seed, so every shard of a dataset
 rebuilds the same set (once per worker process: app/core/jobs/plans.py keeps the plan). Measured
 CPU per build: angular-component each 0.04-0.09 s, pairwise 0.6 s; the ncml XSD's each set (30
-records; 224 before targets inside arrays were spread across items, items.py) 2.6-3.0 s, down
-from 5.0-6.4 s, which every worker process running a shard of such a dataset pays once.
+records; 224 before targets inside arrays were spread across items, items.py) 2.5-2.7 s against
+3.3-3.4 s for the 224 in the same paired runs (5-6 s on a busier machine), which every worker
+process running a shard of such a dataset pays once.
 A request's build (creation, coverage plan, preview) runs in a probe process with a deadline;
 every build is bounded by MAX_TARGETS and MAX_RECORDS."""
 
