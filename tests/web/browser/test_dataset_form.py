@@ -65,7 +65,9 @@ def test_dataset_form_coverage_size_invalid_records_and_xml_layout(page: Page, r
     schema = rest.upload_schema(BENCH / "customer_order.schema.json", by=user)
     sid = schema["schema_id"]
     rest.link_schema(pid, sid, by=user)
-    plans = {mode: rest.call("POST", f"/schemas/{sid}/coverage-plan", user, json={"mode": mode, "params": {"seed": 7}})
+    # the form sends its record count (params.record_count): the plan is of a dataset of that many records
+    plans = {mode: rest.call("POST", f"/schemas/{sid}/coverage-plan", user,
+                             json={"mode": mode, "params": {"seed": 7, "record_count": 2}})
              for mode in ("each", "pairwise")}
     assert plans["each"]["records"] != plans["pairwise"]["records"], plans  # so the switch shows
 
@@ -94,7 +96,13 @@ def test_dataset_form_coverage_size_invalid_records_and_xml_layout(page: Page, r
             expect(size).to_contain_text(f"{unreachable:,} unreachable")
         expect(size).to_contain_text(f"Ask for at least {plan['records']:,} records")
     visit_check(page, "Dataset form coverage size")
-    dialog.get_by_role("textbox", name="Record count", exact=True).fill(str(plans["pairwise"]["records"]))
+    enough = plans["pairwise"]["records"] + 50
+    planned = rest.call("POST", f"/schemas/{sid}/coverage-plan", user,
+                        json={"mode": "pairwise", "params": {"seed": 7, "record_count": enough}})
+    dialog.get_by_role("textbox", name="Record count", exact=True).fill(str(enough))
+    expect(size).to_contain_text(f"The coverage set is {planned['records']:,} records, covering "
+                                 f"{planned['covered']:,} of {planned['total']:,} targets")
+    expect(size).to_contain_text(f"The {enough:,} records asked for start with it; the rest are random.")
     expect(size).not_to_contain_text("Ask for at least")
     # a coverage set is valid records: the server refuses both at once, at the invalid rate
     dialog.get_by_role("textbox", name="Invalid rate", exact=True).fill("0.3")

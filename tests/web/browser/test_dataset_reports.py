@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.paths import BENCH
-from tests.web.browser.helpers import Rest, heading, open_app, unique, visit_check
+from tests.web.browser.helpers import PHONE, Rest, heading, open_app, unique, visit_check
 
 SCHEMA = BENCH / "customer_order.schema.json"
 
@@ -48,6 +48,20 @@ def test_invalid_records_labels(page: Page, rest: Rest) -> None:
     last = table.get_by_role("row").nth(5)
     expect(last).to_contain_text(labels[24]["detail"])
     expect(last.get_by_role("cell").first).to_have_text(f"{labels[24]['record'] + 1:,}")
+
+    # at phone width the labels are cards, as the admin lists are: no table to scroll sideways
+    page.set_viewport_size(PHONE)
+    cards = section.get_by_role("list", name="Invalid record labels")
+    expect(cards.get_by_role("listitem")).to_have_count(5)  # still page 2
+    expect(section.get_by_role("table")).to_have_count(0)
+    expect(cards.get_by_role("listitem").nth(4)).to_contain_text(f"Record {labels[24]['record'] + 1:,}")
+    expect(cards.get_by_role("listitem").nth(4)).to_contain_text(labels[24]["detail"])
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    section.get_by_role("button", name="Page 1").click()
+    expect(cards.get_by_role("listitem")).to_have_count(20)
+    expect(cards.get_by_role("listitem").first).to_contain_text(labels[0]["keyword"])
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    visit_check(page, "Dataset page invalid records cards")
 
 
 def test_coverage_report(page: Page, rest: Rest) -> None:

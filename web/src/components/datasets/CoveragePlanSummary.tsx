@@ -41,7 +41,8 @@ interface Props {
   schemaId: number;
   constraintSetId: number | null;
   mode: string;
-  /** The form's params, without coverage and the invalid records (the mode is its own argument). */
+  /** The form's params, without coverage and the invalid records (the mode is its own argument), with
+   *  record_count: the dataset's record count, which the server plans the set for. */
   params: Record<string, unknown>;
   recordCount: number | null;
 }
@@ -76,6 +77,9 @@ export function CoveragePlanSummary({ schemaId, constraintSetId, mode, params, r
           {unreachable ? `; ${unreachable.toLocaleString()} unreachable` : ''}.
           {recordCount != null && recordCount < plan.records && (
             <Text span size="sm" c="red.8" fw={500}> Ask for at least {plan.records.toLocaleString()} records.</Text>
+          )}
+          {recordCount != null && recordCount >= plan.records && (
+            <> The {recordCount.toLocaleString()} records asked for start with it{recordCount > plan.records ? '; the rest are random' : ''}.</>
           )}
         </Text>
       )}

@@ -19,7 +19,7 @@ const DatasetFormProjectQuery = graphql(`
   query DatasetFormProject($project_id: Int!) {
     project(project_id: $project_id) {
       project_id name my_role
-      schemas { schema_id name type default_root }
+      schemas { schema_id name type default_root satisfiable problem }
     }
   }
 `);
@@ -130,7 +130,12 @@ export function DatasetForm({ projectId, onCreated, onCancel }: Props) {
 
   const project = projectResult.data?.project;
   const mayCreate = !project || can('dataset.create', project.my_role);
-  const schemaOptions = (project?.schemas ?? []).map((s) => ({ value: String(s.schema_id), label: `${s.name} (${s.type === 'xsd' ? 'XSD' : 'JSON Schema'})` }));
+  const schemaOptions = (project?.schemas ?? []).map((s) => ({
+    value: String(s.schema_id),
+    label: `${s.name} (${s.type === 'xsd' ? 'XSD' : 'JSON Schema'})${s.satisfiable === false ? ' (unsatisfiable)' : ''}`,
+  }));
+  // a schema the upload check found no record of its default root can be generated from
+  const unsatisfiable = (project?.schemas ?? []).find((s) => s.schema_id === chosenSchema && s.satisfiable === false);
   const setOptions = (setsResult.data?.constraint_sets.items ?? []).map((c) => ({ value: String(c.constraint_id), label: c.name }));
 
   const params = useMemo(() => {
@@ -152,8 +157,11 @@ export function DatasetForm({ projectId, onCreated, onCancel }: Props) {
   const planParams = useMemo(() => {
     const rest = { ...params };
     for (const key of ['coverage', 'invalid_rate', 'invalid_keywords']) delete rest[key];
+    // the dataset's record count (the server sizes unique fields' pools by it): the plan is of that dataset
+    const count = form.values.recordCount;
+    if (typeof count === 'number' && Number.isInteger(count) && count >= 1) rest.record_count = count;
     return rest;
-  }, [params]);
+  }, [params, form.values.recordCount]);
   const invalidOn = typeof form.values.invalidRate === 'number' && form.values.invalidRate > 0;
   // a project with one schema: that one, already picked
   const onlySchema = schemaOptions.length === 1 ? schemaOptions[0]!.value : null;
@@ -204,6 +212,14 @@ export function DatasetForm({ projectId, onCreated, onCancel }: Props) {
             placeholder={setOptions.length ? 'None (defaults)' : 'None for this schema'}
             description="Optional: rules for the values" {...form.getInputProps('constraintSet')} />
         </SimpleGrid>
+        {unsatisfiable && (
+          <Alert color="red" variant="light" title="This schema cannot generate records">
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+              {unsatisfiable.problem ?? 'The upload check found no way to build a record of its default root.'}
+            </Text>
+            <Text size="sm" mt={4}>A dataset of its default root will be refused: fix the schema and upload it again.</Text>
+          </Alert>
+        )}
         {project && schemaOptions.length === 0 && (
           <Text size="sm" c="dimmed">
             No schema is linked to {project.name} yet: link one on the project&apos;s Schemas tab, or upload one in the Library.

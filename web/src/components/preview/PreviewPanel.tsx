@@ -162,7 +162,7 @@ export function PreviewPanel({ schemaId, constraintSetId = null, params, rules =
           <Alert color="red" variant="light" title="No preview" role="alert">{detail}</Alert>
         )}
         {!preview && fetching && !detail && (
-          <Group gap="xs"><Loader size="sm" aria-label="Loading preview" /><Text size="sm" c="dimmed">Generating…</Text></Group>
+          <Group gap="xs" role="status" aria-label="Loading preview"><Loader size="sm" aria-hidden /><Text size="sm" c="dimmed">Generating…</Text></Group>
         )}
         {preview && !detail && (
           <>

@@ -1,9 +1,10 @@
 // Negative and coverage data on the dataset page: the invalid records' labels as a paged table, and
 // the coverage report (covered of total, the unreachable targets and why).
-import { Alert, Badge, Box, Group, Loader, Paper, Progress, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Box, Group, Loader, Paper, Progress, Stack, Table, Text, Title, useMatches } from '@mantine/core';
 import { useState } from 'react';
 import { Pager } from '../../components/Pager';
 import { formatCount } from '../../components/format';
+import type { InvalidLabel as Label } from '../../components/preview/records';
 import { parseCoverage, parseLabels, useDataFile, type Loaded } from './reports';
 
 const PAGE_SIZE = 20;
@@ -22,8 +23,32 @@ function cell(text: string) {
   return <Text span size="xs" ff="monospace" style={{ whiteSpace: 'nowrap' }}>{text}</Text>;
 }
 
+function ruleText(l: Label): string {
+  return l.rule == null ? 'Schema' : `Rule ${l.rule + 1}`;
+}
+
+/** One label as a card, for phones (the table's columns as lines; long pointers wrap). */
+function LabelCard({ label: l }: { label: Label }) {
+  const wrap = { overflowWrap: 'anywhere' as const };
+  return (
+    <Paper component="li" withBorder p="sm" radius="md">
+      <Group gap={6} justify="space-between" wrap="nowrap">
+        <Text size="sm" fw={600}>Record {formatCount(l.record + 1)}</Text>
+        <Text size="xs" ff="monospace" fw={600} c="red.9">{l.keyword}</Text>
+      </Group>
+      <Text size="xs" ff="monospace" style={wrap}><Text span size="xs" c="dimmed" ff="body">Pointer </Text>{l.pointer || '/'}</Text>
+      <Text size="xs" ff="monospace" style={wrap}>
+        <Text span size="xs" c="dimmed" ff="body">Schema pointer </Text>{l.schema_pointer || '/'}
+      </Text>
+      <Text size="xs" c="dimmed">{ruleText(l)}</Text>
+      <Text size="sm" style={wrap}>{l.detail}</Text>
+    </Paper>
+  );
+}
+
 export function InvalidRecords({ datasetId, count, completed }: { datasetId: number; count: number; completed: boolean }) {
   const loaded = useDataFile(datasetId, 'labels', completed, parseLabels);
+  const compact = useMatches({ base: true, sm: false });
   const [page, setPage] = useState(1);
   const labels = loaded?.state === 'done' ? loaded.value : [];
   const shown = labels.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
@@ -41,7 +66,12 @@ export function InvalidRecords({ datasetId, count, completed }: { datasetId: num
           <Loading loaded={loaded} what="labels" />
           {loaded?.state === 'done' && (
             <>
-              <Box style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label="Labels, scrollable">
+              {compact ? (
+                <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Invalid record labels">
+                  {shown.map((l) => <LabelCard key={`${l.record}-${l.pointer}-${l.keyword}`} label={l} />)}
+                </Stack>
+              ) : (
+                <Box style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label="Labels, scrollable">
                 <Table withTableBorder striped verticalSpacing={4} horizontalSpacing="xs" aria-label="Invalid record labels"
                   style={{ minWidth: 640 }}>
                   <Table.Thead>
@@ -61,13 +91,14 @@ export function InvalidRecords({ datasetId, count, completed }: { datasetId: num
                         <Table.Td>{cell(l.pointer || '/')}</Table.Td>
                         <Table.Td>{cell(l.keyword)}</Table.Td>
                         <Table.Td>{cell(l.schema_pointer || '/')}</Table.Td>
-                        <Table.Td>{l.rule == null ? 'Schema' : `Rule ${l.rule + 1}`}</Table.Td>
-                        <Table.Td miw={240}><Text span size="xs">{l.detail}</Text></Table.Td>
+                        <Table.Td style={{ whiteSpace: 'nowrap' }}>{ruleText(l)}</Table.Td>
+                        <Table.Td miw={200}><Text span size="xs">{l.detail}</Text></Table.Td>
                       </Table.Tr>
                     ))}
                   </Table.Tbody>
                 </Table>
-              </Box>
+                </Box>
+              )}
               <Pager page={page} pageSize={PAGE_SIZE} total={labels.length} noun="labels" onChange={setPage} />
             </>
           )}

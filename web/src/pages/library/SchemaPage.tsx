@@ -17,13 +17,14 @@ import type { SchemaRepr } from './fieldTree';
 import { SchemaConstraintSets } from './SchemaConstraintSets';
 import { SchemaFieldTree } from './SchemaFieldTree';
 import { SchemaLinkProject } from './SchemaLinkProject';
+import { SatisfiableBadge } from './SatisfiableBadge';
 import { SchemaMeta } from './SchemaMeta';
 
 const SchemaDetailQuery = graphql(`
   query SchemaDetail($schema_id: Int!) {
     schema(schema_id: $schema_id) {
       schema_id name type version filename size_bytes sha256 roots default_root field_count created_at created_by
-      project_ids
+      project_ids satisfiable problem
     }
   }
 `);
@@ -95,6 +96,18 @@ export default function SchemaPage() {
       >
         {schema.name}
       </PageTitle>
+      {schema.satisfiable === false && (
+        <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} aria-hidden />}
+          title={<>No record can be generated from this schema <SatisfiableBadge satisfiable={false} /></>}>
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>{schema.problem ?? 'The upload check found no way to build a record of its default root.'}</Text>
+          <Text size="sm" mt={4}>A dataset of its default root is refused until the schema is fixed and uploaded again.</Text>
+        </Alert>
+      )}
+      {schema.satisfiable == null && (
+        <Alert color="gray" variant="light" title={<>Not checked at upload <SatisfiableBadge satisfiable={null} /></>}>
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>{schema.problem ?? 'The schema was too large to check before a dataset.'}</Text>
+        </Alert>
+      )}
       {deleting.error && <Alert color="red" role="alert" title="Not deleted">{errorDetail(deleting.error)}</Alert>}
       <Grid gap="md">
         <Grid.Col span={{ base: 12, md: 5 }}>

@@ -9,13 +9,14 @@ import { errorDetail } from '../../api/errors';
 import { formatBytes, formatCount, formatWhen } from '../../components/format';
 import { graphql } from '../../gql';
 import { SCHEMA_LIST_CONTEXT } from './queryContext';
+import { SatisfiableBadge } from './SatisfiableBadge';
 import { pagerControlProps } from './pagination';
 
 const SchemasQuery = graphql(`
   query LibrarySchemas($q: String, $limit: Int!, $offset: Int!) {
     schemas(q: $q, limit: $limit, offset: $offset) {
       total
-      items { schema_id name type version roots field_count size_bytes created_at }
+      items { schema_id name type version roots field_count size_bytes created_at satisfiable }
     }
   }
 `);
@@ -64,7 +65,10 @@ export function SchemasTab({ canUpload, onUpload }: { canUpload: boolean; onUplo
               {rows.map((s) => (
                 <Table.Tr key={s.schema_id}>
                   <Table.Th scope="row" fw={500}>
-                    <Anchor component={Link} to={`/library/schemas/${s.schema_id}`}>{s.name}</Anchor>
+                    <Group gap={6} wrap="nowrap">
+                      <Anchor component={Link} to={`/library/schemas/${s.schema_id}`}>{s.name}</Anchor>
+                      <SatisfiableBadge satisfiable={s.satisfiable} />
+                    </Group>
                   </Table.Th>
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>{s.type === 'xsd' ? 'XSD' : 'JSON Schema'}</Table.Td>
                   <Table.Td>{s.version}</Table.Td>
