@@ -6,7 +6,13 @@ shallower or reported at upload. Records are judged by jsonschema with format ch
 from __future__ import annotations
 
 import io
+import json
 import time
+from typing import Any
+
+import jsonschema
+import pytest
+import referencing
 
 from app.generation.engine.budget import MAX_DRAW_WORK, draw_work
 from app.generation.plan import compile_plan
@@ -67,3 +73,28 @@ def test_a_record_too_costly_to_probe_is_reported_at_upload_not_probed() -> None
     assert time.monotonic() - started < 60
     assert len(found) == 1 and found[0]["blocking"] is False
     assert "slow to generate" in found[0]["reason"] and "215,434" in found[0]["reason"]
+
+
+def test_references_to_embedded_ids_crawl_the_registry_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # asyncapi 3.x is ~2,000 subschemas, each with its own $id, referenced by that id: an uncrawled
+    # registry crawled the whole document again on each of 131 lookups and kept nothing (over 60 s
+    # before the first record); one crawl at load serves every lookup
+    crawls = []  # crawls that walk the uploaded document (its base URI still uncrawled)
+    real_crawl = referencing.Registry.crawl
+
+    def counted(self: referencing.Registry[Any]) -> referencing.Registry[Any]:
+        crawls.extend(uri for uri in self._uncrawled if uri.startswith("http://asyncapi.com/"))
+        return real_crawl(self)
+
+    monkeypatch.setattr(referencing.Registry, "crawl", counted)
+    loaded = _corpus("asyncapi-3.1.0.json")
+    plan = compile_plan(loaded, [], {"seed": 3}, record_count=20)
+    plan.write("json", io.BytesIO(), guard=True)  # the guard validates every record
+    assert crawls == ["http://asyncapi.com/definitions/3.1.0/asyncapi.json"]
+    schema = json.loads((CORPUS / "json" / "asyncapi-3.1.0.json").read_bytes())  # jsonschema's own reading
+    validator = jsonschema.validators.validator_for(schema)
+    checker = validator(schema, format_checker=validator.FORMAT_CHECKER)
+    records = json.loads(json.dumps(plan.records()))
+    assert len(records) == 20
+    for record in records:
+        assert not list(checker.iter_errors(record))
