@@ -385,9 +385,9 @@ def test_each_spreads_targets_across_repeated_items(tmp_path: Path) -> None:
     or choice is forced at item k of a record, not always at the first item, so one record carries
     several values of a repeated field: 30 records for its 2,592 targets (224 when each took the
     first item). Not 1.5 x its largest domain (15, so 22): unbounded repeats are drawn with at most
-    3 items, and /attribute, /variable and /enumTypedef's 15 types each, the 45 of group's own
-    children (3 to a group item) and remove's 5 need 65 items of netcdf's choice: 22 records, plus
-    the record with none."""
+    3 items, and netcdf's choice needs 49 items for the types of /attribute, /variable,
+    /enumTypedef (15 each) and /remove (4), and 17 group items for the 49 of group's own children
+    (3 to a group item): 66 items, 22 records, plus the record with no items (minOccurs 0)."""
     # recursive (group in group, variable in variable): the engine gives a recursion point's
     # generator its targets once, at the first position, so the walk stops at netcdf/group/group/group
     report, targets, records = _xsd_each(tmp_path, CORPUS / "xsd" / "ncml-2.2.xsd", "netcdf", depth_cap=3)
