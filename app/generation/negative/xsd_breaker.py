@@ -13,6 +13,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from typing import Any
 
+from xmlschema.utils.etree import etree_getpath
+
 from app.generation.engine.columns import Column
 from app.generation.negative.constraints import Constraint
 from app.generation.negative.xsd_constraints import MAX_OCCURS_ADDED, xsd_constraints
@@ -41,6 +43,29 @@ _VALUE_KEYWORDS = frozenset(
         "fixed",
     }
 )
+_LOCAL_KEYWORDS = _VALUE_KEYWORDS | {"nillable", "use"}  # breaks judged on the changed element alone
+_XSI_TYPE = f"{{{XSI_NS}}}type"
+_DOCUMENT_TYPES = frozenset({"ID", "IDREF", "IDREFS", "ENTITY", "ENTITIES"})  # values checked across the record
+
+
+def _document_wide(stype: Any) -> bool:
+    """Whether values of `stype` (or its item or member types) are checked across the document
+    (xs:ID, IDREF, ENTITY and what derives from them): their change is seen elsewhere."""
+    todo, seen = [stype], set[int]()
+    while todo and len(seen) < 64:
+        t = todo.pop()
+        if t is None or id(t) in seen:
+            continue
+        seen.add(id(t))
+        if _local_name(getattr(t, "name", None)) in _DOCUMENT_TYPES:
+            return True
+        todo.extend(getattr(t, a, None) for a in ("base_type", "item_type"))
+        todo.extend(getattr(t, "member_types", None) or ())
+    return bool(todo)  # too deep to tell: treat as document-wide
+
+
+def _local_name(name: str | None) -> str:
+    return (name or "").rsplit("}", 1)[-1]
 
 
 def _type_refuses(stype: Any, text: str, keyword: str) -> bool:
@@ -60,6 +85,7 @@ class XsdBreaker:
         self.element = element
         self.writer = XmlWriter(gen, xsd=True, root_name=root_name)
         self.constraints = xsd_constraints(element)
+        self._scopes: dict[Constraint, Any] = {}
 
     def records(self, col: Column) -> list[Any]:
         """The generated records of `col` as XML text (the writer's, one element each)."""
@@ -70,16 +96,55 @@ class XsdBreaker:
             return str(broken)
         raise ValueError(fmt)
 
-    def _judged(self, root: ET.Element, place: Place, keyword: str) -> tuple[str, str, str] | None:
-        """(text, pointer, sentence) when `root` as written breaks `keyword` at `place` alone."""
+    def _scope(self, c: Constraint) -> Any | None:
+        """The declaration of the element `c`'s break changes when validating that element alone
+        tells what validating the whole record would (a value, nillable or use break: the rest of
+        the record is the valid record's; no xs:key/xs:unique/xs:keyref at or above it, no
+        ID/IDREF/ENTITY value whose change reaches other elements, no XSD 1.1 assertion or type
+        alternative on an ancestor); None: validate the whole record. Cached per constraint."""
+        if c not in self._scopes:
+            decl = c.extra.get("decl")
+            local = (
+                c.keyword in _LOCAL_KEYWORDS
+                and decl is not None
+                and not c.extra.get("keyed")
+                and self.element.xsd_version == "1.0"
+                and not _document_wide(c.extra.get("stype"))
+            )
+            self._scopes[c] = decl if local else None
+        return self._scopes[c]
+
+    def _errors(self, c: Constraint, doc: ET.Element, place: Place) -> tuple[list[Any], list[str | None] | None]:
+        """xmlschema's errors of the record `doc` (as parsed from its text) and, when only the
+        changed element was validated, their paths in the whole record."""
+        decl = self._scope(c)
+        if decl is None:
+            return list(self.element.iter_errors(doc)), None
+        chain = [doc]  # the changed element's ancestors in `doc`, then itself
+        for parent, child in zip(place.chain, place.chain[1:], strict=False):
+            chain.append(chain[-1][list(parent).index(child)])
+        target = chain[-1]
+        if target.tag != decl.name or any(_XSI_TYPE in e.attrib for e in chain[:-1]):
+            return list(self.element.iter_errors(doc)), None  # another declaration may apply
+        errors = list(decl.iter_errors(target))
+        paths = [
+            etree_getpath(e.elem, doc, e.namespaces, relative=False, add_position=True) if e.elem is not None else None
+            for e in errors
+        ]
+        if any(p is None for p in paths) or any(not getattr(e, "reason", None) for e in errors):
+            return list(self.element.iter_errors(doc)), None  # an error told only by the whole record
+        return errors, paths
+
+    def _judged(self, c: Constraint, root: ET.Element, place: Place) -> tuple[str, str, str] | None:
+        """(text, pointer, sentence) when `root` as written breaks `c.keyword` at `place` alone."""
         text = write(root)
-        errors = list(self.element.iter_errors(parse(text)))
+        errors, paths = self._errors(c, parse(text), place)
         if not errors:
             return None
-        at = read_error(errors[0])[0]
+        at = read_error(errors[0], paths[0] if paths else None)[0]
         if _POSITIONS.sub("", at) != place.names():
             return None
-        reason, error = judge_xsd(errors, at, keyword)
+        reason, error = judge_xsd(errors, at, c.keyword, paths)
         if reason is not None:
             return None
         message = f"{at}: {getattr(error, 'reason', None) or error}"
@@ -108,7 +173,7 @@ class XsdBreaker:
                 if not confirm:  # the build's probe: a change exists here; the writes judge it
                     return record, at.names(), ""
                 try:
-                    got = self._judged(root_copy, at, c.keyword)
+                    got = self._judged(c, root_copy, at)
                 except Exception:  # a change xmlschema cannot judge is not used
                     got = None
                 if got is not None:

@@ -9,7 +9,10 @@ not); an attribute `use` (when required); each child element whose count is fixe
 particle (every group around it occurs once, none a choice) `minOccurs` (when above 0) and
 `maxOccurs` (when bounded); a choice that occurs once `choice` (its branch left out).
 `schema_pointer` is the component's path: `/policy/holder/name/maxLength`, `/policy/@channel/use`,
-`/policy/holder/maxOccurs`, `/policy/choice(a|b)/choice`."""
+`/policy/holder/maxOccurs`, `/policy/choice(a|b)/choice`. A value, nillable or use constraint
+also carries the declaration of the element it changes (`decl`) and whether an identity
+constraint is declared at or above it (`keyed`): what xsd_breaker needs to judge its break on
+that element alone."""
 
 from __future__ import annotations
 
@@ -74,39 +77,45 @@ class _Walk:
         if len(self.out) < MAX_CONSTRAINTS:
             self.out.append(Constraint(template, keyword, f"{where}/{keyword}", extra=extra))
 
-    def value(self, template: tuple[str, ...], where: str, stype: Any, fixed: Any) -> None:
-        """The constraints of a simple value (an element's text or an attribute)."""
+    def value(self, template: tuple[str, ...], where: str, stype: Any, fixed: Any, **scope: Any) -> None:
+        """The constraints of a simple value (an element's text or an attribute); `scope`: the
+        declaration of the element holding it and whether an identity constraint is in force."""
         if stype is None or not stype.is_atomic():
             return
         for kw, facet in _facets(stype).items():
-            self.add(template, kw, where, stype=stype, facet=facet)
+            self.add(template, kw, where, stype=stype, facet=facet, **scope)
         primitive = getattr(stype, "primitive_type", None)
         if primitive is not None and _local(primitive.name) not in _STRING_PRIMITIVES:
-            self.add(template, "type", where, stype=stype)
+            self.add(template, "type", where, stype=stype, **scope)
         if fixed is not None:
-            self.add(template, "fixed", where, stype=stype, fixed=str(fixed))
+            self.add(template, "fixed", where, stype=stype, fixed=str(fixed), **scope)
 
-    def element(self, el: XsdElement, template: tuple[str, ...], types: tuple[int, ...]) -> None:
+    def element(self, el: XsdElement, template: tuple[str, ...], types: tuple[int, ...], keyed: bool = False) -> None:
+        """`keyed`: an xs:key/xs:unique/xs:keyref is declared on an element above this one (or on `el`, then)."""
         where = "/" + "/".join(template)
+        keyed = keyed or bool(getattr(el, "identities", None))
+        scope = {"decl": el, "keyed": keyed}
         stype = _simple(el)
         if stype is not None:
-            self.value(template, where, stype, el.fixed)
+            self.value(template, where, stype, el.fixed, **scope)
             if not el.nillable:
-                self.add(template, "nillable", where, stype=stype)
+                self.add(template, "nillable", where, stype=stype, **scope)
         for name, attr in (el.attributes or {}).items():
             if not name or not hasattr(attr, "use"):
                 continue
             at = (*template, "@" + _local(name))
             at_where = f"{where}/@{_local(name)}"
             if attr.use == "required":
-                self.add(at, "use", at_where)
-            self.value(at, at_where, attr.type, attr.fixed)
+                self.add(at, "use", at_where, stype=attr.type, **scope)
+            self.value(at, at_where, attr.type, attr.fixed, **scope)
         content = getattr(el.type, "content", None)
         if isinstance(content, XsdGroup) and len(template) < MAX_DEPTH and id(el.type) not in types:
             once = content.min_occurs == 1 and content.max_occurs == 1
-            self.group(content, template, (*types, id(el.type)), once)
+            self.group(content, template, (*types, id(el.type)), once, keyed)
 
-    def group(self, group: XsdGroup, template: tuple[str, ...], types: tuple[int, ...], fixed: bool) -> None:
+    def group(
+        self, group: XsdGroup, template: tuple[str, ...], types: tuple[int, ...], fixed: bool, keyed: bool
+    ) -> None:
         """`fixed`: every group from the element down to this one occurs exactly once."""
         where = "/" + "/".join(template)
         if group.model == "choice":
@@ -117,7 +126,7 @@ class _Walk:
         for item in group:
             if isinstance(item, XsdGroup):
                 once = item.min_occurs == 1 and item.max_occurs == 1
-                self.group(item, template, types, fixed and once)
+                self.group(item, template, types, fixed and once, keyed)
             elif isinstance(item, XsdElement) and not item.abstract:
                 name = _local(item.name)
                 child = (*template, name)
@@ -125,7 +134,7 @@ class _Walk:
                     self.add(template, "minOccurs", f"{where}/{name}", child=name, bound=item.min_occurs)
                 if fixed and item.max_occurs is not None and item.max_occurs >= item.min_occurs:
                     self.add(template, "maxOccurs", f"{where}/{name}", child=name, bound=item.max_occurs)
-                self.element(item, child, types)
+                self.element(item, child, types, keyed)
 
 
 def xsd_constraints(element: XsdElement) -> list[Constraint]:

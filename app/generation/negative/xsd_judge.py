@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from itertools import repeat
 from typing import Any
 
 FACETS = {
@@ -47,9 +48,11 @@ def _local(name: str) -> str:
     return _NS.sub("", name).rsplit(":", 1)[-1]
 
 
-def read_error(error: Any) -> tuple[str, frozenset[str]]:
-    """(location path, the keywords the error may be) of one xmlschema validation error."""
-    path = local_path(getattr(error, "path", None))
+def read_error(error: Any, path: str | None = None) -> tuple[str, frozenset[str]]:
+    """(location path, the keywords the error may be) of one xmlschema validation error; `path`:
+    its path in the whole record when the error is from validating one element of it (xmlschema
+    then reports the path from that element)."""
+    path = local_path(path if path is not None else getattr(error, "path", None))
     reason = str(getattr(error, "reason", None) or "")
     kind = type(getattr(error, "validator", None)).__name__
     attr = _ATTR.match(reason)
@@ -75,12 +78,15 @@ def read_error(error: Any) -> tuple[str, frozenset[str]]:
     return path, frozenset({kind or "unknown"})
 
 
-def judge_xsd(errors: Iterable[Any], pointer: str, keyword: str) -> tuple[str | None, Any]:
+def judge_xsd(
+    errors: Iterable[Any], pointer: str, keyword: str, paths: Iterable[str | None] | None = None
+) -> tuple[str | None, Any]:
     """(None, the labelled error) when `errors` (xmlschema errors of one record, its element
-    validated by its declaration) are the break of `keyword` at `pointer` alone; else (why not, None)."""
+    validated by its declaration) are the break of `keyword` at `pointer` alone; else (why not, None).
+    `paths`: the errors' paths in the whole record (see read_error), when not their own."""
     found = None
-    for error in errors:
-        at, keywords = read_error(error)
+    for error, path in zip(errors, paths or repeat(None), strict=False):
+        at, keywords = read_error(error, path)
         if at == pointer and keyword in keywords:
             found = found or error
             continue
