@@ -173,6 +173,7 @@ def write_many(plan: Plan, *args: Any, **kwargs: Any) -> list[int]:
 # schema cache may have dropped the parse meanwhile).
 PLAN_CACHE_SIZE = 8
 NEGATIVE_FORMATS = ("json", "ndjson")  # the formats that carry a JSON Schema's invalid records
+NEGATIVE_XSD_FORMATS = ("xml",)  # the format that carries an XSD's invalid records
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,8 @@
 40 records of the bench's customer_order.xsd as xml in two files at rate 0.25 say 10 records are
 invalid; the labels file holds exactly 10 lines, each judged by xmlschema (the XSD loaded by
 xmlschema itself) against the downloaded records, every other record valid; the preview says
-which records are invalid and why; json for an XSD with invalid records is refused."""
+which records are invalid and why; json for an XSD with invalid records is refused, at creation
+and at download (the refusal names xml, the XSD's format)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,12 @@ async def test_xsd_dataset_labels_and_preview(api: Api) -> None:
     labels = [orjson.loads(line) for line in got.content.splitlines()]
     assert len(labels) == 10 and any(label["record"] >= 20 for label in labels)
     check_labels(reference, records, labels)
+    # a format the dataset was not made in: refused naming the XSD's format (not json or ndjson)
+    other = await download(api, admin, made["dataset_id"], "json")
+    assert other.status_code == 422, other.text
+    refusal = other.json()
+    assert refusal["field"] == "format" and refusal["code"] == "invalid_params", refusal
+    assert refusal["detail"].endswith("invalid records of this schema are written as xml."), refusal
 
     preview = await api.call("POST", f"/schemas/{schema_id}/preview", admin, 200, json={
         "count": 10, "format": "xml", "params": {"seed": 3, "invalid_rate": 0.5}})

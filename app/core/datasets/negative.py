@@ -10,7 +10,7 @@ from typing import Any
 
 from app.core.error_codes import ErrorCode
 from app.core.errors import Invalid
-from app.core.generation import NEGATIVE_FORMATS, in_thread
+from app.core.generation import NEGATIVE_FORMATS, NEGATIVE_XSD_FORMATS, in_thread
 from app.core.jobs.plans import compile_dataset, rate_of
 from app.core.library.models import SchemaDoc
 from app.core.settings import Settings
@@ -27,13 +27,15 @@ def suite(params: Mapping[str, Any]) -> bool:
     return params.get("coverage") == "each" and rate_of(params) == 1
 
 
-def refuse_format(params: Mapping[str, Any], fmt: str) -> None:
-    """A dataset with invalid records is written as json or ndjson only: 422 for another format
-    (a download that would render one on demand)."""
-    if rate_of(params) and fmt not in NEGATIVE_FORMATS:
+def refuse_format(params: Mapping[str, Any], fmt: str, schema_type: str) -> None:
+    """A dataset with invalid records is written only in the formats that carry them (json or
+    ndjson for a JSON Schema, xml for an XSD: `schema_type`, SchemaDoc.type): 422 for another
+    format (a download that would render one on demand), naming the schema kind's formats."""
+    carriers = NEGATIVE_XSD_FORMATS if schema_type == "xsd" else NEGATIVE_FORMATS
+    if rate_of(params) and fmt not in carriers:
         raise Invalid(
             f"params.invalid_rate is not available for the {fmt} format: invalid records of this "
-            f"schema are written as {' or '.join(NEGATIVE_FORMATS)}.",
+            f"schema are written as {' or '.join(carriers)}.",
             code=ErrorCode.INVALID_PARAMS,
             field="format",
         )

@@ -17,9 +17,9 @@ from app.core.datasets.payloads import DatasetCreate
 from app.core.datasets.repository import DatasetRepository
 from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Gone, Invalid, NotFound
-from app.core.jobs.plans import invalid_records
+from app.core.jobs.plans import invalid_records, rate_of
 from app.core.library import schema_problems
-from app.core.library.models import ConstraintSet, ProjectSchema
+from app.core.library.models import ConstraintSet, ProjectSchema, SchemaDoc
 from app.core.library.repository import ConstraintSetRepository, SchemaRepository
 from app.core.models import ProjectRole, stored_id, utcnow
 from app.core.principal import Principal
@@ -348,7 +348,9 @@ async def download(
     if row is None and fmt in (LABELS, COVERAGE):
         _no_side_file(dataset, fmt, file_index)
     if row is None:
-        negative.refuse_format(dataset.params or {}, fmt)  # never rendered with invalid records
+        if rate_of(dataset.params or {}):  # never rendered with invalid records
+            schema = await repo.session.get(SchemaDoc, dataset.schema_id)
+            negative.refuse_format(dataset.params or {}, fmt, schema.type if schema else "json_schema")
         if await repo.file(dataset_id, fmt, 0) is None:
             row = await _render(repo, renderer, dataset, fmt, file_index)
         if row is None:
