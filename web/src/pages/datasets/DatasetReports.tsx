@@ -23,6 +23,11 @@ function cell(text: string) {
   return <Text span size="xs" ff="monospace" style={{ whiteSpace: 'nowrap' }}>{text}</Text>;
 }
 
+// long pointers wrap so the Why column stays in view at desktop width
+function wrappingCell(text: string) {
+  return <Text span size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>{text}</Text>;
+}
+
 function ruleText(l: Label): string {
   return l.rule == null ? 'Schema' : `Rule ${l.rule + 1}`;
 }
@@ -36,11 +41,11 @@ function LabelCard({ label: l }: { label: Label }) {
         <Text size="sm" fw={600}>Record {formatCount(l.record + 1)}</Text>
         <Text size="xs" ff="monospace" fw={600} c="red.9">{l.keyword}</Text>
       </Group>
-      <Text size="xs" ff="monospace" style={wrap}><Text span size="xs" c="dimmed" ff="body">Pointer </Text>{l.pointer || '/'}</Text>
+      <Text size="xs" ff="monospace" style={wrap}><Text span size="xs" c="dimmed" ff="text">Pointer </Text>{l.pointer || '/'}</Text>
       <Text size="xs" ff="monospace" style={wrap}>
-        <Text span size="xs" c="dimmed" ff="body">Schema pointer </Text>{l.schema_pointer || '/'}
+        <Text span size="xs" c="dimmed" ff="text">Schema pointer </Text>{l.schema_pointer || '/'}
       </Text>
-      <Text size="xs" c="dimmed">{ruleText(l)}</Text>
+      <Text size="xs" c="dimmed">{l.rule == null ? 'Breaks the schema' : `Breaks rule ${l.rule + 1}`}</Text>
       <Text size="sm" style={wrap}>{l.detail}</Text>
     </Paper>
   );
@@ -88,11 +93,11 @@ export function InvalidRecords({ datasetId, count, completed }: { datasetId: num
                     {shown.map((l) => (
                       <Table.Tr key={`${l.record}-${l.pointer}-${l.keyword}`}>
                         <Table.Td>{formatCount(l.record + 1)}</Table.Td>
-                        <Table.Td>{cell(l.pointer || '/')}</Table.Td>
+                        <Table.Td miw={120}>{wrappingCell(l.pointer || '/')}</Table.Td>
                         <Table.Td>{cell(l.keyword)}</Table.Td>
-                        <Table.Td>{cell(l.schema_pointer || '/')}</Table.Td>
+                        <Table.Td miw={180}>{wrappingCell(l.schema_pointer || '/')}</Table.Td>
                         <Table.Td style={{ whiteSpace: 'nowrap' }}>{ruleText(l)}</Table.Td>
-                        <Table.Td miw={200}><Text span size="xs">{l.detail}</Text></Table.Td>
+                        <Table.Td miw={160}><Text span size="xs">{l.detail}</Text></Table.Td>
                       </Table.Tr>
                     ))}
                   </Table.Tbody>
