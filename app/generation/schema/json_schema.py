@@ -262,7 +262,10 @@ def load_json_schema(text: str) -> JsonSchemaDocument:
         # a $ref to an embedded $id is found only in a crawled registry; left uncrawled, every such
         # lookup crawls the whole document again and drops the result (asyncapi-3.1.0: 131 lookups
         # of ~2,000 resources each, over 60 s before a record was drawn)
-        registry = registry.crawl()
+        try:
+            registry = registry.crawl()
+        except ValueError:  # urljoin of a malformed $id ("http://[x")
+            raise SchemaError("The schema has an $id that is not a valid URI.") from None
     document = JsonSchemaDocument(doc, version, validator_cls, specification, registry, base_uri)
     try:
         _check_references(document, resource)
