@@ -17,7 +17,7 @@ from xmlschema.utils.etree import etree_getpath
 
 from app.generation.engine.columns import Column
 from app.generation.negative.constraints import Constraint
-from app.generation.negative.xsd_constraints import MAX_OCCURS_ADDED, xsd_constraints
+from app.generation.negative.xsd_constraints import FACET_KEYWORDS, MAX_OCCURS_ADDED, xsd_constraints
 from app.generation.negative.xsd_judge import judge_xsd, read_error
 from app.generation.negative.xsd_record import Place, parse, places, split, write
 from app.generation.negative.xsd_values import candidates
@@ -26,23 +26,7 @@ from app.generation.writers.xml import XSI_NS, XmlWriter
 MAX_CANDIDATES = 12  # values tried per location (those the simple type alone refuses as wanted)
 MAX_PLACES = 3  # locations tried per constraint and record
 _POSITIONS = re.compile(r"\[\d+\]")
-_VALUE_KEYWORDS = frozenset(
-    {
-        "pattern",
-        "enumeration",
-        "length",
-        "minLength",
-        "maxLength",
-        "minInclusive",
-        "maxInclusive",
-        "minExclusive",
-        "maxExclusive",
-        "totalDigits",
-        "fractionDigits",
-        "type",
-        "fixed",
-    }
-)
+_VALUE_KEYWORDS = frozenset({*FACET_KEYWORDS, "type", "fixed"})  # broken by a value: one element judged
 _LOCAL_KEYWORDS = _VALUE_KEYWORDS | {"nillable", "use"}  # breaks judged on the changed element alone
 _XSI_TYPE = f"{{{XSI_NS}}}type"
 _DOCUMENT_TYPES = frozenset({"ID", "IDREF", "IDREFS", "ENTITY", "ENTITIES"})  # values checked across the record
