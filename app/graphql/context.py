@@ -87,7 +87,7 @@ class Context(BaseContext):
     def loaders(self) -> Loaders:
         from app.graphql.loaders import Loaders
 
-        return Loaders(self.session, self.principal)
+        return Loaders(self.session, self.principal, self.settings)
 
 
 class LiveContext(BaseContext):

@@ -4,25 +4,29 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from strawberry.dataloader import DataLoader
 
 from app.core.datasets.models import Dataset, DatasetFile
 from app.core.datasets.repository import DatasetRepository
+from app.core.library import schema_problems
 from app.core.library.models import SchemaDoc
 from app.core.library.repository import SchemaRepository
 from app.core.models import ProjectRole
 from app.core.principal import Principal
 from app.core.projects.models import Project, ProjectMember
 from app.core.projects.repository import ProjectRepository
+from app.core.settings import Settings
 from app.core.tenants.repository import TenantRepository
 from app.core.users.models import User
 from app.core.users.repository import UserRepository
 
 
 class Loaders:
-    def __init__(self, session: AsyncSession, principal: Principal) -> None:
+    def __init__(self, session: AsyncSession, principal: Principal, settings: Settings) -> None:
+        self._session, self._principal, self._settings = session, principal, settings
         self._projects = ProjectRepository(session, principal)
         self._users = UserRepository(session, principal)
         self.members_by_project = DataLoader(self._load_members)
@@ -32,6 +36,8 @@ class Loaders:
         self._schemas = SchemaRepository(session, principal)
         self.schemas_by_project = DataLoader(self._load_schemas_by_project)
         self.project_ids_by_schema = DataLoader(self._load_project_ids_by_schema)
+        # a Schema's `problems`, `satisfiable` and `problem` read one list: found once per request
+        self.problems_by_schema = DataLoader(self._load_problems)
         self._datasets = DatasetRepository(session, principal)
         self.datasets_by_project = DataLoader(self._load_datasets_by_project)
         self.files_by_dataset = DataLoader(self._load_files_by_dataset)
@@ -63,6 +69,12 @@ class Loaders:
     async def _load_project_ids_by_schema(self, schema_ids: Sequence[int]) -> list[list[int]]:
         found = await self._schemas.project_ids(schema_ids)
         return [found.get(sid, []) for sid in schema_ids]
+
+    async def _load_problems(self, schema_ids: Sequence[int]) -> list[list[dict[str, Any]]]:
+        return [
+            await schema_problems.of_schema(self._session, self._principal, self._settings, sid)
+            for sid in schema_ids
+        ]
 
     async def _load_datasets_by_project(self, project_ids: Sequence[int]) -> list[list[Dataset]]:
         found = await self._datasets.of_projects(project_ids)

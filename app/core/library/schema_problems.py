@@ -40,26 +40,27 @@ async def refuse_blocked(
     if not blocked:
         return
     _, loaded = await schemas.loaded_schema(session, principal, settings, schema_id)  # for the root's name
-    named = "; ".join(f"{p['path'] or '(root)'}: {p['reason']}" for p in blocked[:_LISTED])
-    more = f" (and {len(blocked) - _LISTED} more)" if len(blocked) > _LISTED else ""
     raise Invalid(
-        f"Schema {schema_id} cannot generate records of root {loaded.resolve_root(root)!r}: {named}{more}.",
-        errors=[{"field": p["path"], "message": p["reason"], "type": "unsatisfiable"} for p in blocked], code=ErrorCode.ROOT_UNSATISFIABLE, field="params.root",
-          )
+        f"Schema {schema_id} cannot generate records of root {loaded.resolve_root(root)!r}: "
+        f"{_named(blocked)}.",
+        errors=[{"field": p["path"], "message": p["reason"], "type": "unsatisfiable"} for p in blocked],
+        code=ErrorCode.ROOT_UNSATISFIABLE, field="params.root",
+    )
 
 
-async def verdict(
-    session: AsyncSession, principal: Principal, settings: Settings, schema_id: int
-) -> tuple[bool | None, str | None]:
-    """`(satisfiable, problem)` of the default root, from the problems the probe found at upload:
-    False with the blocking paths and reasons when no record can be generated, True otherwise,
-    None when the record was too large to check before a dataset (the reason says so)."""
-    found = await of_schema(session, principal, settings, schema_id)
+def _named(blocked: list[dict[str, Any]]) -> str:
+    """The first blocking paths with their reasons, and how many more there are."""
+    named = "; ".join(f"{p['path'] or '(root)'}: {p['reason']}" for p in blocked[:_LISTED])
+    return named + (f" (and {len(blocked) - _LISTED} more)" if len(blocked) > _LISTED else "")
+
+
+def verdict(found: list[dict[str, Any]]) -> tuple[bool | None, str | None]:
+    """`(satisfiable, problem)` of the default root, from the problems the probe found at upload
+    (`of_schema`): False with the blocking paths and reasons when no record can be generated, True
+    otherwise, None when the record was too large to check before a dataset (the reason says so)."""
     blocked = [p for p in found if p["blocking"]]
     if blocked:
-        named = "; ".join(f"{p['path'] or '(root)'}: {p['reason']}" for p in blocked[:_LISTED])
-        more = f" (and {len(blocked) - _LISTED} more)" if len(blocked) > _LISTED else ""
-        return False, f"No record can be generated: {named}{more}."
+        return False, f"No record can be generated: {_named(blocked)}."
     unchecked = [p for p in found if p["reason"].startswith(NOT_CHECKED)]
     if unchecked:
         return None, unchecked[0]["reason"]

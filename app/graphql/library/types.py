@@ -38,7 +38,7 @@ class Schema:
     )
     async def problems(self, info: Info[Context, None]) -> JSON:
         ctx = info.context
-        return JSON(await schema_problems.of_schema(ctx.session, ctx.principal, ctx.settings, self.schema_id))
+        return JSON(await ctx.loaders.problems_by_schema.load(self.schema_id))
 
     @strawberry.field(
         description="Whether records of the default root can be generated, found at upload by the same "
@@ -47,7 +47,7 @@ class Schema:
     )
     async def satisfiable(self, info: Info[Context, None]) -> bool | None:
         ctx = info.context
-        return (await schema_problems.verdict(ctx.session, ctx.principal, ctx.settings, self.schema_id))[0]
+        return schema_problems.verdict(await ctx.loaders.problems_by_schema.load(self.schema_id))[0]
 
     @strawberry.field(
         description="Why `satisfiable` is not true: the blocking paths with their reasons, or why the "
@@ -55,7 +55,7 @@ class Schema:
     )
     async def problem(self, info: Info[Context, None]) -> str | None:
         ctx = info.context
-        return (await schema_problems.verdict(ctx.session, ctx.principal, ctx.settings, self.schema_id))[1]
+        return schema_problems.verdict(await ctx.loaders.problems_by_schema.load(self.schema_id))[1]
 
     @strawberry.field(description="Projects the schema is linked to.")
     async def project_ids(self, info: Info[Context, None]) -> list[int]:
