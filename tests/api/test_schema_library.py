@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.api.mutation_scenarios import make_world
 from tests.api_client import Api
 from tests.paths import BENCH
 
@@ -240,3 +241,18 @@ async def test_constraint_sets_crud_and_conflicts(api: Api) -> None:
     assert (await api.request("DELETE", f"/schemas/{sid}", other)).status_code == 403
     assert (await api.request("DELETE", f"/schemas/{sid}", tester)).status_code == 200
     assert (await api.request("GET", f"/constraints/{cid}", tester)).status_code == 404
+
+
+async def test_a_constraint_set_a_dataset_uses_is_not_deleted(api: Api) -> None:
+    """The in-use check counts the datasets made with the constraint set: 409 until they are gone."""
+    w = await make_world(api)
+    body = {"name": "people", "project_id": w.project_id, "schema_id": w.schema_id,
+            "constraint_set_id": w.constraint_id, "record_count": 3, "params": {"deferred": True, "seed": 5}}
+    dataset_id = (await api.call("POST", "/datasets/create", w.tester, 201, json=body))["dataset_id"]
+    refused = await api.call("DELETE", f"/constraints/{w.constraint_id}", w.manager, 409)
+    assert refused["code"] == "constraint_set_in_use" and "used by 1 dataset(s)" in refused["detail"]
+    await api.call("DELETE", f"/datasets/{dataset_id}", w.tester, 200)  # a queued one is cancelled
+    await api.call("DELETE", f"/constraints/{w.constraint_id}", w.manager, 409)  # and still made with it
+    await api.call("DELETE", f"/datasets/{dataset_id}", w.tester, 200)  # now removed
+    await api.call("GET", f"/datasets/{dataset_id}", w.tester, 404)
+    await api.call("DELETE", f"/constraints/{w.constraint_id}", w.manager, 200)

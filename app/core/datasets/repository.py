@@ -132,11 +132,6 @@ class DatasetRepository(ScopedRepository):
         )
         return (await self.session.exec(stmt)).first()
 
-    async def count_for_constraint_set(self, constraint_id: int) -> int:
-        # in use anywhere, also in projects the caller cannot see
-        stmt = self.unscoped(func.count()).where(Dataset.constraint_set_id == constraint_id)
-        return int((await self.session.exec(stmt)).one())
-
     async def of_project(self, project_id: int) -> builtins.list[Dataset]:
         return list(
             (await self.session.exec(self.select(Dataset).where(Dataset.project_id == project_id))).all()

@@ -8,7 +8,6 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.authz import Action, require, require_owner_or
-from app.core.datasets.repository import DatasetRepository
 from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Invalid, NotFound
 from app.core.generation import field_tree, parse_rules
@@ -113,9 +112,10 @@ async def update(
 
 
 async def delete(session: AsyncSession, principal: Principal, constraint_id: int) -> ConstraintSet:
-    row = await ConstraintSetRepository(session, principal).get(constraint_id)
+    repo = ConstraintSetRepository(session, principal)
+    row = await repo.get(constraint_id)
     require_owner_or(principal, row.created_by, Action.CONSTRAINT_CHANGE_ANY)
-    used = await DatasetRepository(session, principal).count_for_constraint_set(constraint_id)
+    used = await repo.dataset_count(constraint_id)
     if used:
         raise Conflict(f"Constraint set {constraint_id} is used by {used} dataset(s); delete those first.", code=ErrorCode.CONSTRAINT_SET_IN_USE)
     await session.delete(row)

@@ -85,3 +85,8 @@ class ConstraintSetRepository(ScopedRepository):
     async def of_schema(self, schema_id: int) -> builtins.list[ConstraintSet]:
         stmt = self.select(ConstraintSet).where(ConstraintSet.schema_id == schema_id)
         return list((await self.session.exec(stmt)).all())
+
+    async def dataset_count(self, constraint_id: int) -> int:
+        # in use anywhere, also in projects the caller cannot see
+        stmt = self.unscoped(func.count()).where(Dataset.constraint_set_id == constraint_id)
+        return int((await self.session.exec(stmt)).one())
