@@ -23,6 +23,8 @@ from app.core.library.models import ConstraintSet, ProjectSchema, SchemaDoc
 from app.core.library.repository import ConstraintSetRepository, SchemaRepository
 from app.core.models import ProjectRole, stored_id, utcnow
 from app.core.principal import Principal
+from app.core.projects import service as projects
+from app.core.projects.models import Project
 from app.core.projects.repository import ProjectRepository
 from app.core.services import audit
 from app.core.settings import Settings
@@ -280,7 +282,18 @@ async def delete(session: AsyncSession, principal: Principal, settings: Settings
     return dataset
 
 
-async def delete_for_project(
+async def delete_project(
+    session: AsyncSession, principal: Principal, settings: Settings, project_id: int
+) -> Project:
+    """A project goes with its datasets: once the caller may delete it, their file rows, their rows
+    and their stored files, then the project (projects.delete). It lives here, not in projects,
+    because datasets sit above projects in the domain order."""
+    await projects.deletable(session, principal, project_id)
+    await _delete_datasets_of(session, principal, settings, project_id)
+    return await projects.delete(session, principal, project_id)
+
+
+async def _delete_datasets_of(
     session: AsyncSession, principal: Principal, settings: Settings, project_id: int
 ) -> None:
     repo = DatasetRepository(session, principal)

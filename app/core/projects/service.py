@@ -6,7 +6,6 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core.authz import Action, require, require_project, require_tenant_target
 from app.core.clock import iso
-from app.core.datasets import service as datasets
 from app.core.error_codes import ErrorCode
 from app.core.errors import Invalid, NotFound
 from app.core.models import utcnow
@@ -15,7 +14,6 @@ from app.core.projects.models import Project, ProjectMember
 from app.core.projects.payloads import MemberAdd, MemberRemove, ProjectCreate, ProjectUpdate
 from app.core.projects.repository import ProjectListing, ProjectRepository, VisibleProject
 from app.core.services import audit, events
-from app.core.settings import Settings
 from app.core.tenants.repository import TenantRepository
 from app.core.users.repository import UserRepository
 
@@ -110,15 +108,18 @@ async def update(
     return project
 
 
-async def delete(
-    session: AsyncSession, principal: Principal, project_id: int, *, settings: Settings | None = None
-) -> Project:
-    repo = ProjectRepository(session, principal)
-    visible = await repo.get(project_id)
+async def deletable(session: AsyncSession, principal: Principal, project_id: int) -> Project:
+    """The project if the caller may delete it (404 if they cannot see it, else 403 unless allowed)."""
+    visible = await ProjectRepository(session, principal).get(project_id)
     require_project(principal, visible.role, Action.PROJECT_DELETE)
-    project = visible.project
-    if settings is not None:
-        await datasets.delete_for_project(session, principal, settings, project_id)
+    return visible.project
+
+
+async def delete(session: AsyncSession, principal: Principal, project_id: int) -> Project:
+    """The project, its schema links and memberships. Its datasets are removed first by the one
+    caller, datasets.service.delete_project: datasets sit above projects."""
+    repo = ProjectRepository(session, principal)
+    project = await deletable(session, principal, project_id)
     await repo.delete_schema_links(project_id)
     await repo.delete_memberships(project_id)
     await session.delete(project)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import strawberry
 from strawberry.types import Info
 
+from app.core.datasets import service as datasets
 from app.core.projects import payloads as projects_payloads
 from app.core.projects import service as projects
 from app.graphql.common import DeleteResult
@@ -41,7 +42,7 @@ class ProjectsMutation:
     @strawberry.mutation
     async def delete_project(self, info: Info[Context, None], project_id: int) -> DeleteResult:
         ctx = info.context
-        await projects.delete(ctx.session, ctx.principal, project_id, settings=ctx.settings)
+        await datasets.delete_project(ctx.session, ctx.principal, ctx.settings, project_id)
         return DeleteResult(deleted=True, id=project_id)
 
     @strawberry.mutation
