@@ -1,5 +1,5 @@
-"""Queries that run before a principal exists (login, token resolution, invitations), and the
-signed-in user's own two-factor rows."""
+"""Queries that run before a principal exists (login, token resolution, invitations), the
+signed-in user's own API tokens and their own two-factor rows."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from sqlmodel.sql.expression import Select
 
 from app.core.auth.models import ApiToken, LoginThrottle, RecoveryCode, RevokedToken, TotpUsedStep
 from app.core.models import utcnow
+from app.core.repositories.base import ScopedRepository
 from app.core.tenants.models import Tenant
 from app.core.users.models import Invitation, User
 
@@ -103,6 +104,17 @@ class AuthRepository:
 
     async def tenant_by_name(self, name: str) -> Tenant | None:
         return (await self.session.exec(select(Tenant).where(Tenant.name == name))).first()
+
+
+class ApiTokenRepository(ScopedRepository):
+    """The caller's own API tokens (ApiToken is user-owned: see repositories.base.USER_OWNED)."""
+
+    async def own_tokens(self) -> list[ApiToken]:
+        stmt = self.select(ApiToken).where(col(ApiToken.revoked_at).is_(None)).order_by(col(ApiToken.id))
+        return list((await self.session.exec(stmt)).all())
+
+    async def own_token(self, token_id: int) -> ApiToken:
+        return await self.get_owned(ApiToken, token_id, col(ApiToken.revoked_at).is_(None))
 
 
 # Two-factor rows of one user: recovery codes and the TOTP steps already accepted. Always keyed

@@ -10,7 +10,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from app.core.auth import two_factor
 from app.core.auth.models import ApiToken, LoginThrottle, RevokedToken
 from app.core.auth.payloads import ApiTokenCreate
-from app.core.auth.repository import AuthRepository
+from app.core.auth.repository import ApiTokenRepository, AuthRepository
 from app.core.authz import Action, require
 from app.core.clock import as_utc
 from app.core.error_codes import ErrorCode
@@ -25,7 +25,6 @@ from app.core.services import audit
 from app.core.settings import Settings
 from app.core.users.models import Invitation, User
 from app.core.users.payloads import SetupPassword
-from app.core.users.repository import UserRepository
 
 _BAD_CREDENTIALS = "Incorrect username or password."
 # Access tokens already verified, by (signing key, token): checking a JWT's signature and claims
@@ -309,12 +308,12 @@ async def _checked_scope(
 
 
 async def list_api_tokens(session: AsyncSession, principal: Principal) -> list[ApiToken]:
-    return await UserRepository(session, principal).own_tokens()
+    return await ApiTokenRepository(session, principal).own_tokens()
 
 
 async def revoke_api_token(session: AsyncSession, principal: Principal, token_id: int) -> ApiToken:
     require(principal, Action.ACCOUNT_UPDATE)
-    row = await UserRepository(session, principal).own_token(token_id)
+    row = await ApiTokenRepository(session, principal).own_token(token_id)
     row.revoked_at = utcnow()
     audit.record(session, principal, "token.revoke", target_type="api_token", target_id=row.id)
     return row

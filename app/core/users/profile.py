@@ -14,7 +14,7 @@ from datetime import timedelta
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core import preferences
-from app.core.auth.repository import TwoFactorRepository
+from app.core.auth.repository import ApiTokenRepository, TwoFactorRepository
 from app.core.authz import Action, require, require_another_admin
 from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Forbidden, Invalid, PayloadTooLarge
@@ -213,7 +213,7 @@ async def delete_account(session: AsyncSession, principal: Principal, data: Acco
         lambda: users.active_admin_count(user.tenant_id),
         "delete their account; make another user Admin first",
     )
-    for token in await users.own_tokens():
+    for token in await ApiTokenRepository(session, principal).own_tokens():
         token.revoked_at = utcnow()
     assert user.id is not None
     await TwoFactorRepository(session, user.id).clear()

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from sqlalchemy import func, or_
 from sqlmodel import col
 
-from app.core.auth.models import ApiToken
 from app.core.models import Role
 from app.core.repositories.base import ScopedRepository
 from app.core.repositories.text_match import contains_folded
@@ -68,10 +67,3 @@ class UserRepository(ScopedRepository):
             User.tenant_id == tenant_id, User.role == Role.Admin.value, col(User.is_active).is_(True)
         )
         return int((await self.session.exec(stmt)).one())
-
-    async def own_tokens(self) -> list[ApiToken]:
-        stmt = self.select(ApiToken).where(col(ApiToken.revoked_at).is_(None)).order_by(col(ApiToken.id))
-        return list((await self.session.exec(stmt)).all())
-
-    async def own_token(self, token_id: int) -> ApiToken:
-        return await self.get_owned(ApiToken, token_id, col(ApiToken.revoked_at).is_(None))
