@@ -274,6 +274,17 @@ async def test_invitations(api: Api) -> None:
     await api.login(created["username"], "long-enough-2")
 
 
+
+async def test_deactivating_an_invitee_withdraws_the_invitation(api: Api) -> None:
+    _, admin = await api.create_tenant()
+    name = unique("withdrawn")
+    invited = await api.call("POST", "/users/invite", admin, 201, json={
+        "username": name, "email": f"{name}@example.com", "role": "Tester"})
+    await api.call("PATCH", f"/users/{invited['id']}", admin, 200, json={"is_active": False})
+    refused = await api.call("POST", "/users/setup-password", None, 404,
+                             json={"token": invited["invitation_token"], "password": "long-enough-1"})
+    assert refused["code"] == "invitation_not_found"
+
 @asynccontextmanager
 async def _api_with(settings: Settings, **overrides: Any) -> AsyncIterator[Api]:
     """The same database served by an app with other settings (short windows for expiry tests)."""

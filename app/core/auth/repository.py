@@ -84,15 +84,6 @@ class AuthRepository:
             await self.session.exec(select(Invitation).where(Invitation.token_hash == token_hash))
         ).first()
 
-    async def revoke_invitations(self, user_id: int, now: datetime) -> int:
-        """Mark the user's open invitations used; returns how many were open."""
-        result = await self.session.exec(
-            update(Invitation)
-            .where(col(Invitation.user_id) == user_id, col(Invitation.used_at).is_(None))
-            .values(used_at=now)
-        )
-        return int(result.rowcount or 0)
-
     async def throttle(self, key: str) -> LoginThrottle | None:
         return await self.session.get(LoginThrottle, key)
 

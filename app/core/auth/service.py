@@ -1,4 +1,4 @@
-"""Login, token resolution, logout, API tokens, invitations and login throttling."""
+"""Login, token resolution, logout, API tokens, accepting an invitation and login throttling."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from app.core.security import jwt_tokens, opaque_tokens
 from app.core.security.passwords import check_password_policy, hash_password_async, verify_password_async
 from app.core.services import audit
 from app.core.settings import Settings
-from app.core.users.models import Invitation, User
+from app.core.users.models import User
 from app.core.users.payloads import SetupPassword
 
 _BAD_CREDENTIALS = "Incorrect username or password."
@@ -317,23 +317,6 @@ async def revoke_api_token(session: AsyncSession, principal: Principal, token_id
     row.revoked_at = utcnow()
     audit.record(session, principal, "token.revoke", target_type="api_token", target_id=row.id)
     return row
-
-
-async def create_invitation(
-    session: AsyncSession, principal: Principal | None, settings: Settings, user: User
-) -> str:
-    assert user.id is not None
-    secret = opaque_tokens.new_invitation_token()
-    session.add(
-        Invitation(
-            user_id=user.id,
-            tenant_id=user.tenant_id,
-            token_hash=opaque_tokens.digest(secret),
-            created_by=principal.user_id if principal else None,
-            expires_at=utcnow() + timedelta(hours=settings.invitation_ttl_hours),
-        )
-    )
-    return secret
 
 
 async def setup_password(session: AsyncSession, meta: RequestMeta, data: SetupPassword) -> User:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from sqlalchemy import func, or_
 from sqlmodel import col
@@ -10,7 +11,7 @@ from sqlmodel import col
 from app.core.models import Role
 from app.core.repositories.base import ScopedRepository
 from app.core.repositories.text_match import contains_folded
-from app.core.users.models import User
+from app.core.users.models import Invitation, User
 
 
 class UserRepository(ScopedRepository):
@@ -67,3 +68,12 @@ class UserRepository(ScopedRepository):
             User.tenant_id == tenant_id, User.role == Role.Admin.value, col(User.is_active).is_(True)
         )
         return int((await self.session.exec(stmt)).one())
+
+    async def revoke_invitations(self, user_id: int, now: datetime) -> int:
+        """Mark the user's open invitations used; returns how many were open."""
+        result = await self.session.exec(
+            self.update(Invitation)
+            .where(col(Invitation.user_id) == user_id, col(Invitation.used_at).is_(None))
+            .values(used_at=now)
+        )
+        return int(result.rowcount or 0)

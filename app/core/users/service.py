@@ -4,22 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Awaitable
 from dataclasses import dataclass
+from datetime import timedelta
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core import authz
-from app.core.auth.repository import AuthRepository
-from app.core.auth.service import create_invitation
 from app.core.authz import Action, require
 from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Invalid
 from app.core.models import Role, stored_id, utcnow
 from app.core.principal import Principal
+from app.core.security import opaque_tokens
 from app.core.security.passwords import check_password_policy, hash_password_async
 from app.core.services import audit
 from app.core.settings import Settings
 from app.core.tenants.repository import TenantRepository
-from app.core.users.models import User
+from app.core.users.models import Invitation, User
 from app.core.users.payloads import UserCreate, UserInvite, UserUpdate
 from app.core.users.repository import UserRepository
 
@@ -71,7 +71,7 @@ async def _new_user(
     await session.flush()
     token = url = None
     if password is None:
-        token = await create_invitation(session, principal, settings, user)
+        token = _invitation(session, principal, settings, user)
         url = f"{settings.site_url}/setup-password?token={token}"
     audit.record(
         session,
@@ -83,6 +83,21 @@ async def _new_user(
         details={"username": username, "role": role.value, "invited": password is None},
     )
     return CreatedUser(user, token, url)
+
+
+def _invitation(session: AsyncSession, principal: Principal, settings: Settings, user: User) -> str:
+    """A new invitation of `user` (it sets the password, auth.service.setup_password); its secret."""
+    secret = opaque_tokens.new_invitation_token()
+    session.add(
+        Invitation(
+            user_id=stored_id(user),
+            tenant_id=user.tenant_id,
+            token_hash=opaque_tokens.digest(secret),
+            created_by=principal.user_id,
+            expires_at=utcnow() + timedelta(hours=settings.invitation_ttl_hours),
+        )
+    )
+    return secret
 
 
 async def create(
@@ -179,7 +194,7 @@ async def update(session: AsyncSession, principal: Principal, user_id: int, data
         user.is_active = data.is_active
     if data.is_active is False and user.password_hash is None:
         # deactivating someone who has not accepted yet withdraws their invitation
-        changes["invitations_revoked"] = await AuthRepository(session).revoke_invitations(
+        changes["invitations_revoked"] = await users.revoke_invitations(
             stored_id(user), utcnow()
         )
     if "display_name" in fields:
