@@ -11,7 +11,7 @@ import threading
 import time
 from typing import TextIO
 
-from app.core.users.bootstrap import generated_admin
+from app.core.auth.bootstrap import generated_admin
 
 # how long the announcer waits for the server to listen (a first start applies every migration)
 LISTEN_WAIT_SECONDS = 600.0

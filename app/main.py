@@ -26,6 +26,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from strawberry.exceptions import ConnectionRejectionError
 
+from app.core.auth.bootstrap import ensure_bootstrap
 from app.core.database import make_async_engine, make_sessionmaker, make_sync_engine
 from app.core.errors import DomainError
 from app.core.jobs.dispatcher import Dispatcher
@@ -37,7 +38,6 @@ from app.core.security.passwords import configure_hashing
 from app.core.settings import Settings, get_settings
 from app.core.storage import store_problem
 from app.core.users import profile
-from app.core.users.bootstrap import ensure_bootstrap
 from app.core.webhooks.dispatcher import WebhookDispatcher
 from app.graphql.context import AppServices, Context, LiveContext, open_context
 from app.graphql.door import JsonErrorsGraphQLRouter

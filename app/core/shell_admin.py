@@ -3,6 +3,7 @@ rules as the API, and records its changes in the audit log as the shell."""
 
 from __future__ import annotations
 
+from app.core.auth.bootstrap import ensure_bootstrap
 from app.core.auth.repository import AuthRepository
 from app.core.database import make_async_engine, make_sessionmaker
 from app.core.errors import DomainError
@@ -11,7 +12,6 @@ from app.core.models import Role, utcnow
 from app.core.security.passwords import check_password_policy, configure_hashing, hash_password_async
 from app.core.services import audit
 from app.core.settings import Settings
-from app.core.users.bootstrap import ensure_bootstrap
 from app.core.users.models import User
 from app.core.users.payloads import UserCreate
 from app.core.validation import parse

@@ -1,4 +1,5 @@
-"""First start: tenant `default` and a SuperUser from the settings."""
+"""First start: tenant `default` and a SuperUser from the settings, the operator's way in. It runs
+before any principal exists, so it reads through AuthRepository like login."""
 
 from __future__ import annotations
 
