@@ -1,5 +1,5 @@
-"""The signed-in user's own settings: profile, avatar, password, email, notification
-preferences and account deletion."""
+"""The signed-in user's own settings: profile, avatar, password, email and notification
+preferences (deleting the account is auth's: app/core/auth/account_deletion.py)."""
 
 from __future__ import annotations
 
@@ -7,18 +7,16 @@ import asyncio
 import base64
 import binascii
 import io
-import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.core import preferences
-from app.core.auth.repository import ApiTokenRepository, TwoFactorRepository
-from app.core.authz import Action, require, require_another_admin
+from app.core.authz import Action, require
 from app.core.error_codes import ErrorCode
 from app.core.errors import Conflict, Forbidden, Invalid, PayloadTooLarge
-from app.core.models import Role, utcnow
+from app.core.models import utcnow
 from app.core.notifications.payloads import NotificationPrefsUpdate
 from app.core.principal import Principal
 from app.core.security import jwt_tokens
@@ -27,7 +25,7 @@ from app.core.services import audit
 from app.core.settings import Settings
 from app.core.storage import store_for
 from app.core.users.models import User
-from app.core.users.payloads import AccountDelete, AvatarUpload, EmailChange, PasswordChange, SettingsUpdate
+from app.core.users.payloads import AvatarUpload, EmailChange, PasswordChange, SettingsUpdate
 from app.core.users.repository import UserRepository
 
 AVATAR_SIZE = (256, 256)
@@ -197,42 +195,4 @@ async def update_notifications(
     user.notification_prefs = prefs  # a new dict, so the JSON column is seen as changed
     user.updated_at = utcnow()
     audit.record(session, principal, "settings.notifications", target_type="user", target_id=user.id)
-    return user
-
-
-async def delete_account(session: AsyncSession, principal: Principal, data: AccountDelete) -> User:
-    """Deactivate and anonymise; audit rows keep the name they were written with."""
-    require(principal, Action.ACCOUNT_UPDATE)
-    users = UserRepository(session, principal)
-    user = await _me(session, principal)
-    if not await verify_password_async(data.password, user.password_hash):
-        raise Forbidden("The password is incorrect.", code=ErrorCode.WRONG_PASSWORD, field="password")
-    await require_another_admin(
-        Role(user.role),
-        user.is_active,
-        lambda: users.active_admin_count(user.tenant_id),
-        "delete their account; make another user Admin first",
-    )
-    for token in await ApiTokenRepository(session, principal).own_tokens():
-        token.revoked_at = utcnow()
-    assert user.id is not None
-    await TwoFactorRepository(session, user.id).clear()
-    audit.record(
-        session,
-        principal,
-        "settings.delete_account",
-        target_type="user",
-        target_id=user.id,
-        details={"username": user.username},
-    )
-    now = utcnow()
-    user.username = f"deleted-{user.id}-{secrets.token_hex(4)}"
-    user.email = user.display_name = user.password_hash = user.avatar_path = None
-    user.totp_secret_enc = user.totp_pending_enc = None
-    user.two_factor_enabled = False
-    user.notification_prefs = {}
-    user.is_active = False
-    user.tokens_valid_after = now
-    user.deleted_at = now
-    user.updated_at = now
     return user

@@ -11,8 +11,8 @@ from strawberry.experimental.pydantic import input as pydantic_input
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
+from app.core.auth import account_deletion, two_factor
 from app.core.auth import payloads as auth_payloads
-from app.core.auth import two_factor
 from app.core.notifications import payloads as notifications_payloads
 from app.core.users import payloads as users_payloads
 from app.core.users import profile
@@ -140,7 +140,7 @@ class AccountMutation:
     @strawberry.mutation(description="Delete (deactivate and anonymise) the caller's account.")
     async def delete_account(self, info: Info[Context, None], input: AccountDeleteInput) -> DeleteResult:
         ctx = info.context
-        row = await profile.delete_account(
+        row = await account_deletion.delete_account(
             ctx.session, ctx.principal, to_payload(users_payloads.AccountDelete, input)
         )
         assert row.id is not None
