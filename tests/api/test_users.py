@@ -38,6 +38,10 @@ async def test_grant_rules(api: Api) -> None:
     su = await api.call("POST", "/users/create", root, 201, json={
         "username": unique("su"), "password": USER_PASSWORD, "role": "SuperUser", "tenant_id": tenant_id})
     assert su["role"] == "SuperUser" and su["tenant_id"] == tenant_id
+    # ... into a tenant that exists: 404, no user made
+    missing = await api.call("POST", "/users/create", root, 404, json={
+        "username": unique("x"), "password": USER_PASSWORD, "tenant_id": 2_000_000_000})
+    assert missing["code"] == "tenant_not_found"
     await api.call("PATCH", f"/users/{su['id']}", admin, 403, json={"is_active": False})
     await api.call("PATCH", f"/users/{su['id']}", admin, 403, json={"role": "Tester"})
     # only a SuperUser promotes to SuperUser

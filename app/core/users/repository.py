@@ -11,12 +11,18 @@ from sqlmodel import col
 from app.core.models import Role
 from app.core.repositories.base import ScopedRepository
 from app.core.repositories.text_match import contains_folded
+from app.core.tenants.models import Tenant
 from app.core.users.models import Invitation, User
 
 
 class UserRepository(ScopedRepository):
     async def get(self, user_id: int) -> User:
         return await self.get_owned(User, user_id)
+
+    async def tenant(self, tenant_id: int) -> Tenant:
+        """A tenant the caller sees, for creating a user in it (a query over tenants' table: the
+        tenants domain sits above users, its first admin is made with UserRepository)."""
+        return await self.get_owned(Tenant, tenant_id)
 
     async def by_ids(self, ids: Sequence[int]) -> list[User]:
         stmt = self.select(User).where(col(User.id).in_(ids))

@@ -18,7 +18,6 @@ from app.core.security import opaque_tokens
 from app.core.security.passwords import check_password_policy, hash_password_async
 from app.core.services import audit
 from app.core.settings import Settings
-from app.core.tenants.repository import TenantRepository
 from app.core.users.models import Invitation, User
 from app.core.users.payloads import UserCreate, UserInvite, UserUpdate
 from app.core.users.repository import UserRepository
@@ -34,7 +33,7 @@ class CreatedUser:
 async def _target_tenant(session: AsyncSession, principal: Principal, tenant_id: int | None) -> int:
     if tenant_id is None or not authz.require_tenant_target(principal, tenant_id, "create users"):
         return principal.tenant_id
-    return (await TenantRepository(session, principal).get(tenant_id)).id or tenant_id
+    return (await UserRepository(session, principal).tenant(tenant_id)).id or tenant_id
 
 
 async def _new_user(
