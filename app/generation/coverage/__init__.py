@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from app.generation.coverage.items import widen
 from app.generation.coverage.sets import MODES, CoverageBuilder, CoverageSet
 from app.generation.errors import ParamsError
 from app.generation.params import GenerationParams, parse_params
@@ -50,6 +51,8 @@ def compile_coverage(
         validator=validator,
         use_schema_validator=use_schema_validator,
     )
+
+    widen(compiled.gen)
 
     def make_plan(count: int) -> Plan:
         return Plan(

@@ -46,6 +46,19 @@ def _equal_lexical(x: Any, p: Any) -> bool:
         return False
 
 
+def _jsonable(v: Any) -> Any:
+    """A target's value as the report writes it (numbers as JSON numbers)."""
+    if isinstance(v, Decimal):
+        return int(v) if v == v.to_integral_value() else float(v)
+    if isinstance(v, list):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _jsonable(x) for k, x in v.items()}
+    if hasattr(v, "__float__") and not isinstance(v, (int, float, bool)):
+        return float(v)
+    return v
+
+
 def _plain(v: Any) -> Any:
     from app.generation.engine.generators import plain_json
 

@@ -7,10 +7,11 @@ target is looked for in them by its probe. A target whose record came out invali
 is moved to a record of its own and tried again (with its alternatives); one that still fails is
 reported unreachable with the reason. Deterministic for a seed, so every shard of a dataset
 rebuilds the same set (once per worker process: app/core/jobs/plans.py keeps the plan). Measured
-CPU per build: angular-component each 0.04-0.09 s, pairwise 0.6 s; the ncml XSD's each set (30
-records; 224 before targets inside arrays were spread across items, items.py) 2.5-2.7 s against
-3.3-3.4 s for the 224 in the same paired runs (5-6 s on a busier machine), which every worker
-process running a shard of such a dataset pays once.
+CPU per build: angular-component each 0.04-0.09 s, pairwise 0.6 s; the ncml XSD's each set (13
+records: 30 while coverage records held at most 3 items of an unbounded repeat, 224 before targets
+inside arrays were spread across items, items.py) 3.0-3.8 s against 1.7-2.1 s for the 30 in the
+same paired runs on a loaded machine, which every worker process running a shard of such a
+dataset pays once.
 A request's build (creation, coverage plan, preview) runs in a probe process with a deadline;
 every build is bounded by MAX_TARGETS and MAX_RECORDS."""
 
@@ -23,7 +24,7 @@ from typing import Any
 
 import orjson
 
-from app.generation.coverage.items import placements
+from app.generation.coverage.items import ItemBudget, Placements
 from app.generation.coverage.pairwise import ipog
 from app.generation.coverage.targets import (
     AtLeast,
@@ -175,17 +176,21 @@ def _level(t: Target) -> Any:
 
 
 def _pack(
-    records: list[PinSet], owners: list[list[Target]], t: Target, start: int = 0, gens: dict[int, Gen] | None = None
+    records: list[PinSet], owners: list[list[Target]], t: Target, start: int = 0, budget: ItemBudget | None = None
 ) -> None:
     """Put `t` in the first record (from `start`) whose pins agree with its own, else a new one.
-    `gens`: a target inside arrays may go to a later item of a record (items.placements)."""
+    `budget`: a target inside arrays may go to a later item of a record (items.Placements) while
+    the record stays within the record budget."""
     assert t.pins is not None
-    tries = placements(t.pins, gens) if gens is not None else [t.pins]
+    tries = Placements(t.pins, budget.gens) if budget is not None else [t.pins]
     for i in range(start, len(records)):
         for pins in tries:
-            if compatible(records[i], pins):
+            if compatible(records[i], pins) and (budget is None or budget.fits(records[i], pins)):
                 t.pins = pins
-                merge(records[i], pins)
+                if budget is None:
+                    merge(records[i], pins)
+                else:
+                    budget.merge(records[i], pins)
                 owners[i].append(t)
                 return
     records.append(dict(t.pins))
@@ -210,6 +215,7 @@ class CoverageBuilder:
         self.clock = _Clock("each", None)
         self.make_plan = make_plan
         self.derivation = derive(gen, tree, xsd=xsd, seed=seed)
+        self.budget = ItemBudget(gen, self.derivation.gens)
 
     def build(self, mode: str, record_count: int, *, seconds: float | None = None) -> CoverageSet:
         """The set; `seconds`: the time it may take (None: no deadline). Past the deadline, or
@@ -252,7 +258,7 @@ class CoverageBuilder:
         placed = {id(t) for o in owners for t in o}
         for t in singles:
             if id(t) not in placed:
-                _pack(records, owners, t, gens=self.derivation.gens)
+                _pack(records, owners, t, budget=self.budget)
         pair_list = [t for t in targets if t.kind == "pair" and t.pins is not None]
         return self._settle(mode, targets, records, owners, pair_list, record_count)
 
@@ -319,7 +325,7 @@ class CoverageBuilder:
                     records.append(dict(t.pins))
                     owners.append([t])
                 else:
-                    _pack(records, owners, t, start=len(records) - 1 if records else 0, gens=self.derivation.gens)
+                    _pack(records, owners, t, start=len(records) - 1 if records else 0, budget=self.budget)
         # rounds exhausted: records left invalid are drawn without pins (the engine's own valid
         # records); their targets are reported unreachable with their reasons
         records, owners = _compact(records, owners)

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from decimal import Decimal
 from typing import Any
 
 from app.generation.coverage.leaf_values import (
     _equal_lexical,
     _equals,
+    _jsonable,
     _lexically,
     _list_length,
     _plain,
@@ -42,6 +42,14 @@ class PinKey:
     table: str  # Pins field: values, nulls, branch, present, lengths
     address: tuple[tuple[int, int], ...]  # (cap, position) of each enclosing array, outermost first
     slot: int = -1  # the object slot for `present`
+    # computed once: packing a set looks keys up millions of times (ncml: 3 M)
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.gen, self.table, self.address, self.slot)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
 
 PinSet = dict[PinKey, Any]
@@ -108,18 +116,6 @@ class Target:
         if self.record is None:
             out["reason"] = self.reason or "no record of the set meets it"
         return out
-
-
-def _jsonable(v: Any) -> Any:
-    if isinstance(v, Decimal):
-        return int(v) if v == v.to_integral_value() else float(v)
-    if isinstance(v, list):
-        return [_jsonable(x) for x in v]
-    if isinstance(v, dict):
-        return {k: _jsonable(x) for k, x in v.items()}
-    if hasattr(v, "__float__") and not isinstance(v, (int, float, bool)):
-        return float(v)
-    return v
 
 
 # -- probes: where a pointer leads in a record ------------------------------------------------
@@ -400,8 +396,8 @@ def _array(d: Derivation, gen: ArrayGen, at: _At, xsd: bool, seed: int, depth: i
     for keyword, declared, compiled in explicit:
         if declared is None or (keyword in ("minItems", "minOccurs") and declared == 0 and xsd is False):
             continue
-        if declared != compiled:
-            reason = f"the generator draws at most {gen.max_items} items here"
+        if declared != compiled and not (keyword in ("maxItems", "maxOccurs") and declared <= gen.cap):
+            reason = f"the generator draws at most {gen.cap} items here"
             d.targets.append(Target(ptr, "bound", declared, None, None, keyword=keyword, reason=reason))
             continue
         group = gen.name == ""
@@ -417,11 +413,11 @@ def _array(d: Derivation, gen: ArrayGen, at: _At, xsd: bool, seed: int, depth: i
                 keyword=keyword,
             )
         )
-    cap = max(gen.max_items, 1)
+    cap = gen.cap
     gens = [*gen.prefix, *([gen.item] if gen.item is not None else [])]
     for pos, g in enumerate(gens):
         length = max(gen.min_items, pos + 1)
-        if length > gen.max_items:
+        if length > cap:
             continue
         pins = _pin(d, gen, "lengths", at, AtLeast(length))
         if gen.name == "":  # a repeated group: no level of its own in the record

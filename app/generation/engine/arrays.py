@@ -36,6 +36,14 @@ class ArrayGen(Gen):
     unique_items: bool = False
     null_rate: float = 0.0
     negations: list[Node] = field(default_factory=list)
+    # coverage records may pin more items than a random record draws (up to this many; 0: no
+    # more than max_items), so one record carries several values of a repeated field
+    pin_items: int = 0
+
+    @property
+    def cap(self) -> int:
+        """The positions an item's row key leaves room for: `parent * cap + position`."""
+        return max(self.max_items, self.pin_items, 1)
 
     def sub_generators(self) -> list[Gen | None]:
         return [*self.prefix, self.item]
@@ -44,8 +52,7 @@ class ArrayGen(Gen):
         parent = np.repeat(rows.keys, lengths)
         starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
         pos = np.arange(int(lengths.sum())) - starts
-        cap = max(self.max_items, 1)
-        return Rows(len(parent), parent * cap + pos, rows.key_space * cap)
+        return Rows(len(parent), parent * self.cap + pos, rows.key_space * self.cap)
 
     def _items(self, bc: BlockContext, rows: Rows, lengths: np.ndarray) -> Column | None:
         total = int(lengths.sum())
@@ -121,7 +128,8 @@ class ArrayGen(Gen):
                 break
             # re-draw the arrays left too short, with a new salt
             plain = ArrayGen(
-                self.node, self.key, self.name, self.item, self.min_items, self.max_items, self.prefix, False
+                self.node, self.key, self.name, self.item, self.min_items, self.max_items, self.prefix, False,
+                pin_items=self.pin_items,
             )
             plain.pins = self.pins
             bad = np.flatnonzero(short)

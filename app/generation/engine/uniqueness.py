@@ -232,9 +232,8 @@ def _walk(
             _walk(slot.gen, name, multiplier, held, ids, refs, seen)
         return held if top else []
     elif isinstance(gen, ArrayGen):
-        cap = max(gen.max_items, 1)
         for sub in gen.sub_generators():
-            _walk(sub, owner, multiplier * cap, [], ids, refs, seen)
+            _walk(sub, owner, multiplier * gen.cap, [], ids, refs, seen)
     elif isinstance(gen, ChoiceGen):
         for option in gen.options:
             _walk(option, owner, multiplier, scope, ids, refs, seen)

@@ -70,7 +70,7 @@ class SqlWriter:
 
     def _child(self, t: ChildTable, parent: _Table) -> _Table:
         name = f"{parent.name}__{t.name.replace('.', '_')}"
-        table = _Table(name, t.columns, parent, t.gen, t.path, [], max(t.gen.max_items, 1))
+        table = _Table(name, t.columns, parent, t.gen, t.path, [], t.gen.cap)
         table.children = [self._child(c, table) for c in t.children]
         return table
 
