@@ -2,8 +2,8 @@
 
     python benchmarks/negative.py [-n RECORDS] [--rates 0.1,1] [--rounds 3] [SCHEMA ...]
 
-For each schema (default: the bench JSON Schema, /work/shared/bench or tests/fixtures/bench; an
-.xsd is written as XML, the format its invalid records are carried in) it
+For each schema (default: the bench order as JSON Schema and as XSD, /work/shared/bench or
+tests/fixtures/bench; an .xsd is written as XML, the format its invalid records are carried in) it
 compiles a plan once per rate, then writes N records as NDJSON (XML) to memory: valid (rate 0) and with
 each invalid rate, the best of `rounds` runs in CPU time (the process's, so other load on the
 machine does not count), and prints records/s and the ratio to valid. The
@@ -24,14 +24,11 @@ from app.generation.negative.engine import attach_negative  # noqa: E402
 from app.generation.plan import compile_plan  # noqa: E402
 from app.generation.schema.files import load_schema_path  # noqa: E402
 
-DEFAULT = next(
-    p
-    for p in (
-        ROOT.parent / "shared" / "bench" / "customer_order.schema.json",
-        ROOT / "tests" / "fixtures" / "bench" / "customer_order.schema.json",
-    )
-    if p.exists()
-)
+# the bench order as JSON Schema and as XSD (/work/shared/bench, else the copies in tests/fixtures)
+DEFAULTS = [
+    next(p for p in (ROOT.parent / "shared" / "bench" / name, ROOT / "tests" / "fixtures" / "bench" / name) if p.exists())
+    for name in ("customer_order.schema.json", "customer_order.xsd")
+]
 
 
 def run(schema: Path, n: int, rate: float, rounds: int) -> tuple[float, float, int]:
@@ -66,7 +63,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()
     rates = [float(r) for r in args.rates.split(",")]
-    for schema in args.schemas or [DEFAULT]:
+    for schema in args.schemas or DEFAULTS:
         _, valid, _ = run(schema, args.n, 0.0, args.rounds)
         print(f"{schema.name}: {args.n:,} records, {_format(load_schema_path(schema))}")
         print(f"  valid          {args.n / valid:>10,.0f} records/s")

@@ -1,6 +1,8 @@
 """Writing a chunk whose invalid records are replaced by their broken forms: the valid runs go
 through each writer as usual (the writers here write record by record, so the bytes of a run do
-not depend on where it is cut), each broken record is framed as its writer frames a record."""
+not depend on where it is cut), each broken record is framed as its writer frames a record.
+Where a writer puts one record on a line (the formats carrying invalid records), the chunk is written once and its
+lines replaced, and the valid forms of the records to break are read from those lines."""
 
 from __future__ import annotations
 
@@ -11,7 +13,9 @@ import numpy as np
 import orjson
 
 from app.generation.engine.columns import Column, take
-from app.generation.negative.engine import Negative
+from app.generation.negative.engine import CARRIERS, Negative
+
+_CARRIERS = frozenset(f for formats in CARRIERS.values() for f in formats)  # each writes a record a line
 
 
 def _framed(fmt: str, text: str, record: int, file_start: int) -> bytes:
@@ -24,12 +28,12 @@ def _replaced(fmt: str, whole: bytes, n: int, local: list[int], texts: list[str]
     """The chunk `whole` (n records, one per line) with records `local` replaced by `texts`:
     the chunk is written once and cut at its newlines, not written as many short runs (whose
     per-call cost was most of the time at low rates). None when the lines do not line up."""
-    if fmt not in ("json", "ndjson"):
+    if fmt not in _CARRIERS:
         return None
     lines = whole.split(b"\n")
     if len(lines) != n + 1:  # a record holding a raw newline: the runs are written one by one
         return None
-    if fmt == "ndjson":  # r0 \n r1 \n ... r(n-1) \n
+    if fmt != "json":  # ndjson, xml: r0 \n r1 \n ... r(n-1) \n
         for j, t in zip(local, texts, strict=True):
             lines[j] = t.encode()
     else:  # JsonArrayWriter: ("" or ",") \n r0, \n r1, ... \n r(n-1)
@@ -41,15 +45,17 @@ def _replaced(fmt: str, whole: bytes, n: int, local: list[int], texts: list[str]
 def _parsed(
     negative: Negative, targets: Sequence[tuple[str, Any]], wholes: list[bytes], n: int, local: list[int]
 ) -> list[Any] | None:
-    """The valid records `local` of a JSON Schema chunk read back from a json or ndjson target's
-    text (what a reader of the file sees), instead of drawn again as Python values and
-    round-tripped; None when no target's lines line up."""
-    if negative.breaker.kind != "json":
-        return None
+    """The valid records `local` of a chunk read back from a target's lines (what a reader of
+    the file sees), instead of drawn and written again: a JSON Schema's from json or ndjson (as
+    Python values), an XSD's from xml (the writer's text of each record, as
+    `XsdBreaker.records` gives it); None when no target's lines line up."""
+    kind = negative.breaker.kind
     for (fmt, _), whole in zip(targets, wholes, strict=True):
-        if fmt in ("json", "ndjson"):
+        if (kind == "json" and fmt in ("json", "ndjson")) or (kind == "xsd" and fmt == "xml"):
             lines = whole.split(b"\n")
             if len(lines) == n + 1:
+                if kind == "xsd":
+                    return [lines[j].decode() for j in local]
                 skip = 1 if fmt == "json" else 0  # the array's separator line first
                 return [orjson.loads(lines[j + skip].rstrip(b",")) for j in local]
     return None

@@ -13,43 +13,21 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from typing import Any
 
-from xmlschema.utils.etree import etree_getpath
-
 from app.generation.engine.columns import Column
 from app.generation.negative.constraints import Constraint
 from app.generation.negative.xsd_constraints import FACET_KEYWORDS, MAX_OCCURS_ADDED, xsd_constraints
 from app.generation.negative.xsd_judge import judge_xsd, read_error
 from app.generation.negative.xsd_record import Place, parse, places, split, write
+from app.generation.negative.xsd_scope import Scopes
 from app.generation.negative.xsd_values import candidates
 from app.generation.writers.xml import XSI_NS, XmlWriter
 
 MAX_CANDIDATES = 12  # values tried per location (those the simple type alone refuses as wanted)
 MAX_PLACES = 3  # locations tried per constraint and record
+MAX_REMEMBERED = 50_000  # simple-type verdicts kept (XsdBreaker._type_refuses)
 _POSITIONS = re.compile(r"\[\d+\]")
-_VALUE_KEYWORDS = frozenset({*FACET_KEYWORDS, "type", "fixed"})  # broken by a value: one element judged
-_LOCAL_KEYWORDS = _VALUE_KEYWORDS | {"nillable", "use"}  # breaks judged on the changed element alone
-_XSI_TYPE = f"{{{XSI_NS}}}type"
-_DOCUMENT_TYPES = frozenset({"ID", "IDREF", "IDREFS", "ENTITY", "ENTITIES"})  # values checked across the record
-
-
-def _document_wide(stype: Any) -> bool:
-    """Whether values of `stype` (or its item or member types) are checked across the document
-    (xs:ID, IDREF, ENTITY and what derives from them): their change is seen elsewhere."""
-    todo, seen = [stype], set[int]()
-    while todo and len(seen) < 64:
-        t = todo.pop()
-        if t is None or id(t) in seen:
-            continue
-        seen.add(id(t))
-        if _local_name(getattr(t, "name", None)) in _DOCUMENT_TYPES:
-            return True
-        todo.extend(getattr(t, a, None) for a in ("base_type", "item_type"))
-        todo.extend(getattr(t, "member_types", None) or ())
-    return bool(todo)  # too deep to tell: treat as document-wide
-
-
-def _local_name(name: str | None) -> str:
-    return (name or "").rsplit("}", 1)[-1]
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")  # not an XML 1.0 Char
+_VALUE_KEYWORDS = frozenset({*FACET_KEYWORDS, "type", "fixed"})  # broken by a value
 
 
 def _type_refuses(stype: Any, text: str, keyword: str) -> bool:
@@ -69,7 +47,10 @@ class XsdBreaker:
         self.element = element
         self.writer = XmlWriter(gen, xsd=True, root_name=root_name)
         self.constraints = xsd_constraints(element)
-        self._scopes: dict[Constraint, Any] = {}
+        self.scopes = Scopes(element, _VALUE_KEYWORDS)
+        self._refuses: dict[tuple[int, str, str], bool] = {}  # see _type_refuses
+        # (constraint, change) judged as not breaking it alone on one record: alike on all
+        self._refused: set[tuple[Constraint, str]] = set()
 
     def records(self, col: Column) -> list[Any]:
         """The generated records of `col` as XML text (the writer's, one element each)."""
@@ -80,49 +61,12 @@ class XsdBreaker:
             return str(broken)
         raise ValueError(fmt)
 
-    def _scope(self, c: Constraint) -> Any | None:
-        """The declaration of the element `c`'s break changes when validating that element alone
-        tells what validating the whole record would (a value, nillable or use break: the rest of
-        the record is the valid record's; no xs:key/xs:unique/xs:keyref at or above it, no
-        ID/IDREF/ENTITY value whose change reaches other elements, no XSD 1.1 assertion or type
-        alternative on an ancestor); None: validate the whole record. Cached per constraint."""
-        if c not in self._scopes:
-            decl = c.extra.get("decl")
-            local = (
-                c.keyword in _LOCAL_KEYWORDS
-                and decl is not None
-                and not c.extra.get("keyed")
-                and self.element.xsd_version == "1.0"
-                and not _document_wide(c.extra.get("stype"))
-            )
-            self._scopes[c] = decl if local else None
-        return self._scopes[c]
-
-    def _errors(self, c: Constraint, doc: ET.Element, place: Place) -> tuple[list[Any], list[str | None] | None]:
-        """xmlschema's errors of the record `doc` (as parsed from its text) and, when only the
-        changed element was validated, their paths in the whole record."""
-        decl = self._scope(c)
-        if decl is None:
-            return list(self.element.iter_errors(doc)), None
-        chain = [doc]  # the changed element's ancestors in `doc`, then itself
-        for parent, child in zip(place.chain, place.chain[1:], strict=False):
-            chain.append(chain[-1][list(parent).index(child)])
-        target = chain[-1]
-        if target.tag != decl.name or any(_XSI_TYPE in e.attrib for e in chain[:-1]):
-            return list(self.element.iter_errors(doc)), None  # another declaration may apply
-        errors = list(decl.iter_errors(target))
-        paths = [
-            etree_getpath(e.elem, doc, e.namespaces, relative=False, add_position=True) if e.elem is not None else None
-            for e in errors
-        ]
-        if any(p is None for p in paths) or any(not getattr(e, "reason", None) for e in errors):
-            return list(self.element.iter_errors(doc)), None  # an error told only by the whole record
-        return errors, paths
-
     def _judged(self, c: Constraint, root: ET.Element, place: Place) -> tuple[str, str, str] | None:
-        """(text, pointer, sentence) when `root` as written breaks `c.keyword` at `place` alone."""
-        text = write(root)
-        errors, paths = self._errors(c, parse(text), place)
+        """(text, pointer, sentence) when `root` as written breaks `c.keyword` at `place` alone.
+        `root` is judged as parsed back from its text would be (a record read from the writer's
+        text, changed only by values without characters XML cannot hold and texts never ""), and
+        written once judged."""
+        errors, paths = self.scopes.errors(c, root, place)
         if not errors:
             return None
         at = read_error(errors[0], paths[0] if paths else None)[0]
@@ -132,7 +76,7 @@ class XsdBreaker:
         if reason is not None:
             return None
         message = f"{at}: {getattr(error, 'reason', None) or error}"
-        return text, at, message[:300]
+        return write(root), at, message[:300]
 
     def attempt(
         self, c: Constraint, record: Any, rng: random.Random, *, confirm: bool = True
@@ -153,41 +97,62 @@ class XsdBreaker:
         picks = rng.sample(range(len(found)), min(MAX_PLACES, len(found))) if len(found) > 1 else [0]
         for k in picks:
             place = found[k]
-            for root_copy, at in self._changes(c, root, place):
+            for root_copy, at, same in self._changes(c, root, place):
                 if not confirm:  # the build's probe: a change exists here; the writes judge it
                     return record, at.names(), ""
+                if (c, same) in self._refused:
+                    continue
                 try:
                     got = self._judged(c, root_copy, at)
                 except Exception:  # a change xmlschema cannot judge is not used
                     got = None
                 if got is not None:
                     return got
+                if same and self.scopes.scope(c) is not None:
+                    self._refused.add((c, same))
         return None
 
-    def _changes(self, c: Constraint, root: ET.Element, place: Place) -> Iterator[tuple[ET.Element, Place]]:
-        """Changed copies of the record (and the place the break shows at), in the order tried."""
+    def _changes(
+        self, c: Constraint, root: ET.Element, place: Place
+    ) -> Iterator[tuple[ET.Element, Place, str]]:
+        """Changed copies of the record, the place the break shows at and, for a change judged
+        alike in every record (its element alone validated: xsi:nil on an emptied element of
+        valid attributes), its name ("" for the others), in the order tried."""
         kw, extra = c.keyword, c.extra
         if kw in _VALUE_KEYWORDS:
             old = place.element.get(place.attribute, "") if place.attribute else (place.element.text or "")
             tried = 0
             for cand in candidates(kw, extra.get("facet"), old, extra.get("fixed")):
-                if cand == old or not _type_refuses(extra["stype"], cand, kw):
+                if cand == old or not self._type_refuses(extra["stype"], cand, kw):
                     continue
                 tried += 1
                 if tried > MAX_CANDIDATES:
                     return
-                yield self._edit(root, place, lambda el, v=cand: _set(el, place.attribute, v)), place
+                if _NOT_XML.search(cand):  # its text would not parse: never a record
+                    continue
+                yield self._edit(root, place, lambda el, v=cand: _set(el, place.attribute, v)), place, ""
         elif kw == "nillable":
-            yield self._edit(root, place, _nil_empty), place
-            yield self._edit(root, place, _nil_keep), place
+            yield self._edit(root, place, _nil_empty), place, "nil-empty"
+            yield self._edit(root, place, _nil_keep), place, ""
         elif kw == "use":
             yield self._edit(root, place, lambda el: el.attrib.pop(place.attribute or "", None)), Place(
                 place.chain, place.attribute
-            )
+            ), ""
         elif kw in ("minOccurs", "maxOccurs", "choice"):
             change = _occurs(kw, extra)
             if change is not None:
-                yield self._edit(root, place, change), Place(place.chain)
+                yield self._edit(root, place, change), Place(place.chain), ""
+
+    def _type_refuses(self, stype: Any, text: str, keyword: str) -> bool:
+        """_type_refuses, remembered per (simple type, text, keyword): a type's candidates
+        (`type` tries the same ten texts everywhere) are asked of xmlschema once."""
+        key = (id(stype), text, keyword)
+        got = self._refuses.get(key)
+        if got is None:
+            if len(self._refuses) >= MAX_REMEMBERED:
+                self._refuses.clear()
+            got = self._refuses[key] = _type_refuses(stype, text, keyword)
+        return got
 
     @staticmethod
     def _edit(root: ET.Element, place: Place, change: Any) -> ET.Element:
@@ -205,7 +170,7 @@ def _set(el: ET.Element, attribute: str | None, value: str) -> None:
     if attribute:
         el.set(attribute, value)
     else:
-        el.text = value
+        el.text = value or None  # as an empty element's text parses
 
 
 def _nil_empty(el: ET.Element) -> None:

@@ -9,9 +9,10 @@ not); an attribute `use` (when required); each child element whose count is fixe
 particle (every group around it occurs once, none a choice) `minOccurs` (when above 0) and
 `maxOccurs` (when bounded); a choice that occurs once `choice` (its branch left out).
 `schema_pointer` is the component's path: `/policy/holder/name/maxLength`, `/policy/@channel/use`,
-`/policy/holder/maxOccurs`, `/policy/choice(a|b)/choice`. A value, nillable or use constraint
-also carries the declaration of the element it changes (`decl`) and whether an identity
-constraint is declared at or above it (`keyed`): what xsd_breaker needs to judge its break on
+`/policy/holder/maxOccurs`, `/policy/choice(a|b)/choice`. Each constraint also carries the
+declaration of the element its break changes (`decl`: the element itself for a value, nillable
+or use constraint, the parent for minOccurs, maxOccurs and choice) and whether an identity
+constraint is declared at or above it (`keyed`): what xsd_scope needs to judge the break on
 that element alone."""
 
 from __future__ import annotations
@@ -111,30 +112,33 @@ class _Walk:
         content = getattr(el.type, "content", None)
         if isinstance(content, XsdGroup) and len(template) < MAX_DEPTH and id(el.type) not in types:
             once = content.min_occurs == 1 and content.max_occurs == 1
-            self.group(content, template, (*types, id(el.type)), once, keyed)
+            self.group(content, template, (*types, id(el.type)), once, scope)
 
     def group(
-        self, group: XsdGroup, template: tuple[str, ...], types: tuple[int, ...], fixed: bool, keyed: bool
+        self, group: XsdGroup, template: tuple[str, ...], types: tuple[int, ...], fixed: bool, scope: dict[str, Any]
     ) -> None:
-        """`fixed`: every group from the element down to this one occurs exactly once."""
+        """`fixed`: every group from the element down to this one occurs exactly once; `scope`:
+        the element whose content `group` is (its declaration, and `keyed` as `element` says)."""
         where = "/" + "/".join(template)
         if group.model == "choice":
             names = sorted({_local(e.name) for e in group.iter_elements() if isinstance(e, XsdElement)})
             if fixed and group.min_occurs >= 1 and names:
-                self.add(template, "choice", f"{where}/choice({'|'.join(names)})", names=tuple(names))
+                self.add(template, "choice", f"{where}/choice({'|'.join(names)})", names=tuple(names), **scope)
             fixed = False
         for item in group:
             if isinstance(item, XsdGroup):
                 once = item.min_occurs == 1 and item.max_occurs == 1
-                self.group(item, template, types, fixed and once, keyed)
+                self.group(item, template, types, fixed and once, scope)
             elif isinstance(item, XsdElement) and not item.abstract:
                 name = _local(item.name)
                 child = (*template, name)
                 if fixed and item.min_occurs >= 1:
-                    self.add(template, "minOccurs", f"{where}/{name}", child=name, bound=item.min_occurs)
+                    at = f"{where}/{name}"
+                    self.add(template, "minOccurs", at, child=name, bound=item.min_occurs, **scope)
                 if fixed and item.max_occurs is not None and item.max_occurs >= item.min_occurs:
-                    self.add(template, "maxOccurs", f"{where}/{name}", child=name, bound=item.max_occurs)
-                self.element(item, child, types, keyed)
+                    at = f"{where}/{name}"
+                    self.add(template, "maxOccurs", at, child=name, bound=item.max_occurs, **scope)
+                self.element(item, child, types, scope["keyed"])
 
 
 def xsd_constraints(element: XsdElement) -> list[Constraint]:

@@ -22,10 +22,20 @@ def parse(text: str) -> ET.Element:
 
 def split(tag: str) -> tuple[str, str]:
     """(namespace, local name) of an ElementTree tag or attribute name."""
-    if tag.startswith("{"):
-        ns, _, local = tag[1:].partition("}")
-        return ns, local
-    return "", tag
+    got = _SPLIT.get(tag)
+    if got is None:
+        if tag.startswith("{"):
+            ns, _, local = tag[1:].partition("}")
+            got = (ns, local)
+        else:
+            got = ("", tag)
+        if len(_SPLIT) < _MAX_NAMES:
+            _SPLIT[tag] = got
+    return got
+
+
+_SPLIT: dict[str, tuple[str, str]] = {}  # a schema's few names, split once (write splits every tag)
+_MAX_NAMES = 10_000
 
 
 def write(root: ET.Element) -> str:
@@ -37,10 +47,26 @@ def write(root: ET.Element) -> str:
 
 def _write(el: ET.Element, parent_ns: str, out: list[str], root: bool) -> None:
     ns, local = split(el.tag)
-    decls = f' xmlns="{ns.translate(_ATTR_ESCAPES)}"' if ns != parent_ns or (root and ns) else ""
+    start = f'<{local} xmlns="{ns.translate(_ATTR_ESCAPES)}"' if ns != parent_ns or (root and ns) else "<" + local
+    if el.attrib:
+        start += _attributes(el.attrib)
+    text = el.text
+    if not text and not len(el):
+        out.append(start + "/>")
+    else:
+        out.append(f"{start}>{text.translate(_TEXT_ESCAPES)}" if text else start + ">")
+        for child in el:
+            _write(child, ns, out, False)
+        out.append(f"</{local}>")
+    if el.tail and not root:
+        out.append(el.tail.translate(_TEXT_ESCAPES))
+
+
+def _attributes(attrib: dict[str, str]) -> str:
+    """The attributes' text, then the declarations of the prefixes they use (xml: is predeclared)."""
     attrs: list[str] = []
     prefixes: dict[str, str] = {}
-    for name, value in el.attrib.items():
+    for name, value in attrib.items():
         ans, alocal = split(name)
         if ans == XML_NS:
             qname = f"xml:{alocal}"
@@ -53,18 +79,8 @@ def _write(el: ET.Element, parent_ns: str, out: list[str], root: bool) -> None:
         else:
             qname = alocal
         attrs.append(f' {qname}="{value.translate(_ATTR_ESCAPES)}"')
-    decls += "".join(f' xmlns:{p}="{n.translate(_ATTR_ESCAPES)}"' for n, p in prefixes.items())
-    text = el.text or ""
-    children = list(el)
-    if not text and not children:
-        out.append(f"<{local}{decls}{''.join(attrs)}/>")
-    else:
-        out.append(f"<{local}{decls}{''.join(attrs)}>{text.translate(_TEXT_ESCAPES)}")
-        for child in children:
-            _write(child, ns, out, False)
-        out.append(f"</{local}>")
-    if el.tail and not root:
-        out.append(el.tail.translate(_TEXT_ESCAPES))
+    decls = "".join(f' xmlns:{p}="{n.translate(_ATTR_ESCAPES)}"' for n, p in prefixes.items())
+    return decls + "".join(attrs)
 
 
 @dataclass(frozen=True)
