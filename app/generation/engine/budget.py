@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from app.generation.engine.arrays import ArrayGen
 from app.generation.engine.choices import ChoiceGen
 from app.generation.engine.generators import (
@@ -31,7 +33,10 @@ def _mean_length(gen: ArrayGen) -> float:
 
 
 def _mean(values: list[float]) -> float:
-    return sum(values) / max(1, len(values))
+    total = 0.0
+    for v in values:
+        total = total + v
+    return total / max(1, len(values))
 
 
 def expected_values(gen: Gen | None, scale: float = 1.0, memo: dict[int, float] | None = None) -> float:
@@ -41,15 +46,16 @@ def expected_values(gen: Gen | None, scale: float = 1.0, memo: dict[int, float] 
     if gen is None:
         return 0.0
     memo = {} if memo is None else memo
-    got = memo.get(id(gen))
-    if got is not None:
-        return got
+    known = memo.get(id(gen))
+    if known is not None:
+        return known
+    got: float
+    # summed term by term like `_expected_at` (not with sum(), which compensates from Python 3.12), so both give the same floats
     if isinstance(gen, ObjectGen):
-        got = sum(
-            (1.0 if s.required else s.presence if s.ruled else s.presence * scale)
-            * expected_values(s.gen, scale, memo)
-            for s in gen.slots
-        )
+        got = 0.0
+        for s in gen.slots:
+            weight = 1.0 if s.required else s.presence if s.ruled else s.presence * scale
+            got = got + weight * expected_values(s.gen, scale, memo)
     elif isinstance(gen, ArrayGen):
         got = _mean_length(gen) * _mean([expected_values(g, scale, memo) for g in _item_gens(gen)])
     elif isinstance(gen, ChoiceGen):
@@ -61,8 +67,8 @@ def expected_values(gen: Gen | None, scale: float = 1.0, memo: dict[int, float] 
 
 
 def fit_record_budget(gen: Gen, budget: float = RECORD_VALUE_BUDGET) -> float:
-    """Scale the presence of optional fields down (one factor for the whole tree, found by
-    bisection) so an expected record holds at most `budget` scalar values; returns the factor.
+    """Scale the presence of optional fields down (one factor for the whole tree) so an expected
+    record holds at most `budget` scalar values; returns the factor.
 
     A schema with thousands of optional nested elements (CycloneDX: ~4,400 values, 190 KB of
     XML per record at the default presence) would otherwise give records no one writes by hand
@@ -71,10 +77,7 @@ def fit_record_budget(gen: Gen, budget: float = RECORD_VALUE_BUDGET) -> float:
     so output stays reproducible."""
     if expected_values(gen) <= budget:
         return 1.0
-    lo, hi = 0.0, 1.0
-    for _ in range(20):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if expected_values(gen, mid) <= budget else (lo, mid)
+    lo = _largest_fitting_scale(gen, budget)
     scale = math.floor(lo * 10_000) / 10_000  # rounded down: the budget holds
     for g in distinct_generators(gen):
         if isinstance(g, ObjectGen):
@@ -84,6 +87,83 @@ def fit_record_budget(gen: Gen, budget: float = RECORD_VALUE_BUDGET) -> float:
                 if not slot.required and not slot.ruled:
                     slot.presence = slot.presence * scale
     return scale
+
+
+# the scale is searched to 2**-SCALE_BITS, in walks of the tree at 2**bits scales each
+SCALE_BITS = 20
+_SCALE_UNITS = float(1 << SCALE_BITS)
+_SEARCH_BITS = (7, 7, 6)
+
+
+def _largest_fitting_scale(gen: Gen, budget: float) -> float:
+    """The largest k / 2**SCALE_BITS below 1 at which an expected record fits `budget` (0 when
+    none does): what bisecting [0, 1] SCALE_BITS times finds, since `expected_values` only grows
+    with the scale (sums and products of non-negative floats, each rounded monotonically). Each
+    walk evaluates the tree at 2**bits scales at once (numpy, element by element the same float
+    operations as `expected_values`), so three walks do the work of twenty; a schema like UBL
+    2.1 Invoice has 60,000 generators."""
+    shared = _shared_ids(gen)
+    base = 0  # in units of 2**-SCALE_BITS: the largest scale known to fit (0 is not checked)
+    left = SCALE_BITS
+    for bits in _SEARCH_BITS:
+        left -= bits
+        steps = np.arange(1, 2**bits, dtype=np.int64)
+        scales = (base + (steps << left)).astype(np.float64) / _SCALE_UNITS  # exact dyadic values
+        expected = np.broadcast_to(_expected_at(gen, scales, shared, {}), scales.shape)
+        base += int(np.count_nonzero(expected <= budget)) << left  # True up to a point, then False
+    return base / _SCALE_UNITS
+
+
+def _expected_at(
+    gen: Gen | None, scales: np.ndarray, shared: set[int], memo: dict[int, np.ndarray | float]
+) -> np.ndarray | float:
+    """`expected_values(gen, scale)` for every scale of `scales` at once, summed in the same
+    order; memoised for generators reached from more than one place (`shared`) only, which keeps
+    the memory of a wide tree to the arrays on the current path."""
+    if gen is None:
+        return 0.0
+    got = memo.get(id(gen))
+    if got is not None:
+        return got
+    value: np.ndarray | float
+    if isinstance(gen, ObjectGen):
+        value = 0.0
+        for s in gen.slots:
+            weight = 1.0 if s.required else s.presence if s.ruled else s.presence * scales
+            value = value + weight * _expected_at(s.gen, scales, shared, memo)
+    elif isinstance(gen, ArrayGen):
+        value = _mean_length(gen) * _mean_at([_expected_at(g, scales, shared, memo) for g in _item_gens(gen)])
+    elif isinstance(gen, ChoiceGen):
+        value = _mean_at([_expected_at(o, scales, shared, memo) for o in gen.options if o is not None])
+    else:
+        value = 1.0
+    if id(gen) in shared:
+        memo[id(gen)] = value
+    return value
+
+
+def _mean_at(values: list[np.ndarray | float]) -> np.ndarray | float:
+    total: np.ndarray | float = 0.0
+    for v in values:
+        total = total + v
+    return total / max(1, len(values))
+
+
+def _shared_ids(gen: Gen) -> set[int]:
+    """Generators reached from more than one parent (recursion points shared between positions)."""
+    seen: set[int] = set()
+    shared: set[int] = set()
+    stack: list[Gen | None] = [gen]
+    while stack:
+        g = stack.pop()
+        if g is None:
+            continue
+        if id(g) in seen:
+            shared.add(id(g))
+            continue
+        seen.add(id(g))
+        stack.extend(g.sub_generators())
+    return shared
 
 
 def draw_work(gen: Gen | None, memo: dict[int, float] | None = None) -> float:

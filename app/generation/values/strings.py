@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import replace
 from functools import cache
 from itertools import repeat
 from operator import is_not, methodcaller
@@ -26,10 +25,12 @@ Strategy = Callable[[LeafContext, int], list[str]]
 _AT = methodcaller("partition", "@")  # (local part, "@", domain); ("name", "", "") without one
 _ROUNDS = 4
 _CODE_NAMES = ("code", "sku", "ref", "key", "token", "id", "number", "no", "serial", "hash")
-# compile_check's outcome (kept strategy indexes) per field-independent spec: large schemas repeat
-# the same string facets thousands of times, and the check costs about 1.5 ms each time (specs
-# whose key is longer than MAX_KEY_CHARS, a huge enum or pattern, are not kept)
-_CHECKED: dict[str, tuple[int, ...]] = {}
+# checked generators by field-independent key (`_facet_key`): large schemas repeat the same string
+# facets thousands of times (UBL 2.1 Invoice: 118,000 string fields, 6 distinct facet sets), and
+# building the regexes and strategies and checking them costs about 1.5 ms a field; a field whose
+# key is here takes its twin's instead. Keys whose patterns hold more than MAX_KEY_CHARS in all are
+# not kept; failures are not kept (their message names the field)
+_CHECKED: dict[tuple[Any, ...], StringGenerator] = {}
 _CHECKED_MAX = 4096
 _UPPER_ALNUM_CODES = np.array([ord(ch) for ch in "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"], dtype=np.uint32)
 
@@ -102,11 +103,39 @@ def _codes(c: LeafContext, n: int, lo: int, hi: int | None) -> list[str]:
     return codes_to_strings(codes)
 
 
+def _facet_key(spec: LeafSpec) -> tuple[Any, ...]:
+    """Everything a StringGenerator's strategies and checks depend on: the facets, format and
+    category, and of the name only whether it reads like a code (its one use). A tuple, not the
+    spec's repr: this runs once per string field, and a large schema has a hundred thousand."""
+    codeish = any(k in spec.name.lower() for k in _CODE_NAMES)
+    return (codeish, spec.min_length, spec.max_length, tuple(spec.patterns), spec.format, spec.category)
+
+
 class StringGenerator:
     """Columns of strings meeting length, pattern and format facets, realistic where possible."""
 
+    octets: bool  # lengths count UTF-8 octets (a binary format), not characters
+    lo: int
+    hi: int | None
+    format_check: str | None
+    regexes: list[RegexGenerator]
+    strategies: list[tuple[Strategy, frozenset[int]]]
+
     def __init__(self, spec: LeafSpec) -> None:
         self.spec = spec
+        self._suffix_checked: dict[int, bool] = {}  # key space -> suffixed unique values fit
+        key = _facet_key(spec)
+        twin = _CHECKED.get(key)
+        if twin is not None:
+            # all of it follows from the key (the twin's strategies read its lo and hi, ours too)
+            self.octets, self.lo, self.hi, self.format_check = (
+                twin.octets,
+                twin.lo,
+                twin.hi,
+                twin.format_check,
+            )
+            self.regexes, self.strategies = twin.regexes, twin.strategies
+            return
         fmt = spec.format
         if fmt in formats.UNSUPPORTED_FORMATS:
             raise Unsatisfiable(f"{spec.path}: {formats.UNSUPPORTED_FORMATS[fmt]}.")
@@ -118,8 +147,7 @@ class StringGenerator:
         alphabet = FORMAT_ALPHABETS.get(fmt) if fmt and spec.patterns else None
         # the format is checked value by value only where a pattern may break it
         self.format_check = fmt if alphabet is not None and fmt in _format_checker().checkers else None
-        self.regexes: list[RegexGenerator] = []
-        self._suffix_checked: dict[int, bool] = {}  # key space -> suffixed unique values fit
+        self.regexes = []
         for pattern, anchored in spec.patterns:
             try:
                 self.regexes.append(RegexGenerator(pattern, anchored=anchored, alphabet=alphabet))
@@ -132,6 +160,8 @@ class StringGenerator:
                 raise Unsatisfiable(f"{spec.path}: {why}.")
         self.strategies = self._strategies(fmt, char_lo, char_hi)
         self.compile_check()
+        if len(_CHECKED) < _CHECKED_MAX and sum(len(p) for p, _ in spec.patterns) <= MAX_KEY_CHARS:
+            _CHECKED[key] = self
 
     def _strategies(
         self, fmt: str | None, char_lo: int, char_hi: int | None
@@ -272,22 +302,10 @@ class StringGenerator:
             )
         return out
 
-    def _check_key(self) -> str:
-        """Everything the strategies and checks depend on: the spec without its path, and of its
-        name only whether it reads like a code (the one use of the name)."""
-        codeish = any(k in self.spec.name.lower() for k in _CODE_NAMES)
-        return repr(replace(self.spec, path="", name="code" if codeish else ""))
-
     def compile_check(self) -> None:
         """Fail fast when no strategy satisfies the facets; drop realistic strategies that mostly
         miss them (a Faker phone number against `^\\+?[0-9]{10,14}$`), they would only cost time.
-        The check is deterministic (seeded draws), so a spec already checked reuses its outcome;
-        failures are not cached (their message names the field)."""
-        key = self._check_key()
-        done = _CHECKED.get(key)
-        if done is not None:
-            self.strategies = [self.strategies[i] for i in done]
-            return
+        The check is deterministic (seeded draws): a field with the same `_facet_key` reuses it."""
         n = 40
         rng = np.random.default_rng(0)
         ctx = LeafContext(rng, "en_US", np.arange(n), n, lambda g, s: rng.integers(0, s, size=n))
@@ -306,8 +324,6 @@ class StringGenerator:
             kept = list(range(len(self.strategies)))
         self.strategies = [self.strategies[i] for i in kept]
         self._fill(ctx, n)
-        if len(_CHECKED) < _CHECKED_MAX and len(key) <= MAX_KEY_CHARS:
-            _CHECKED[key] = tuple(kept)
 
     # -- public ----------------------------------------------------------------------------
 
