@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import time
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
@@ -240,3 +241,27 @@ async def test_negative_suite_dataset(api: Api) -> None:
     report = await api.call("GET", f"/data/{made['dataset_id']}", admin, 404, params={"format": "coverage"})
     assert report["code"] == "file_not_found" and report["field"] == "format", report
     assert "format=labels" in report["detail"] and "made without" not in report["detail"], report
+
+
+async def test_negative_suite_dataset_of_an_xsd(api: Api) -> None:
+    """The XSD negative suite as a dataset (ncml-2.2.xsd, written as xml): a record_count below it
+    is 422 naming its size; at its size, one record per constraint, each judged by xmlschema to
+    break exactly its label's constraint."""
+    from tests.generation.test_negative_xsd import ENTRIES, check_labels, reference_schema
+
+    _, admin = await api.create_tenant()
+    project = (await api.create_project(admin, "XSD negative suite"))["project_id"]
+    entry = ENTRIES["ncml-2.2"]
+    xsd = (Path(__file__).resolve().parents[1] / "corpus" / entry["path"]).read_bytes()
+    schema_id = (await upload_schema(api, admin, xsd, "ncml-2.2.xsd"))["schema_id"]
+    params = {"seed": 8, "coverage": "each", "invalid_rate": 1}
+    small = await create_dataset(api, admin, project, schema_id, 3, 422, types=["xml"], params=params)
+    assert "negative suite" in small["detail"] and small["field"] == "record_count", small
+    size = int(next(w for w in small["detail"].replace(",", "").split() if w.isdigit() and int(w) > 3))
+    made = await create_dataset(api, admin, project, schema_id, size, types=["xml"], params=params)
+    assert (await wait_for(api, admin, made["dataset_id"]))["status"] == "completed"
+    records = list(ET.fromstring((await download(api, admin, made["dataset_id"], "xml")).content))
+    labels = [json.loads(line) for line in (await download(api, admin, made["dataset_id"], "labels")).content.splitlines()]
+    assert len(records) == len(labels) == size
+    assert len({(label["schema_pointer"], label["keyword"]) for label in labels}) == size
+    check_labels(reference_schema(entry), records, labels)

@@ -57,6 +57,33 @@ class Negative:
         # the negative suite (rate 1 with coverage each): record i breaks offered[i % n], so the
         # first n records break each offered constraint once (app/generation/coverage/suite.py)
         self.suite = False
+        # the suite's judged break of offered[k] on a probe record (`confirm_spares`)
+        self.judged: list[tuple[Any, str, str]] = []
+
+    def confirm_spares(self) -> None:
+        """Keep the constraints a probe record is judged to break alone, each with that break: the
+        build's probe only saw that a change exists, which is not always a break of that
+        constraint alone (ncml's xs:float attributes, before the judge read xmlschema's built-in
+        float pattern as the type). Record i of the suite then breaks offered[i] on itself, else
+        is that judged break: no record of the suite is left unbroken."""
+        rng = random.Random(self.selection.seed)
+        offered: list[Constraint] = []
+        spares: list[tuple[Any, Constraint]] = []
+        judged: list[tuple[Any, str, str]] = []
+        for c in self.offered:
+            for base in self.probe:
+                got = self.breaker.attempt(c, base, rng)
+                if got is not None:
+                    offered.append(c)
+                    spares.append((base, c))
+                    judged.append(got)
+                    break
+        if not offered:
+            raise ParamsError(
+                "The schema has no constraint a record can break alone (nothing to make invalid).",
+                field="params.invalid_rate",
+            )
+        self.offered, self.spares, self.judged = offered, spares, judged
 
     def peers(self, index: int) -> Iterator[Any]:
         """The output records before `index` among the first len(probe), nearest first: the
@@ -80,6 +107,11 @@ class Negative:
         (its location absent here), others are tried in a seeded order, up to MAX_TRIES; then
         a probe record known to break one is broken in its place (the count stays exact)."""
         rng = self.selection.rng(index)
+        if self.suite and self.judged:
+            k = index % len(self.offered)
+            c = self.offered[k]
+            broken, where, detail = self.breaker.attempt(c, record, rng) or self.judged[k]
+            return broken, Label(index, where, c.keyword, c.schema_pointer, c.rule, detail)
         for base, c in self._suite_tries(index, record) if self.suite else self._tries(record, rng):
             # a rule's break is told where the record goes (a duplicate copies an earlier one)
             extra: dict[str, Any] = {"index": index} if c.rule is not None else {}

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from xmlschema.names import XSD_NAMESPACE
 from xmlschema.validators import XsdElement, XsdGroup
 
 from app.generation.negative.constraints import Constraint
@@ -53,7 +54,10 @@ def _facets(stype: Any) -> dict[str, Any]:
     while t is not None and seen < 20 and hasattr(t, "facets"):
         for tag, facet in (t.facets or {}).items():
             kw = _local(tag)
-            if kw in FACET_KEYWORDS and facet is not None and kw not in out:
+            # a built-in type's pattern (xs:float, xs:NCName) is its lexical space: the `type`
+            # constraint, judged so (xsd_judge.read_error), not a second one
+            builtin = kw == "pattern" and getattr(t, "target_namespace", None) == XSD_NAMESPACE
+            if kw in FACET_KEYWORDS and facet is not None and kw not in out and not builtin:
                 out[kw] = facet
         if getattr(t, "is_restriction", lambda: False)() is False:
             break
