@@ -13,11 +13,14 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from typing import Any
 
+from xmlschema.validators.validation import DecodeContext
+
 from app.generation.engine.columns import Column
 from app.generation.negative.constraints import Constraint
-from app.generation.negative.xsd_constraints import FACET_KEYWORDS, MAX_OCCURS_ADDED, xsd_constraints
+from app.generation.negative.xsd_constraints import FACET_KEYWORDS, xsd_constraints
+from app.generation.negative.xsd_content import drop_branches, occurs_change
 from app.generation.negative.xsd_judge import judge_xsd, read_error
-from app.generation.negative.xsd_record import Place, parse, places, split, write
+from app.generation.negative.xsd_record import Place, parse, places, write
 from app.generation.negative.xsd_scope import Scopes
 from app.generation.negative.xsd_values import candidates
 from app.generation.writers.xml import XSI_NS, XmlWriter
@@ -30,12 +33,36 @@ _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]") 
 _VALUE_KEYWORDS = frozenset({*FACET_KEYWORDS, "type", "fixed"})  # broken by a value
 
 
-def _type_refuses(stype: Any, text: str, keyword: str) -> bool:
-    """Whether the simple type alone refuses `text` for `keyword` (for `fixed`: accepts it)."""
-    errors = [e for e in stype.iter_decode(text) if isinstance(e, Exception)]
-    if keyword == "fixed":
-        return not errors
-    return any(keyword in read_error(e)[1] for e in errors)
+class _TypeVerdicts:
+    """Whether a simple type alone refuses a text for a keyword (for `fixed`: accepts it),
+    remembered per (type, text, keyword): a type's candidates (`type` tries the same ten texts
+    everywhere) are asked of xmlschema once. The decoding context is made once and cleared
+    before each text, as `iter_decode` would make it afresh (most of its cost for a short text)."""
+
+    def __init__(self, settings: Any) -> None:
+        self.settings = settings
+        self.context: DecodeContext | None = None
+        self.known: dict[tuple[int, str, str], bool] = {}
+
+    def refuses(self, stype: Any, text: str, keyword: str) -> bool:
+        key = (id(stype), text, keyword)
+        got = self.known.get(key)
+        if got is None:
+            if len(self.known) >= MAX_REMEMBERED:
+                self.known.clear()
+            got = self.known[key] = self._refuses(stype, text, keyword)
+        return got
+
+    def _refuses(self, stype: Any, text: str, keyword: str) -> bool:
+        if self.context is None:
+            source = self.settings.get_resource_from_data(text)
+            self.context = DecodeContext(source=source, converter=self.settings.get_converter(source=source))
+        self.context.clear()
+        stype.raw_decode(text, "lax", self.context)
+        errors = list(self.context.errors)
+        if keyword == "fixed":
+            return not errors
+        return any(keyword in read_error(e)[1] for e in errors)
 
 
 class XsdBreaker:
@@ -48,7 +75,7 @@ class XsdBreaker:
         self.writer = XmlWriter(gen, xsd=True, root_name=root_name)
         self.constraints = xsd_constraints(element)
         self.scopes = Scopes(element, _VALUE_KEYWORDS)
-        self._refuses: dict[tuple[int, str, str], bool] = {}  # see _type_refuses
+        self._types = _TypeVerdicts(element.maps.settings)
         # (constraint, change) judged as not breaking it alone on one record: alike on all
         self._refused: set[tuple[Constraint, str]] = set()
 
@@ -97,7 +124,7 @@ class XsdBreaker:
         picks = rng.sample(range(len(found)), min(MAX_PLACES, len(found))) if len(found) > 1 else [0]
         for k in picks:
             place = found[k]
-            for root_copy, at, same in self._changes(c, root, place):
+            for root_copy, at, same in self._changes(c, root, place, rng):
                 if not confirm:  # the build's probe: a change exists here; the writes judge it
                     return record, at.names(), ""
                 if (c, same) in self._refused:
@@ -113,7 +140,7 @@ class XsdBreaker:
         return None
 
     def _changes(
-        self, c: Constraint, root: ET.Element, place: Place
+        self, c: Constraint, root: ET.Element, place: Place, rng: random.Random
     ) -> Iterator[tuple[ET.Element, Place, str]]:
         """Changed copies of the record, the place the break shows at and, for a change judged
         alike in every record (its element alone validated: xsi:nil on an emptied element of
@@ -123,7 +150,7 @@ class XsdBreaker:
             old = place.element.get(place.attribute, "") if place.attribute else (place.element.text or "")
             tried = 0
             for cand in candidates(kw, extra.get("facet"), old, extra.get("fixed")):
-                if cand == old or not self._type_refuses(extra["stype"], cand, kw):
+                if cand == old or not self._types.refuses(extra["stype"], cand, kw):
                     continue
                 tried += 1
                 if tried > MAX_CANDIDATES:
@@ -138,21 +165,10 @@ class XsdBreaker:
             yield self._edit(root, place, lambda el: el.attrib.pop(place.attribute or "", None)), Place(
                 place.chain, place.attribute
             ), ""
-        elif kw in ("minOccurs", "maxOccurs", "choice"):
-            change = _occurs(kw, extra)
-            if change is not None:
-                yield self._edit(root, place, change), Place(place.chain), ""
-
-    def _type_refuses(self, stype: Any, text: str, keyword: str) -> bool:
-        """_type_refuses, remembered per (simple type, text, keyword): a type's candidates
-        (`type` tries the same ten texts everywhere) are asked of xmlschema once."""
-        key = (id(stype), text, keyword)
-        got = self._refuses.get(key)
-        if got is None:
-            if len(self._refuses) >= MAX_REMEMBERED:
-                self._refuses.clear()
-            got = self._refuses[key] = _type_refuses(stype, text, keyword)
-        return got
+        elif kw in ("minOccurs", "maxOccurs"):
+            yield self._edit(root, place, occurs_change(kw, extra["child"], int(extra["bound"]))), Place(place.chain), ""
+        elif kw == "choice":
+            yield self._edit(root, place, drop_branches(frozenset(extra["names"]))), Place(place.chain), ""
 
     @staticmethod
     def _edit(root: ET.Element, place: Place, change: Any) -> ET.Element:
@@ -180,28 +196,3 @@ def _nil_empty(el: ET.Element) -> None:
 
 def _nil_keep(el: ET.Element) -> None:
     el.set(f"{{{XSI_NS}}}nil", "true")
-
-
-def _occurs(keyword: str, extra: dict[str, Any]) -> Any:
-    """The change of a parent element that breaks minOccurs/maxOccurs of a child, or a choice."""
-    if keyword == "choice":
-        names = set(extra["names"])
-
-        def drop_branch(el: ET.Element) -> None:
-            for child in [c for c in el if split(c.tag)[1] in names]:
-                el.remove(child)
-
-        return drop_branch
-    name, bound = extra["child"], int(extra["bound"])
-
-    def change(el: ET.Element) -> None:
-        kids = [c for c in el if split(c.tag)[1] == name]
-        if keyword == "minOccurs":
-            for child in kids[bound - 1 :] if len(kids) >= bound else []:
-                el.remove(child)
-        elif kids and 0 < bound + 1 - len(kids) <= MAX_OCCURS_ADDED:
-            at = list(el).index(kids[-1]) + 1
-            for j in range(bound + 1 - len(kids)):
-                el.insert(at + j, copy.deepcopy(kids[-1]))
-
-    return change

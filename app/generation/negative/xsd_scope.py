@@ -28,6 +28,7 @@ from app.generation.writers.xml import XSI_NS
 
 VALUE_KEYWORDS = frozenset({"nillable", "use"})  # with the facets, type and fixed (xsd_breaker)
 CONTENT_KEYWORDS = frozenset({"minOccurs", "maxOccurs", "choice"})
+MAX_VERDICTS = 20_000  # shapes whose errors are remembered (Scopes._verdicts), per record root
 MAX_WALK = 20_000  # declarations walked to tell whether a record holds an ID; past it: assume it does
 _XSI_TYPE = f"{{{XSI_NS}}}type"
 _DOCUMENT_TYPES = frozenset(
@@ -113,6 +114,8 @@ class Scopes:
         self.value_keywords = value_keywords | VALUE_KEYWORDS
         self._scopes: dict[Constraint, Scope | None] = {}
         self._holds_ids: bool | None = None
+        # an element's shape (see _shape) -> its errors, when they are all at the element
+        self._verdicts: dict[tuple[Any, ...], list[Any]] = {}
 
     def scope(self, c: Constraint) -> Scope | None:
         """`c`'s scope; None: validate the whole record."""
@@ -146,15 +149,17 @@ class Scopes:
         target = chain[-1]
         if target.tag != scope.decl.name or any(_XSI_TYPE in e.attrib for e in chain[:-1]):
             return list(self.element.iter_errors(doc)), None  # another declaration may apply
-        hook = None
-        if scope.children:
-            kids, particles = set(target), scope.children
-
-            def hook(elem: ET.Element, xsd_element: Any) -> bool:
-                """Skip a child matched to the one particle its tag can match (valid as before)."""
-                return elem in kids and particles.get(elem.tag) is xsd_element
-
-        errors = list(scope.decl.iter_errors(target, validation_hook=hook))
+        key = _shape(scope, target)
+        errors = self._verdicts.get(key) if key is not None else None
+        if errors is None:
+            errors, alike = _validate(scope, target)
+            if key is not None and alike and all(e.elem is target and e.reason for e in errors):
+                if len(self._verdicts) >= MAX_VERDICTS:
+                    self._verdicts.clear()
+                self._verdicts[key] = errors
+        elif errors:  # the remembered errors are all at the element: their path is its path here
+            path = etree_getpath(target, doc, errors[0].namespaces, relative=False, add_position=True)
+            return errors, [path] * len(errors)
         paths = [
             etree_getpath(e.elem, doc, e.namespaces, relative=False, add_position=True)
             if e.elem is not None
@@ -164,3 +169,36 @@ class Scopes:
         if any(p is None for p in paths) or any(not getattr(e, "reason", None) for e in errors):
             return list(self.element.iter_errors(doc)), None  # an error told only by the whole record
         return errors, paths
+
+
+def _shape(scope: Scope, target: ET.Element) -> tuple[Any, ...] | None:
+    """What the validation of `target` by `scope` depends on, when that is little: for a value
+    break on an element without children, its text and attributes (the whole input); for a
+    content break, the tags, text and tails of its children (its attributes are the valid
+    record's, its children skipped: see _validate). None: not remembered."""
+    if scope.children is None:
+        if len(target):
+            return None
+        return (id(scope.decl), target.text, tuple(target.attrib.items()))
+    return (id(scope.decl), target.text, tuple((ch.tag, ch.tail) for ch in target))
+
+
+def _validate(scope: Scope, target: ET.Element) -> tuple[list[Any], bool]:
+    """xmlschema's errors of `target` validated by the scope's declaration, and whether every
+    element below it that was validated was skipped (a content break's errors are then those of
+    its children's tags alone)."""
+    if not scope.children:
+        return list(scope.decl.iter_errors(target)), scope.children is None
+    kids, particles = set(target), scope.children
+    validated: list[ET.Element] = []
+
+    def hook(elem: ET.Element, xsd_element: Any) -> bool:
+        """Skip a child matched to the one particle its tag can match (valid as before)."""
+        if elem in kids and particles.get(elem.tag) is xsd_element:
+            return True
+        if elem is not target:
+            validated.append(elem)
+        return False
+
+    errors = list(scope.decl.iter_errors(target, validation_hook=hook))
+    return errors, not validated
