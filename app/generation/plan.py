@@ -169,7 +169,7 @@ class Plan:
     # -- files and shards ------------------------------------------------------------------
 
     def file_ranges(self) -> list[tuple[int, int]]:
-        k = self.params.records_per_file or self.record_count
+        k = self.params.records_per_file or self.record_count or 1  # no records: one empty file
         return [(s, min(s + k, self.record_count)) for s in range(0, self.record_count, k)] or [(0, 0)]
 
     def file_start(self, index: int) -> int:

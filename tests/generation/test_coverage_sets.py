@@ -403,6 +403,29 @@ def test_each_spreads_targets_across_repeated_items(tmp_path: Path) -> None:
     assert spread > 3
 
 
+def test_a_large_max_items_is_hit_exactly(tmp_path: Path) -> None:
+    """maxItems 12 with no minItems: random records draw at most 8 items (ARRAY_SPREAD), a coverage
+    record may hold up to 12 (items.widen), so the bound is met, not reported unreachable; 13 is
+    past the widened limit and is reported with the reason (no target left: a set of no records,
+    written as an empty file, where Plan.file_ranges used to raise ValueError)."""
+    for most, reachable in ((12, True), (13, False)):
+        schema = {
+            "type": "object",
+            "required": ["a"],
+            "properties": {"a": {"type": "array", "maxItems": most, "items": {"type": "integer"}}},
+        }
+        source = tmp_path / f"max{most}.json"
+        source.write_text(json.dumps(schema))
+        text, report = run(tmp_path, source, "each")
+        records = json.loads(text)
+        assert all(jsonschema.Draft202012Validator(schema).is_valid(r) for r in records)
+        bound = next(t for t in report["targets"] if t.get("keyword") == "maxItems")
+        assert (bound["record"] is not None) == reachable, bound
+        assert any(len(r["a"]) == most for r in records) == reachable
+        if not reachable:
+            assert "at most 12 items" in bound["reason"]
+
+
 # -- the pairwise construction against allpairspy --------------------------------------------------
 
 
