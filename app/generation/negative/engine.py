@@ -215,22 +215,24 @@ def attach_negative(
     if rate == 0:
         return None
     root = source.resolve_root(plan.params.root)
+    probe = None
+    if plan.record_count:
+        n = min(plan.record_count, PROBE_RECORDS)
+        probe = take(plan.block(0), np.arange(n))
     breaker: Breaker
     if source.type == "xsd":
         from app.generation.negative.xsd_breaker import XsdBreaker
 
         check_formats("xsd", formats)
-        breaker = XsdBreaker(source.document.element(root), plan.gen, plan.element_name)
+        xsd = XsdBreaker(source.document.element(root), plan.gen, plan.element_name)
+        xsd.donors = xsd.records(probe) if probe is not None else []  # where a choice's second branch comes from
+        breaker = xsd
     else:
         from app.generation.negative.json_breaker import JsonBreaker
         from app.generation.negative.rule_breaks import RuleChecks
 
         breaker = JsonBreaker(source.document, root, plan.gen, RuleChecks(plan.tree, rules) if rules else None)
         check_formats("json", formats)
-    probe = None
-    if plan.record_count:
-        n = min(plan.record_count, PROBE_RECORDS)
-        probe = take(plan.block(0), np.arange(n))
     negative = build_negative(
         breaker, probe, rate=rate, keywords=keywords, record_count=plan.record_count, seed=plan.params.seed
     )

@@ -10,7 +10,7 @@ import copy
 import random
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from xmlschema.validators.validation import DecodeContext
@@ -18,7 +18,7 @@ from xmlschema.validators.validation import DecodeContext
 from app.generation.engine.columns import Column
 from app.generation.negative.constraints import Constraint
 from app.generation.negative.xsd_constraints import FACET_KEYWORDS, xsd_constraints
-from app.generation.negative.xsd_content import drop_branches, occurs_change
+from app.generation.negative.xsd_content import add_branch, drop_branches, occurs_change, other_branch
 from app.generation.negative.xsd_judge import judge_xsd, read_error
 from app.generation.negative.xsd_record import Place, parse, places, write
 from app.generation.negative.xsd_scope import Scopes
@@ -76,6 +76,10 @@ class XsdBreaker:
         self.constraints = xsd_constraints(element)
         self.scopes = Scopes(element, _VALUE_KEYWORDS)
         self._types = _TypeVerdicts(element.maps.settings)
+        # valid records (the plan's first ones, the same in every shard) a second branch of a
+        # choice is copied from; set by attach_negative, parsed once
+        self.donors: Sequence[str] = ()
+        self._donors: list[ET.Element] | None = None
         # (constraint, change) judged as not breaking it alone on one record: alike on all
         self._refused: set[tuple[Constraint, str]] = set()
 
@@ -167,8 +171,17 @@ class XsdBreaker:
             ), ""
         elif kw in ("minOccurs", "maxOccurs"):
             yield self._edit(root, place, occurs_change(kw, extra["child"], int(extra["bound"]))), Place(place.chain), ""
-        elif kw == "choice":
-            yield self._edit(root, place, drop_branches(frozenset(extra["names"]))), Place(place.chain), ""
+        elif kw == "choice":  # no branch, or a second one (copied from a donor record), in a seeded order
+            names = frozenset(extra["names"])
+            second = other_branch(names, place, self._donor_trees(), rng)
+            changes = [drop_branches(names)] + ([add_branch(names, second)] if second is not None else [])
+            for change in changes if rng.random() < 0.5 else changes[::-1]:
+                yield self._edit(root, place, change), Place(place.chain), ""
+
+    def _donor_trees(self) -> list[ET.Element]:
+        if self._donors is None:
+            self._donors = [parse(d) for d in self.donors]
+        return self._donors
 
     @staticmethod
     def _edit(root: ET.Element, place: Place, change: Any) -> ET.Element:

@@ -1,15 +1,17 @@
 """Changes of an element's children that break one content-model constraint of an XSD record:
 minOccurs (copies of a child dropped), maxOccurs (copies of the last one added), a choice that
-occurs once left with no branch."""
+occurs once left with no branch, or given a second branch (an element of another branch, copied
+from a valid donor record where that branch was taken at the same location)."""
 
 from __future__ import annotations
 
 import copy
+import random
 import xml.etree.ElementTree as ET
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from app.generation.negative.xsd_constraints import MAX_OCCURS_ADDED
-from app.generation.negative.xsd_record import split
+from app.generation.negative.xsd_record import Place, places, split
 
 Change = Callable[[ET.Element], None]
 
@@ -37,5 +39,34 @@ def drop_branches(names: frozenset[str]) -> Change:
     def change(el: ET.Element) -> None:
         for child in [c for c in el if split(c.tag)[1] in names]:
             el.remove(child)
+
+    return change
+
+
+def other_branch(
+    names: frozenset[str], place: Place, donors: Sequence[ET.Element], rng: random.Random
+) -> ET.Element | None:
+    """An element of the choice the record at `place` did not take, from the donors at the same
+    location (the template of `place`), drawn with `rng`; None when no donor took another one."""
+    taken = {split(c.tag)[1] for c in place.element} & names
+    if not taken:
+        return None
+    template = tuple(split(e.tag)[1] for e in place.chain)
+    found = [
+        child
+        for donor in donors
+        for at in places(donor, template)
+        for child in at.element
+        if split(child.tag)[1] in names - taken
+    ]
+    return found[rng.randrange(len(found))] if found else None
+
+
+def add_branch(names: frozenset[str], second: ET.Element) -> Change:
+    """Put a copy of `second` (another branch of the choice) right after the branch taken."""
+
+    def change(el: ET.Element) -> None:
+        last = max(i for i, c in enumerate(el) if split(c.tag)[1] in names)
+        el.insert(last + 1, copy.deepcopy(second))
 
     return change
