@@ -27,7 +27,8 @@ from app.generation.writers.xml import XSI_NS, XmlWriter
 
 MAX_CANDIDATES = 12  # values tried per location (those the simple type alone refuses as wanted)
 MAX_PLACES = 3  # locations tried per constraint and record
-MAX_REMEMBERED = 50_000  # simple-type verdicts kept (XsdBreaker._type_refuses)
+MAX_TREES = 32  # parsed records kept (the build's probe records, the record being broken)
+MAX_REMEMBERED = 50_000  # simple-type verdicts kept (_TypeVerdicts)
 _POSITIONS = re.compile(r"\[\d+\]")
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")  # not an XML 1.0 Char
 _VALUE_KEYWORDS = frozenset({*FACET_KEYWORDS, "type", "fixed"})  # broken by a value
@@ -80,6 +81,7 @@ class XsdBreaker:
         # choice is copied from; set by attach_negative, parsed once
         self.donors: Sequence[str] = ()
         self._donors: list[ET.Element] | None = None
+        self._trees: dict[str, ET.Element] = {}  # see _tree
         # (constraint, change) judged as not breaking it alone on one record: alike on all
         self._refused: set[tuple[Constraint, str]] = set()
 
@@ -118,9 +120,8 @@ class XsdBreaker:
         large record in milliseconds: judging every constraint on the probe records would cost
         more than the run); a constraint no record can break alone is left for other ones when
         records are written (engine.Negative.broken)."""
-        try:
-            root = parse(record)
-        except ET.ParseError:
+        root = self._tree(record)
+        if root is None:
             return None
         found = places(root, tuple(str(s) for s in c.template))
         if not found:
@@ -173,10 +174,29 @@ class XsdBreaker:
             yield self._edit(root, place, occurs_change(kw, extra["child"], int(extra["bound"]))), Place(place.chain), ""
         elif kw == "choice":  # no branch, or a second one (copied from a donor record), in a seeded order
             names = frozenset(extra["names"])
+            none_first = rng.random() < 0.5
+            if none_first:  # the donors are looked through only when a second branch is tried
+                yield self._edit(root, place, drop_branches(names)), Place(place.chain), ""
             second = other_branch(names, place, self._donor_trees(), rng)
-            changes = [drop_branches(names)] + ([add_branch(names, second)] if second is not None else [])
-            for change in changes if rng.random() < 0.5 else changes[::-1]:
-                yield self._edit(root, place, change), Place(place.chain), ""
+            if second is not None:
+                yield self._edit(root, place, add_branch(names, second)), Place(place.chain), ""
+            if not none_first:
+                yield self._edit(root, place, drop_branches(names)), Place(place.chain), ""
+
+    def _tree(self, record: str) -> ET.Element | None:
+        """The record parsed, once for the many constraints tried on it (the build's probe tries
+        every constraint on the same few records; a write tries up to MAX_TRIES on one). Never
+        changed: every change is made to a copy (_edit)."""
+        root = self._trees.get(record)
+        if root is None:
+            try:
+                root = parse(record)
+            except ET.ParseError:
+                return None
+            if len(self._trees) >= MAX_TREES:
+                self._trees.clear()
+            self._trees[record] = root
+        return root
 
     def _donor_trees(self) -> list[ET.Element]:
         if self._donors is None:
