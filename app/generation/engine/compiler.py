@@ -13,6 +13,7 @@ import orjson
 from app.generation.engine.arrays import ArrayGen
 from app.generation.engine.budget import MAX_DRAW_WORK, draw_work, fit_record_budget
 from app.generation.engine.choices import ChoiceGen
+from app.generation.engine.expansion_floor import dead_reason, expansion_floor
 from app.generation.engine.generators import (
     OPTIONAL_PRESENCE,
     AnyGen,
@@ -152,6 +153,9 @@ class Compiler:
                 self.max_depth = cap
                 self.count = 0
                 self.shared = {} if shared else None
+                floor = expansion_floor(self, self.tree.root)
+                if floor is not None and floor > MAX_COMPILED_NODES:
+                    continue  # it would raise _TooLarge, after building that many generators
                 try:
                     gen = self.node(self.tree.root, "", 0, self.tree.root_name)
                 except _TooLarge:
@@ -197,7 +201,7 @@ class Compiler:
             if self.shared is not None:
                 self.shared[memo] = inner
             return inner
-        dead = _dead_reason(node)
+        dead = dead_reason(node)
         if dead is not None:
             # `not: {}` next to other keywords, an xs:assert, or content the generator cannot make
             # (a required xs:any): the field can only be absent
@@ -536,17 +540,6 @@ class Compiler:
         if k in (Kind.DATE, Kind.DATETIME, Kind.TIME):
             return spec, TemporalGenerator(spec, k)
         return spec, StringGenerator(spec)
-
-
-# phrases of Node.unsupported that leave a field no generatable value: an unsatisfiable schema,
-# or content (a required xs:any wildcard) the generator cannot produce
-_DEAD_MARKS = ("no value is valid", "cannot be generated")
-
-
-def _dead_reason(node: Node) -> str | None:
-    if node.kind == Kind.ANY:
-        return None
-    return next((u for u in node.unsupported if any(m in u for m in _DEAD_MARKS)), None)
 
 
 def _join(path: str, name: str) -> str:

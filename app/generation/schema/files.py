@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from app.generation.errors import SchemaError, SchemaTooLarge
+from app.generation.gc_pause import collect_if_grown
 from app.generation.schema.loader import (
     MAX_SCHEMA_BYTES,
     MAX_ZIP_MEMBERS,
@@ -24,7 +25,14 @@ _REMOTE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
 def load_schema_path(path: Path) -> LoadedSchema:
     """`path` as a schema: a folder is a multi-file XSD (main.xsd, or its one .xsd no other file
-    includes); an .xsd that includes or imports others is read with the .xsd files of its folder."""
+    includes); an .xsd that includes or imports others is read with the .xsd files of its folder.
+    A large load's cyclic garbage is collected after it (`collect_if_grown`)."""
+    loaded = _load_path(path)
+    collect_if_grown()
+    return loaded
+
+
+def _load_path(path: Path) -> LoadedSchema:
     if path.is_dir():
         return _load_folder(path, None)
     content = path.read_bytes()
