@@ -7,16 +7,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import boto3
 from boto3.exceptions import S3UploadFailedError
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError, EndpointConnectionError
+
+from app.core.storage.s3 import boto_session
 
 _ERROR_CODE = re.compile(r"\(([A-Za-z0-9.]+)\)")
 
 
 def s3_client(config: dict[str, Any], secrets: dict[str, str]) -> Any:
-    return boto3.session.Session().client(
+    return boto_session().client(
         "s3",
         endpoint_url=config.get("endpoint_url") or None,
         region_name=config.get("region") or "us-east-1",
