@@ -2,12 +2,12 @@
 tells what validating the whole record would (xmlschema reads a whole record in about half a
 millisecond, most of the cost of a break). xsd_breaker judges the errors either way.
 
-A value, nillable or use break changes one element: its declaration validates it alone. A
-minOccurs, maxOccurs or choice break changes the children of one element: its declaration
-validates it with its children skipped where each is one of the valid record's (or a copy of
-one) and its tag can match only the particle it matched there (no wildcard in the content
-model, no other particle or substitute of that name): such a child is as valid as it was, so
-only the content model is checked. Either is safe only when nothing reaches across elements:
+A value, nillable or use break changes one element's text or attributes, a minOccurs,
+maxOccurs or choice break the children of one element: its declaration validates it alone, with
+its children skipped where each is one of the valid record's (or a copy of one) and its tag can
+match only the particle it matched there (no wildcard in the content model, no other particle or
+substitute of that name): such a child is as valid as it was, so only the element's own text,
+attributes and content model are checked. Either is safe only when nothing reaches across elements:
 XSD 1.0 (no assertion or type alternative), no xs:key/unique/keyref at or above the element, no
 ID/IDREF/ENTITY value (in the changed value for a value break; anywhere in the record for a
 content break, whose removed or copied children may hold one, decided once per record root),
@@ -84,11 +84,13 @@ def holds_document_wide(element: XsdElement) -> bool:
 
 @dataclass(frozen=True)
 class Scope:
-    """The declaration a break's element is validated by and, for a content break, the child
-    particle each tag can only match (the children skipped): see the module's docstring."""
+    """The declaration a break's element is validated by, the child particle each tag can only
+    match (those children are skipped: see the module's docstring), and whether the break is of
+    the element's children (`content`) or of its own text or attributes."""
 
     decl: Any
-    children: dict[str, Any] | None = None
+    children: dict[str, Any]
+    content: bool = False
 
 
 def _unique_children(decl: XsdElement) -> dict[str, Any]:
@@ -128,11 +130,11 @@ class Scopes:
         if decl is None or c.extra.get("keyed") or self.element.xsd_version != "1.0":
             return None
         if c.keyword in self.value_keywords:
-            return None if document_wide(c.extra.get("stype")) else Scope(decl)
+            return None if document_wide(c.extra.get("stype")) else Scope(decl, _unique_children(decl))
         if c.keyword in CONTENT_KEYWORDS:
             if self._holds_ids is None:
                 self._holds_ids = holds_document_wide(self.element)
-            return None if self._holds_ids else Scope(decl, _unique_children(decl))
+            return None if self._holds_ids else Scope(decl, _unique_children(decl), content=True)
         return None
 
     def errors(
@@ -150,10 +152,10 @@ class Scopes:
         if target.tag != scope.decl.name or any(_XSI_TYPE in e.attrib for e in chain[:-1]):
             return list(self.element.iter_errors(doc)), None  # another declaration may apply
         key = _shape(scope, target)
-        errors = self._verdicts.get(key) if key is not None else None
+        errors = self._verdicts.get(key)
         if errors is None:
             errors, alike = _validate(scope, target)
-            if key is not None and alike and all(e.elem is target and e.reason for e in errors):
+            if alike and all(e.elem is target and e.reason for e in errors):
                 if len(self._verdicts) >= MAX_VERDICTS:
                     self._verdicts.clear()
                 self._verdicts[key] = errors
@@ -171,24 +173,25 @@ class Scopes:
         return errors, paths
 
 
-def _shape(scope: Scope, target: ET.Element) -> tuple[Any, ...] | None:
-    """What the validation of `target` by `scope` depends on, when that is little: for a value
-    break on an element without children, its text and attributes (the whole input); for a
-    content break, the tags, text and tails of its children (its attributes are the valid
-    record's, its children skipped: see _validate). None: not remembered."""
-    if scope.children is None:
-        if len(target):
-            return None
-        return (id(scope.decl), target.text, tuple(target.attrib.items()))
-    return (id(scope.decl), target.text, tuple((ch.tag, ch.tail) for ch in target))
+def _shape(scope: Scope, target: ET.Element) -> tuple[Any, ...]:
+    """What the validation of `target` by `scope` depends on when its children are skipped (see
+    _validate; a leaf has none): its text, its children's tags and tails and, for a value break,
+    its attributes (a content break's are the valid record's)."""
+    children = tuple((ch.tag, ch.tail) for ch in target)
+    if scope.content:
+        return (id(scope.decl), target.text, children)
+    return (id(scope.decl), target.text, children, tuple(target.attrib.items()))
 
 
 def _validate(scope: Scope, target: ET.Element) -> tuple[list[Any], bool]:
-    """xmlschema's errors of `target` validated by the scope's declaration, and whether every
-    element below it that was validated was skipped (a content break's errors are then those of
-    its children's tags alone)."""
+    """xmlschema's errors of `target` validated by the scope's declaration (its children as
+    they were in the valid record, or copies of them, skipped where each can match one particle
+    only), and whether every element below it was skipped (the errors are then the element's own,
+    of its text, attributes and child tags)."""
+    if not len(target):
+        return list(scope.decl.iter_errors(target)), True
     if not scope.children:
-        return list(scope.decl.iter_errors(target)), scope.children is None
+        return list(scope.decl.iter_errors(target)), False
     kids, particles = set(target), scope.children
     validated: list[ET.Element] = []
 
