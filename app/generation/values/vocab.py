@@ -279,7 +279,9 @@ def _phone(locale: str) -> np.ndarray:
             ),
             "",
         )
-        own = module.rsplit(".", 1)[-1] in (locale, f"{locale}_{land.code}")
+        # en_PH's, fil_PH's and tl_PH's phone providers have only their own kinds of number
+        # (mobile, landline by area), no phone_number: those locales get the synthetic numbers
+        own = module.rsplit(".", 1)[-1] in (locale, f"{locale}_{land.code}") and _has(fake, "phone_number")
         numbers = _sample(fake, fake.phone_number) if own else np.empty(0, dtype=object)
         kept = [x for x in numbers.tolist() if _national_prefix_ok(x, land.calling_code)]
         if len(kept) < len(numbers) // 2 or not kept:
