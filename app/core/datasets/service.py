@@ -288,9 +288,9 @@ async def delete_project(
     """A project goes with its datasets: once the caller may delete it, their file rows, their rows
     and their stored files, then the project (projects.delete). It lives here, not in projects,
     because datasets sit above projects in the domain order."""
-    await projects.deletable(session, principal, project_id)
+    project = await projects.deletable(session, principal, project_id)
     await _delete_datasets_of(session, principal, settings, project_id)
-    return await projects.delete(session, principal, project_id)
+    return await projects.delete(session, principal, project)
 
 
 async def _delete_datasets_of(

@@ -115,11 +115,13 @@ async def deletable(session: AsyncSession, principal: Principal, project_id: int
     return visible.project
 
 
-async def delete(session: AsyncSession, principal: Principal, project_id: int) -> Project:
-    """The project, its schema links and memberships. Its datasets are removed first by the one
-    caller, datasets.service.delete_project: datasets sit above projects."""
+async def delete(session: AsyncSession, principal: Principal, project: Project) -> Project:
+    """`project` (as `deletable` returned it: checked once), its schema links and memberships. Its
+    datasets are removed first by the one caller, datasets.service.delete_project: datasets sit
+    above projects."""
     repo = ProjectRepository(session, principal)
-    project = await deletable(session, principal, project_id)
+    assert project.id is not None
+    project_id = project.id
     await repo.delete_schema_links(project_id)
     await repo.delete_memberships(project_id)
     await session.delete(project)
