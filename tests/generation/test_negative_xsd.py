@@ -2,13 +2,15 @@
 CycloneDX, Factur-X, ...). 20 records at invalid rate 1 each, every label checked by xmlschema
 (the schema loaded by xmlschema itself from the corpus files, not through the app): errors only
 at the labelled location, the labelled keyword among them; a mixed run has exactly round(N x R)
-labels and every other record valid. Each record is validated as its own element (the child of
-the `<records>` container) by its declaration."""
+labels and every other record valid. Each record (a child of the `<records>` container) is
+validated as a document of its own, so that xmlschema checks its xs:ID values are unique and its
+IDREFs found; a local record element (a container's item) by its declaration."""
 
 from __future__ import annotations
 
 import io
 import json
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -66,11 +68,18 @@ def declaration(schema: Any, record: ET.Element) -> Any:
     return element
 
 
+def record_errors(schema: Any, record: ET.Element) -> list[Any]:
+    """xmlschema's errors of `record` as a document (a declaration's own validation counts no
+    xs:ID), or by its declaration when it is a local element."""
+    element = declaration(schema, record)
+    return list(schema.iter_errors(record) if element.is_global() else element.iter_errors(record))
+
+
 def check_labels(schema: Any, records: list[ET.Element], labels: list[dict[str, Any]]) -> None:
     by_record = {label["record"]: label for label in labels}
     assert len(by_record) == len(labels), "one label per invalid record"
     for i, record in enumerate(records):
-        errors = list(declaration(schema, record).iter_errors(record))
+        errors = record_errors(schema, record)
         label = by_record.get(i)
         if label is None:
             assert not errors, f"record {i} is unlabelled but invalid: {errors[0].reason}"
@@ -97,6 +106,24 @@ def test_mixed_run_has_exactly_the_invalid_count() -> None:
     check_labels(reference_schema(ENTRIES["metalink-3.0"]), records, labels)
     keywords = {label["keyword"] for label in labels}
     assert len(keywords) >= 4, keywords
+
+
+def test_copies_of_elements_holding_an_id_get_new_ids() -> None:
+    """XML Signature's elements carry `Id` attributes (xs:ID): a maxOccurs break copies an
+    element, and the copy's IDs are renewed, so the record breaks maxOccurs and nothing else
+    (72 of 300 records repeated an ID when copies kept theirs), every maxOccurs spread on."""
+    entry = ENTRIES["xmldsig-core"]
+    loaded = load_schema(_upload(entry), Path(entry["path"]).name)
+    plan = compile_plan(loaded, [], {"seed": 7, "root": "Signature"}, record_count=60)
+    attach_negative(plan, loaded, rate=1.0, keywords=["maxOccurs"], formats=("xml",))
+    out, labels = io.BytesIO(), io.BytesIO()
+    plan.write("xml", out, labels=labels)
+    got = [json.loads(line) for line in labels.getvalue().splitlines()]
+    records = list(ET.fromstring(out.getvalue()))
+    check_labels(reference_schema(entry), records, got)
+    copied = {label["schema_pointer"] for label in got}
+    assert "/Signature/SignedInfo/maxOccurs" in copied  # SignedInfo has an Id: copied with a new one
+    assert any(re.search(r'Id="[^"]+-c1"', ET.tostring(r, encoding="unicode")) for r in records)
 
 
 def test_same_bytes_whatever_the_cut() -> None:

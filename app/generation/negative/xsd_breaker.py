@@ -171,7 +171,7 @@ class XsdBreaker:
                 place.chain, place.attribute
             ), ""
         elif kw in ("minOccurs", "maxOccurs"):
-            yield self._edit(root, place, occurs_change(kw, extra["child"], int(extra["bound"]))), Place(place.chain), ""
+            yield self._edit(root, place, occurs_change(kw, extra["child"], int(extra["bound"]), extra.get("particle"))), Place(place.chain), ""
         elif kw == "choice":  # no branch, or a second one (copied from a donor record), in a seeded order
             names = frozenset(extra["names"])
             none_first = rng.random() < 0.5
@@ -179,7 +179,7 @@ class XsdBreaker:
                 yield self._edit(root, place, drop_branches(names)), Place(place.chain), ""
             second = other_branch(names, place, self._donor_trees(), rng)
             if second is not None:
-                yield self._edit(root, place, add_branch(names, second)), Place(place.chain), ""
+                yield self._edit(root, place, add_branch(names, second, extra.get("branches"))), Place(place.chain), ""
             if not none_first:
                 yield self._edit(root, place, drop_branches(names)), Place(place.chain), ""
 

@@ -9,7 +9,9 @@ not); an attribute `use` (when required); each child element whose count is fixe
 particle (every group around it occurs once, none a choice) `minOccurs` (when above 0) and
 `maxOccurs` (when bounded); a choice that occurs once `choice` (its branch left out).
 `schema_pointer` is the component's path: `/policy/holder/name/maxLength`, `/policy/@channel/use`,
-`/policy/holder/maxOccurs`, `/policy/choice(a|b)/choice`. Each constraint also carries the
+`/policy/holder/maxOccurs`, `/policy/choice(a|b)/choice`. A maxOccurs constraint carries the
+child's declaration (`particle`), a choice its branches' (`branches`): what their copies are
+given fresh xs:ID values by (xsd_content.renew_ids). Each constraint also carries the
 declaration of the element its break changes (`decl`: the element itself for a value, nillable
 or use constraint, the parent for minOccurs, maxOccurs and choice) and whether an identity
 constraint is declared at or above it (`keyed`): what xsd_scope needs to judge the break on
@@ -127,7 +129,11 @@ class _Walk:
         if group.model == "choice":
             names = sorted({_local(e.name) for e in group.iter_elements() if isinstance(e, XsdElement)})
             if fixed and group.min_occurs >= 1 and names:
-                self.add(template, "choice", f"{where}/choice({'|'.join(names)})", names=tuple(names), **scope)
+                branches = {_local(e.name): e for e in group.iter_elements() if isinstance(e, XsdElement)}
+                self.add(
+                    template, "choice", f"{where}/choice({'|'.join(names)})", names=tuple(names),
+                    branches=branches, **scope,
+                )
             fixed = False
         for item in group:
             if isinstance(item, XsdGroup):
@@ -141,7 +147,7 @@ class _Walk:
                     self.add(template, "minOccurs", at, child=name, bound=item.min_occurs, **scope)
                 if fixed and item.max_occurs is not None and item.max_occurs >= item.min_occurs:
                     at = f"{where}/{name}"
-                    self.add(template, "maxOccurs", at, child=name, bound=item.max_occurs, **scope)
+                    self.add(template, "maxOccurs", at, child=name, bound=item.max_occurs, particle=item, **scope)
                 self.element(item, child, types, scope["keyed"])
 
 

@@ -11,7 +11,8 @@ attributes and content model are checked. Either is safe only when nothing reach
 XSD 1.0 (no assertion or type alternative), no xs:key/unique/keyref at or above the element, no
 ID/IDREF/ENTITY value (in the changed value for a value break; anywhere in the record for a
 content break, whose removed or copied children may hold one, decided once per record root),
-no xsi:type on an ancestor (per record). Otherwise the whole record is validated."""
+no xsi:type on an ancestor (per record). Otherwise the whole record is validated, as a document
+of its own (record_errors: xmlschema checks xs:ID uniqueness and IDREF targets only then)."""
 
 from __future__ import annotations
 
@@ -19,8 +20,10 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from typing import Any
 
+from xmlschema.namespaces import NamespaceMapper
 from xmlschema.utils.etree import etree_getpath
 from xmlschema.validators import XsdElement, XsdGroup
+from xmlschema.validators.validation import ValidationContext
 
 from app.generation.negative.constraints import Constraint
 from app.generation.negative.xsd_record import Place
@@ -43,17 +46,39 @@ def _local_name(name: str | None) -> str:
 def document_wide(stype: Any) -> bool:
     """Whether values of `stype` (or its item or member types) are checked across the document
     (xs:ID, IDREF, ENTITY and what derives from them): their change is seen elsewhere."""
+    return derives_from(stype, _DOCUMENT_TYPES)
+
+
+def derives_from(stype: Any, names: frozenset[str]) -> bool:
+    """Whether `stype`, a type it derives from or its item or member types is a built-in named
+    in `names` (local names: "ID"); True when too deep to tell."""
     todo, seen = [stype], set[int]()
     while todo and len(seen) < 64:
         t = todo.pop()
         if t is None or id(t) in seen:
             continue
         seen.add(id(t))
-        if _local_name(getattr(t, "name", None)) in _DOCUMENT_TYPES:
+        if _local_name(getattr(t, "name", None)) in names:
             return True
         todo.extend(getattr(t, a, None) for a in ("base_type", "item_type"))
         todo.extend(getattr(t, "member_types", None) or ())
     return bool(todo)  # too deep to tell: treat as document-wide
+
+
+def record_errors(element: XsdElement, doc: ET.Element) -> list[Any]:
+    """xmlschema's errors of the record `doc` validated as a document whose root `element` is
+    (as `XMLSchema.iter_errors` does, which needs a global element): with the xs:ID values
+    counted across the record and every IDREF's target looked for in it. A component's own
+    `iter_errors` counts neither: a repeated child's copied ID would pass it."""
+    source = element.maps.settings.get_resource_from_data(doc, element.tag)
+    context = ValidationContext(
+        source=source, converter=NamespaceMapper(None, source=source), check_identities=True
+    )
+    element.raw_decode(doc, "lax", context)
+    for value, count in list(context.id_map.items()):
+        if count == 0:  # collected into context.errors
+            context.validation_error("lax", element, f"IDREF {value!r} not found in the record", doc)
+    return list(context.errors)
 
 
 def holds_document_wide(element: XsdElement) -> bool:
@@ -144,13 +169,13 @@ class Scopes:
         changed element was validated, their paths in the whole record."""
         scope = self.scope(c)
         if scope is None:
-            return list(self.element.iter_errors(doc)), None
+            return record_errors(self.element, doc), None
         chain = [doc]  # the changed element's ancestors in `doc`, then itself
         for parent, child in zip(place.chain, place.chain[1:], strict=False):
             chain.append(chain[-1][list(parent).index(child)])
         target = chain[-1]
         if target.tag != scope.decl.name or any(_XSI_TYPE in e.attrib for e in chain[:-1]):
-            return list(self.element.iter_errors(doc)), None  # another declaration may apply
+            return record_errors(self.element, doc), None  # another declaration may apply
         key = _shape(scope, target)
         errors = self._verdicts.get(key)
         if errors is None:
@@ -169,7 +194,7 @@ class Scopes:
             for e in errors
         ]
         if any(p is None for p in paths) or any(not getattr(e, "reason", None) for e in errors):
-            return list(self.element.iter_errors(doc)), None  # an error told only by the whole record
+            return record_errors(self.element, doc), None  # an error told only by the whole record
         return errors, paths
 
 
