@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 import xmlschema
+from xmlschema.namespaces import NamespaceMapper
+from xmlschema.validators.validation import ValidationContext
 
 from app.generation.cli import generate
 from app.generation.errors import ParamsError
@@ -70,9 +72,15 @@ def declaration(schema: Any, record: ET.Element) -> Any:
 
 def record_errors(schema: Any, record: ET.Element) -> list[Any]:
     """xmlschema's errors of `record` as a document (a declaration's own validation counts no
-    xs:ID), or by its declaration when it is a local element."""
+    xs:ID). A local record element (no document can have it as root) is decoded by its
+    declaration in a context that counts IDs, as XMLSchema.iter_errors makes one."""
     element = declaration(schema, record)
-    return list(schema.iter_errors(record) if element.is_global() else element.iter_errors(record))
+    if element.is_global():
+        return list(schema.iter_errors(record))
+    source = schema.maps.settings.get_resource_from_data(record, element.tag)
+    context = ValidationContext(source=source, converter=NamespaceMapper(None, source=source), check_identities=True)
+    element.raw_decode(record, "lax", context)
+    return list(context.errors)
 
 
 def check_labels(schema: Any, records: list[ET.Element], labels: list[dict[str, Any]]) -> None:
@@ -108,22 +116,38 @@ def test_mixed_run_has_exactly_the_invalid_count() -> None:
     assert len(keywords) >= 4, keywords
 
 
-def test_copies_of_elements_holding_an_id_get_new_ids() -> None:
-    """XML Signature's elements carry `Id` attributes (xs:ID): a maxOccurs break copies an
-    element, and the copy's IDs are renewed, so the record breaks maxOccurs and nothing else
-    (72 of 300 records repeated an ID when copies kept theirs), every maxOccurs spread on."""
+def _signatures(keyword: str) -> tuple[list[ET.Element], list[dict[str, Any]]]:
+    """60 XML Signature records at invalid rate 1, `keyword` alone, their labels checked."""
     entry = ENTRIES["xmldsig-core"]
     loaded = load_schema(_upload(entry), Path(entry["path"]).name)
     plan = compile_plan(loaded, [], {"seed": 7, "root": "Signature"}, record_count=60)
-    attach_negative(plan, loaded, rate=1.0, keywords=["maxOccurs"], formats=("xml",))
+    attach_negative(plan, loaded, rate=1.0, keywords=[keyword], formats=("xml",))
     out, labels = io.BytesIO(), io.BytesIO()
     plan.write("xml", out, labels=labels)
     got = [json.loads(line) for line in labels.getvalue().splitlines()]
     records = list(ET.fromstring(out.getvalue()))
     check_labels(reference_schema(entry), records, got)
-    copied = {label["schema_pointer"] for label in got}
-    assert "/Signature/SignedInfo/maxOccurs" in copied  # SignedInfo has an Id: copied with a new one
+    assert len(got) == 60
+    return records, got
+
+
+def test_copies_of_elements_holding_an_id_get_new_ids() -> None:
+    """XML Signature's elements carry `Id` attributes (xs:ID): a maxOccurs break copies an
+    element, and the copy's IDs are renewed, so the record breaks maxOccurs and nothing else
+    (72 of 300 records repeated an ID when copies kept theirs)."""
+    records, got = _signatures("maxOccurs")
+    assert "/Signature/SignedInfo/maxOccurs" in {label["schema_pointer"] for label in got}  # it has an Id
     assert any(re.search(r'Id="[^"]+-c1"', ET.tostring(r, encoding="unicode")) for r in records)
+
+
+def test_an_id_repeats_an_earlier_one() -> None:
+    """`ID`: one xs:ID value of the record set to an earlier one's, labelled where xmlschema
+    reports the repeat, spread over the ID attributes that have one before them."""
+    _records, got = _signatures("ID")
+    assert {label["keyword"] for label in got} == {"ID"}
+    assert all("duplicated xs:ID value" in label["detail"] for label in got)
+    pointers = {label["schema_pointer"] for label in got}
+    assert len(pointers) >= 4 and "/Signature/@Id/ID" not in pointers, pointers  # the root's is first
 
 
 def test_same_bytes_whatever_the_cut() -> None:

@@ -1,7 +1,8 @@
 """Breaking one XSD constraint of a record, checked by xmlschema (the rule in xsd_judge.py).
 
 A record is the XML writer's element for it, parsed; a break changes one value (a facet, the
-type, a fixed value), adds xsi:nil, drops an attribute, or drops or repeats child elements; the
+type, a fixed value, an xs:ID repeating an earlier one), adds xsi:nil, drops an attribute, or
+drops or repeats child elements; the
 broken record is written back on one line and judged as written."""
 
 from __future__ import annotations
@@ -163,6 +164,9 @@ class XsdBreaker:
                 if _NOT_XML.search(cand):  # its text would not parse: never a record
                     continue
                 yield self._edit(root, place, lambda el, v=cand: _set(el, place.attribute, v)), place, ""
+        elif kw == "ID":  # the value of an ID before it in the record: the repeat is reported here
+            for value in self._earlier_ids(root, place)[:MAX_CANDIDATES]:
+                yield self._edit(root, place, lambda el, v=value: _set(el, place.attribute, v)), place, ""
         elif kw == "nillable":
             yield self._edit(root, place, _nil_empty), place, "nil-empty"
             yield self._edit(root, place, _nil_keep), place, ""
@@ -182,6 +186,20 @@ class XsdBreaker:
                 yield self._edit(root, place, add_branch(names, second, extra.get("branches"))), Place(place.chain), ""
             if not none_first:
                 yield self._edit(root, place, drop_branches(names)), Place(place.chain), ""
+
+    def _earlier_ids(self, root: ET.Element, place: Place) -> list[str]:
+        """The xs:ID values of `root` on elements before `place`'s in document order, nearest first."""
+        order = {el: i for i, el in enumerate(root.iter())}
+        mine = order[place.element]
+        found: list[tuple[int, str]] = []
+        for c in self.constraints:
+            if c.keyword != "ID":
+                continue
+            for p in places(root, tuple(str(s) for s in c.template)):
+                value = p.element.get(p.attribute) if p.attribute else p.element.text
+                if value and order[p.element] < mine:
+                    found.append((order[p.element], value))
+        return list(dict.fromkeys(v for _i, v in sorted(found, reverse=True)))
 
     def _tree(self, record: str) -> ET.Element | None:
         """The record parsed, once for the many constraints tried on it (the build's probe tries

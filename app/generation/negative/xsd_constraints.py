@@ -4,7 +4,8 @@ From the record's element down (recursive content stops at MAX_DEPTH or where a 
 its own path), each element or attribute of simple content offers its facets (pattern,
 enumeration, length, minLength, maxLength, min/maxInclusive, min/maxExclusive, totalDigits,
 fractionDigits, from its type and the types it restricts), `type` (text that is not of its
-primitive type, when that is not a string), `fixed`; an element also `nillable` (when it is
+primitive type, when that is not a string), `fixed`, `ID` (an xs:ID value repeating another
+one of the record); an element also `nillable` (when it is
 not); an attribute `use` (when required); each child element whose count is fixed by its own
 particle (every group around it occurs once, none a choice) `minOccurs` (when above 0) and
 `maxOccurs` (when bounded); a choice that occurs once `choice` (its branch left out).
@@ -25,6 +26,7 @@ from xmlschema.names import XSD_NAMESPACE
 from xmlschema.validators import XsdElement, XsdGroup
 
 from app.generation.negative.constraints import Constraint
+from app.generation.negative.xsd_scope import derives_from
 
 MAX_DEPTH = 12
 MAX_CONSTRAINTS = 4_000
@@ -42,6 +44,7 @@ FACET_KEYWORDS = (
     "totalDigits",
     "fractionDigits",
 )
+_ID = frozenset({"ID"})
 _STRING_PRIMITIVES = frozenset({"string", "anyURI", "anySimpleType", "anyAtomicType", "QName", "NOTATION"})
 
 
@@ -96,6 +99,8 @@ class _Walk:
             self.add(template, "type", where, stype=stype, **scope)
         if fixed is not None:
             self.add(template, "fixed", where, stype=stype, fixed=str(fixed), **scope)
+        if derives_from(stype, _ID) and fixed is None:
+            self.add(template, "ID", where, stype=stype, **scope)
 
     def element(self, el: XsdElement, template: tuple[str, ...], types: tuple[int, ...], keyed: bool = False) -> None:
         """`keyed`: an xs:key/xs:unique/xs:keyref is declared on an element above this one (or on `el`, then)."""

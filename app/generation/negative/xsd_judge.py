@@ -3,7 +3,8 @@
 Each xmlschema validation error is read as (location path, keyword): the path with namespaces
 dropped (`/policy/holder[2]/name`; an attribute's error, reported at its element, gets
 `/@channel`), the keyword from the component that failed (a facet's name, `type` for the simple
-type itself, `use` for a missing required attribute, `fixed`, `nillable`, and for a content
+type itself, `use` for a missing required attribute, `fixed`, `nillable`, `ID` for a repeated xs:ID value
+(reported at its second occurrence), and for a content
 model error `minOccurs`, `maxOccurs` or `choice`: xmlschema names the group, not which of the
 three, so a content model error stands for all three; a built-in type's own pattern, with which
 xmlschema checks the lexical space of xs:float or xs:NCName, stands for `pattern` and `type`).
@@ -62,6 +63,8 @@ def read_error(error: Any, path: str | None = None) -> tuple[str, frozenset[str]
     attr = _ATTR.match(reason)
     if attr:
         path = f"{path}/@{_local(attr.group(1))}"
+    if "duplicated xs:ID value" in reason:  # the ID's own type reports it
+        return path, frozenset({"ID"})
     missing = _MISSING.match(reason)
     if missing:
         return f"{path}/@{_local(missing.group(1))}", frozenset({"use"})
