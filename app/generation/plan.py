@@ -133,6 +133,7 @@ class Plan:
         """Block b (of `block_size` records) in full."""
         if self._cache is not None and self._cache[0] == b:
             return self._cache[1]
+        self._cache = None  # the previous block is not kept alive while this one is drawn
         first = b * self.block_size
         n = min(self.block_size, self.record_count - first)
         if n <= 0:
@@ -156,7 +157,10 @@ class Plan:
             col = self.block(b)
             end = min(stop, (b + 1) * size, (i // chunk_size + 1) * chunk_size)
             a, e = i - b * size, end - b * size
-            yield i, (col if a == 0 and e == col.n else take(col, np.arange(a, e)))
+            piece = col if a == 0 and e == col.n else take(col, np.arange(a, e))
+            del col  # nor by this frame: a block of large records (UBL: 256 x 66 KB) weighs 50 MB
+            yield i, piece
+            del piece
             i = end
 
     def records(self, start: int = 0, stop: int | None = None) -> list[Any]:
@@ -164,6 +168,7 @@ class Plan:
         out: list[Any] = []
         for _first, col in self.chunks(start, stop):
             out.extend(self.gen.py(col))
+            del col  # released before the next block is drawn (see `chunks`)
         return out
 
     # -- files and shards ------------------------------------------------------------------
@@ -292,6 +297,7 @@ class Plan:
                     written[i] += stream.write(w.chunk(col, first, file_start))
             if progress is not None:
                 progress(col.n * len(writers))
+            del col  # not alive while `chunks` draws the next block
         if guarded is not None:
             guarded.flush()
         if footer and end == stop:
@@ -314,6 +320,7 @@ class Plan:
                 yield XML_DECLARATION + text.encode() + b"\n"
             if progress is not None:
                 progress(col.n)
+            del col  # released before the next block is drawn (see `chunks`)
         if guarded is not None:
             guarded.flush()
 
