@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 from decimal import Decimal
@@ -17,6 +18,22 @@ from tests.paths import BENCH
 
 def _tree(doc: dict[str, Any]) -> FieldTree:
     return load_schema(json.dumps(doc).encode()).field_tree()
+
+
+def test_building_the_field_tree_leaves_no_cyclic_garbage() -> None:
+    """`tdg generate` compiles with the cyclic collector paused and then freezes what is left, so
+    a cycle made while building the tree is never freed: a recursive closure per flattened node
+    left 1.5 million objects (~200 MB, half the peak) on Vega-Lite's schema. The bench schema made
+    389 before."""
+    loaded = load_schema((BENCH / "customer_order.schema.json").read_bytes())
+    gc.collect()
+    gc.disable()
+    try:
+        loaded.field_tree()
+        unreachable = gc.collect()
+    finally:
+        gc.enable()
+    assert unreachable <= 20, f"{unreachable} objects of cyclic garbage"
 
 
 def test_bench_customer_order_facts() -> None:

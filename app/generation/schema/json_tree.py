@@ -289,14 +289,14 @@ class TreeBuilder(KeywordFacets):
                     reentered.add(ident)
                 inlining.add(ident)
                 inlined.setdefault(ident, r)
-                visit(resolved.contents, resolved.resolver)
+                visit(resolved.contents, resolved.resolver)  # noqa: F821 (deleted after the last call)
                 inlining.discard(ident)
             if isinstance(ref, str) and self.legacy:
                 return
             members = schema.get("allOf")
             if isinstance(members, list):
                 for member in members:
-                    visit(member, resolver)
+                    visit(member, resolver)  # noqa: F821 (deleted after the last call)
             if any(part is schema for part, _ in flat):
                 return  # the same subschema twice (e.g. reached again through a $ref): once is enough
             expanded = _EXPANDED_KEYWORDS.intersection(schema)
@@ -305,8 +305,15 @@ class TreeBuilder(KeywordFacets):
                 schema = {k: v for k, v in schema.items() if k not in expanded}
             flat.append((schema, resolver))
 
-        for schema, resolver in parts:
-            visit(schema, resolver)
+        try:
+            for schema, resolver in parts:
+                visit(schema, resolver)
+        finally:
+            # `visit` holds itself through its closure cell: without this every call left a
+            # cycle (the closure, `flat`'s schema copies and resolvers) that only the cyclic
+            # collector frees, which `tdg generate` pauses while it compiles and then freezes
+            # (Vega-Lite: 1.5 million objects, ~200 MB never freed)
+            del visit
         return flat, impossible, cut
 
     # -- conversion ------------------------------------------------------------------------------
