@@ -15,6 +15,10 @@ import xmlschema
 from tests.api_client import Api
 from tests.datasets.flow import ORDER_XSD, create_dataset, download, upload_schema, wait_for
 from tests.generation.test_negative_xsd import check_labels
+from tests.generation.test_negative_xsd_rules import KEYS as RULE_KEYS
+from tests.generation.test_negative_xsd_rules import RULES
+from tests.generation.test_negative_xsd_rules import XSD as RULES_XSD
+from tests.generation.test_negative_xsd_rules import check as check_rules
 
 
 async def test_xsd_dataset_labels_and_preview(api: Api) -> None:
@@ -55,3 +59,23 @@ async def test_xsd_dataset_labels_and_preview(api: Api) -> None:
     body = await create_dataset(api, admin, project, schema_id, 20, 422, types=["json"],
                                 params={"invalid_rate": 0.1})
     assert body.get("field") == "types" and "written as xml" in body["detail"], body
+
+
+async def test_xsd_dataset_breaks_its_constraint_set(api: Api) -> None:
+    """A dataset of an XSD with a constraint set: 10 of 20 records break a rule alone (the rule
+    keys asked for), each labelled with the rule's index; every record XSD-valid, every other
+    rule kept (test_negative_xsd_rules.check)."""
+    _, admin = await api.create_tenant()
+    project = (await api.create_project(admin, "Negative XSD rules"))["project_id"]
+    schema_id = (await upload_schema(api, admin, RULES_XSD, "policy.xsd"))["schema_id"]
+    constraint_id = (await api.call("POST", "/constraints", admin, 201, json={
+        "name": "policy rules", "schema_id": schema_id, "rules": RULES}))["constraint_id"]
+    params = {"seed": 9, "invalid_rate": 0.5, "invalid_keywords": RULE_KEYS}
+    made = await create_dataset(api, admin, project, schema_id, 20, types=["xml"], params=params,
+                                constraint_set_id=constraint_id)
+    detail = await wait_for(api, admin, made["dataset_id"])
+    assert detail["status"] == "completed" and detail["invalid_records"] == 10, detail
+    records = list(ET.fromstring((await download(api, admin, made["dataset_id"], "xml")).content))
+    labels = [orjson.loads(line) for line in (await download(api, admin, made["dataset_id"], "labels")).content.splitlines()]
+    assert len(records) == 20 and len(labels) == 10 and all(label["rule"] is not None for label in labels)
+    check_rules(records, labels)

@@ -224,7 +224,12 @@ def attach_negative(
         from app.generation.negative.xsd_breaker import XsdBreaker
 
         check_formats("xsd", formats)
-        xsd = XsdBreaker(source.document.element(root), plan.gen, plan.element_name)
+        from app.generation.negative.xsd_record import split
+        from app.generation.negative.xsd_rules import XsdRules
+
+        element = source.document.element(root)
+        xsd_rules = XsdRules(plan.tree, rules, split(element.name)[1]) if rules else None
+        xsd = XsdBreaker(element, plan.gen, plan.element_name, xsd_rules)
         xsd.donors = xsd.records(probe) if probe is not None else []  # where a choice's second branch comes from
         breaker = xsd
     else:

@@ -37,17 +37,17 @@ def rule_get(rule: Any, key: str) -> Any:
     return rule.get(key) if isinstance(rule, Mapping) else getattr(rule, key, None)
 
 
-class _Field:
+class Field:
     """A rule's field: where its values are in a record and what kind they are."""
 
     def __init__(self, template: tuple[Step, ...], node: Node, pointer: str) -> None:
         self.template, self.node, self.pointer = template, node, pointer
 
 
-def _fields(tree: FieldTree) -> dict[str, _Field]:
+def _fields(tree: FieldTree) -> dict[str, Field]:
     """Each field path (as rules name them) -> its value template (array items: ANY_ITEM) and the
     schema pointer of its (sub)schema, walked from the record root (definitions followed)."""
-    out: dict[str, _Field] = {}
+    out: dict[str, Field] = {}
 
     def walk(node: Node, template: tuple[Step, ...], pointer: str, depth: int) -> None:
         if depth > 24:
@@ -59,7 +59,7 @@ def _fields(tree: FieldTree) -> dict[str, _Field]:
             walk(node.items, (*template, ANY_ITEM), pointer + "/items", depth + 1)
             return
         if node.path not in out or len(out[node.path].template) > len(template):
-            out.setdefault(node.path, _Field(template, node, pointer))
+            out.setdefault(node.path, Field(template, node, pointer))
         for child in node.children:
             walk(child, (*template, child.name), f"{pointer}/properties/{escape(child.name)}", depth + 1)
         for option in node.options:
@@ -144,7 +144,8 @@ def describe(key: str, rule: Any, value: Any) -> str:
     return f"{shown} is {words[key]} {rule_get(rule, key)}"
 
 
-def _offered(rule: Any, key: str, template: tuple[Step, ...]) -> bool:
+def offered_key(rule: Any, key: str, template: tuple[Step, ...]) -> bool:
+    """Whether rule key `key` is a breakable constraint of a field at `template`."""
     value = rule_get(rule, key)
     if key == "null_rate":
         return bool(value == 0)
@@ -158,31 +159,32 @@ def _offered(rule: Any, key: str, template: tuple[Step, ...]) -> bool:
 class RuleChecks:
     """The rules of one record root: their breakable constraints and the check of other breaks."""
 
-    def __init__(self, tree: FieldTree, rules: Sequence[Any]) -> None:
-        fields = _fields(tree)
-        self.fields: list[tuple[int, Any, _Field]] = []
+    def __init__(self, tree: FieldTree, rules: Sequence[Any], fields: Mapping[str, Field] | None = None) -> None:
+        """`fields`: each rule path's field, when not the JSON record's (`_fields`): an XSD's (xsd_rules.py)."""
+        fields = _fields(tree) if fields is None else fields
+        self.fields: list[tuple[int, Any, Field]] = []
         for i, rule in enumerate(rules):
             f = fields.get(str(rule_get(rule, "path") or ""))
             if f is not None:
                 self.fields.append((i, rule, f))
-        self._relevant: dict[int, list[tuple[int, Any, _Field]]] = {}
+        self._relevant: dict[int, list[tuple[int, Any, Field]]] = {}
 
     def constraints(self) -> list[Constraint]:
         out = []
         for i, rule, f in self.fields:
             for key in RULE_KEYWORDS:
-                if _offered(rule, key, f.template):
+                if offered_key(rule, key, f.template):
                     out.append(
                         Constraint(f.template, key, f.pointer, rule=i, extra={"rule": rule, "field": f})
                     )
         return out
 
-    def _same_field(self, f: _Field) -> list[tuple[int, Any, _Field]]:
+    def _same_field(self, f: Field) -> list[tuple[int, Any, Field]]:
         return [x for x in self.fields if x[2].template == f.template]
 
     def keeps_others(self, c: Constraint, value: Any) -> bool:
         """Whether `value` breaks rule c.rule's key c.keyword and nothing else of the field's rules."""
-        f: _Field = c.extra["field"]
+        f: Field = c.extra["field"]
         for i, rule, _ in self._same_field(f):
             keys = broken_keys(rule, f.node.kind, value)
             if i == c.rule and c.keyword != "unique":

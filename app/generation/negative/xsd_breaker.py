@@ -11,7 +11,7 @@ import copy
 import random
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from xmlschema.validators.validation import DecodeContext
@@ -22,6 +22,7 @@ from app.generation.negative.xsd_constraints import FACET_KEYWORDS, xsd_constrai
 from app.generation.negative.xsd_content import add_branch, drop_branches, occurs_change, other_branch
 from app.generation.negative.xsd_judge import judge_xsd, read_error
 from app.generation.negative.xsd_record import Place, parse, places, write
+from app.generation.negative.xsd_rules import XsdRules
 from app.generation.negative.xsd_scope import Scopes
 from app.generation.negative.xsd_values import candidates
 from app.generation.writers.xml import XSI_NS, XmlWriter
@@ -72,17 +73,22 @@ class XsdBreaker:
 
     kind = "xsd"
 
-    def __init__(self, element: Any, gen: Any, root_name: str) -> None:
+    def __init__(self, element: Any, gen: Any, root_name: str, rules: XsdRules | None = None) -> None:
         self.element = element
         self.writer = XmlWriter(gen, xsd=True, root_name=root_name)
         self.constraints = xsd_constraints(element)
+        self.rules = rules  # the constraint set's rules (xsd_rules.py): breakable too
+        if rules is not None:
+            self.constraints += rules.constraints()
+        # the output records a duplicate may copy (a unique rule's break), before record `index`
+        self.peers: Callable[[int], Iterable[str]] = lambda index: ()
         self.scopes = Scopes(element, _VALUE_KEYWORDS)
         self._types = _TypeVerdicts(element.maps.settings)
         # valid records (the plan's first ones, the same in every shard) a second branch of a
         # choice is copied from; set by attach_negative, parsed once
         self.donors: Sequence[str] = ()
         self._donors: list[ET.Element] | None = None
-        self._trees: dict[str, ET.Element] = {}  # see _tree
+        self._trees: dict[str, ET.Element] = {}  # see tree
         # (constraint, change) judged as not breaking it alone on one record: alike on all
         self._refused: set[tuple[Constraint, str]] = set()
 
@@ -113,15 +119,19 @@ class XsdBreaker:
         return write(root), at, message[:300]
 
     def attempt(
-        self, c: Constraint, record: Any, rng: random.Random, *, confirm: bool = True
+        self, c: Constraint, record: Any, rng: random.Random, *, confirm: bool = True, index: int = 0
     ) -> tuple[Any, str, str] | None:
         """(the record's text breaking `c` alone, its location path, a sentence) or None when
         this record cannot break `c` (the location is absent, or every change breaks more).
         `confirm=False` (the build's probe): that a change exists, unjudged (xmlschema reads a
         large record in milliseconds: judging every constraint on the probe records would cost
         more than the run); a constraint no record can break alone is left for other ones when
-        records are written (engine.Negative.broken)."""
-        root = self._tree(record)
+        records are written (engine.Negative.broken). A rule's break (xsd_rules.py) is judged
+        whatever `confirm` says (the probe offers only rules a value can break within the XSD);
+        `index`: the record's place in the output (a duplicate copies an earlier record's value)."""
+        if c.rule is not None and self.rules is not None:
+            return self.rules.attempt(self, c, record, rng, index)
+        root = self.tree(record)
         if root is None:
             return None
         found = places(root, tuple(str(s) for s in c.template))
@@ -163,29 +173,29 @@ class XsdBreaker:
                     return
                 if _NOT_XML.search(cand):  # its text would not parse: never a record
                     continue
-                yield self._edit(root, place, lambda el, v=cand: _set(el, place.attribute, v)), place, ""
+                yield self.edit(root, place, lambda el, v=cand: _set(el, place.attribute, v)), place, ""
         elif kw == "ID":  # the value of an ID before it in the record: the repeat is reported here
             for value in self._earlier_ids(root, place)[:MAX_CANDIDATES]:
-                yield self._edit(root, place, lambda el, v=value: _set(el, place.attribute, v)), place, ""
+                yield self.edit(root, place, lambda el, v=value: _set(el, place.attribute, v)), place, ""
         elif kw == "nillable":
-            yield self._edit(root, place, _nil_empty), place, "nil-empty"
-            yield self._edit(root, place, _nil_keep), place, ""
+            yield self.edit(root, place, _nil_empty), place, "nil-empty"
+            yield self.edit(root, place, _nil_keep), place, ""
         elif kw == "use":
-            yield self._edit(root, place, lambda el: el.attrib.pop(place.attribute or "", None)), Place(
+            yield self.edit(root, place, lambda el: el.attrib.pop(place.attribute or "", None)), Place(
                 place.chain, place.attribute
             ), ""
         elif kw in ("minOccurs", "maxOccurs"):
-            yield self._edit(root, place, occurs_change(kw, extra["child"], int(extra["bound"]), extra.get("particle"))), Place(place.chain), ""
+            yield self.edit(root, place, occurs_change(kw, extra["child"], int(extra["bound"]), extra.get("particle"))), Place(place.chain), ""
         elif kw == "choice":  # no branch, or a second one (copied from a donor record), in a seeded order
             names = frozenset(extra["names"])
             none_first = rng.random() < 0.5
             if none_first:  # the donors are looked through only when a second branch is tried
-                yield self._edit(root, place, drop_branches(names)), Place(place.chain), ""
+                yield self.edit(root, place, drop_branches(names)), Place(place.chain), ""
             second = other_branch(names, place, self._donor_trees(), rng)
             if second is not None:
-                yield self._edit(root, place, add_branch(names, second, extra.get("branches"))), Place(place.chain), ""
+                yield self.edit(root, place, add_branch(names, second, extra.get("branches"))), Place(place.chain), ""
             if not none_first:
-                yield self._edit(root, place, drop_branches(names)), Place(place.chain), ""
+                yield self.edit(root, place, drop_branches(names)), Place(place.chain), ""
 
     def _earlier_ids(self, root: ET.Element, place: Place) -> list[str]:
         """The xs:ID values of `root` on elements before `place`'s in document order, nearest first."""
@@ -201,10 +211,10 @@ class XsdBreaker:
                     found.append((order[p.element], value))
         return list(dict.fromkeys(v for _i, v in sorted(found, reverse=True)))
 
-    def _tree(self, record: str) -> ET.Element | None:
+    def tree(self, record: str) -> ET.Element | None:
         """The record parsed, once for the many constraints tried on it (the build's probe tries
         every constraint on the same few records; a write tries up to MAX_TRIES on one). Never
-        changed: every change is made to a copy (_edit)."""
+        changed: every change is made to a copy (edit)."""
         root = self._trees.get(record)
         if root is None:
             try:
@@ -222,7 +232,7 @@ class XsdBreaker:
         return self._donors
 
     @staticmethod
-    def _edit(root: ET.Element, place: Place, change: Any) -> ET.Element:
+    def edit(root: ET.Element, place: Place, change: Any) -> ET.Element:
         """A copy of `root` with `change` applied to the copy of `place.element`."""
         index = [list(parent).index(child) for parent, child in zip(place.chain, place.chain[1:], strict=False)]
         new = copy.deepcopy(root)
