@@ -29,13 +29,17 @@ from app.core.settings import Settings
 from app.main import create_app
 from tests.api_client import Api
 from tests.paths import REPO
-from tests.support.s3_server import s3_bucket, s3_server, storage, storage_settings  # noqa: F401 (fixtures)
+from tests.support.s3_server import AWS_ENV, s3_bucket, s3_server, storage, storage_settings  # noqa: F401
 
 # Bytecode is cached (as scripts/test.sh does) even where the environment says not to: each
 # process the tests start (tdg serve, pool and probe processes, CLI runs) would otherwise compile
 # the ~1,500 modules `tdg serve` imports from source again: it took 11.3 CPU s to answer, 4.6 s cached
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
+# moto's credentials for the whole session: pool and probe processes are forked from a fork server
+# (app/core/processes.py) that keeps the environment of its start, which may be before the
+# first S3 test (as a deployment sets its credentials before it starts)
+os.environ.update(AWS_ENV)
 
 ADMIN_PASSWORD = "root-password-123"
 PG_HOST = os.environ.get("TDG_TEST_PG_HOST", "127.0.0.1")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import multiprocessing
 import os
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -15,6 +14,7 @@ from typing import Any, Protocol
 from app.core.jobs.heartbeat import lease_keeper
 from app.core.jobs.rendering import render_format
 from app.core.jobs.worker_run import connect_ahead, run_shard, warm_up
+from app.core.processes import process_context
 from app.core.settings import Settings
 
 log = logging.getLogger("tdg.jobs")
@@ -52,7 +52,7 @@ def _init_worker(settings: dict[str, Any] | None) -> None:
 
 
 class RespawningPool:
-    """A spawn process pool that replaces itself once broken. A pool whose child died (kill -9,
+    """A process pool that replaces itself once broken. A pool whose child died (kill -9,
     the OOM killer) refuses every later submit, so one lost process stopped all generation."""
 
     def __init__(self, size: int, settings: dict[str, Any] | None = None) -> None:
@@ -61,10 +61,10 @@ class RespawningPool:
         self.pool = self._new()
 
     def _new(self) -> ProcessPoolExecutor:
-        # spawn: a forked child would inherit the server's event loop and connection pools
+        # forked from the fork server, never from the server (its event loop and connection pools)
         return ProcessPoolExecutor(
             max_workers=self.size,
-            mp_context=multiprocessing.get_context("spawn"),
+            mp_context=process_context(),
             initializer=_init_worker,
             initargs=(self.settings,),
         )

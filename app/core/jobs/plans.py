@@ -189,11 +189,17 @@ def plan_for(settings: Settings, dataset: Dataset, schema: SchemaDoc) -> Plan:
     return plan
 
 
+_warmed = False
+
+
 def warm_up() -> None:
     """What a fresh worker process would otherwise do in its first shard's time: import the
     engine and the schema loaders, sample the default locale's vocabularies, and compile and
     write (guarded) a few records of a typical schema, JSON Schema and XSD. Nothing of it is kept
-    in the plan cache."""
+    in the plan cache. Once per process: a child of the fork server (app/core/processes.py) inherits it done."""
+    global _warmed
+    if _warmed:
+        return
     from app.generation.values.vocab import address_pool, person_pool
 
     person_pool("en_US")
@@ -201,3 +207,4 @@ def warm_up() -> None:
     for content, name, fmt in ((_WARM_JSON, "warm.schema.json", "json"), (_WARM_XSD, "warm.xsd", "xml")):
         plan = compile_plan(load_schema(content, name), [], {"seed": 1}, record_count=20)
         write(plan, fmt, io.BytesIO())
+    _warmed = True
