@@ -112,6 +112,11 @@ def corrupt_archives(rng: random.Random, flips: int) -> list[Hostile]:
         members={"main.xsd": MAIN_XSD, "types.xsd": TYPES_XSD, "main.xsd/x.xsd": TYPES_XSD})
     cases["a 300-character name"] = zip_bundle(members={"x" * 296 + ".xsd": MAIN_XSD})
     cases["parent path"] = zip_bundle(members={"../main.xsd": MAIN_XSD})
+    empty = io.BytesIO()
+    with zipfile.ZipFile(empty, "w") as zf:  # writestr takes an empty name only as a ZipInfo
+        zf.writestr("main.xsd", MAIN_XSD)
+        zf.writestr(zipfile.ZipInfo(""), TYPES_XSD)
+    cases["an empty name"] = empty.getvalue()  # the loader's ZipInfo.is_dir() raised IndexError
     cases["UTF-16 member"] = zip_bundle(members={"main.xsd": CAFE_XSD.encode("utf-16")})
     cases["magic only"] = b"PK\x03\x04" + bytes(rng.randrange(256) for _ in range(rng.randint(0, 40)))
     for i in range(flips):

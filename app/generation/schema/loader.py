@@ -202,7 +202,7 @@ def _safe_members(infos: list[zipfile.ZipInfo]) -> list[tuple[zipfile.ZipInfo, s
     total = 0
     for info in infos:
         name = info.filename
-        if info.is_dir():
+        if name.endswith("/"):  # a folder (ZipInfo.is_dir raises IndexError on an empty name)
             continue
         normalised = posixpath.normpath(name.replace("\\", "/"))
         if (
