@@ -68,6 +68,9 @@ class Conditional:
     if_: Node
     then: Node | None = None
     else_: Node | None = None
+    # a schema-valued dependency: the property whose presence applies `then` (leaving it out
+    # meets the condition when `then` cannot be met)
+    trigger: str | None = None
 
 
 @dataclass(eq=False, slots=True)

@@ -218,33 +218,52 @@ class ObjectGen(Gen):
 
     def _conditional_failures(self, col: Obj) -> np.ndarray:
         values = self.py(col)
-        defs = self.definitions
         bad = np.zeros(col.n, dtype=bool)
         index = {s.name: i for i, s in enumerate(self.slots)}
         for i, v in enumerate(values):
-            if v is None:
-                continue
-            plain = plain_json(v)
-            for cond in self.node.conditionals:
-                branch = cond.then if accepts(cond.if_, plain, defs) else cond.else_
-                if branch is None:
-                    continue
-                if not accepts(branch, plain, defs):
-                    # a property the branch requires may simply be absent here: add it
-                    fixed = False
-                    for child in branch.children:
-                        j = index.get(child.name)
-                        if j is None or not child.required or child.name in plain:
-                            continue
-                        mask = col.present[j]
-                        if mask is not None and col.fields[j] is not None:
-                            mask[i] = True
-                            fixed = True
-                    if not fixed or not accepts(
-                        branch, plain_json(self.py(col.take(np.array([i])))[0]), defs
-                    ):
-                        bad[i] = True
+            if v is not None and not self._meets_conditionals(col, i, plain_json(v), index):
+                bad[i] = True
         return bad
+
+    def _meets_conditionals(self, col: Obj, i: int, plain: Any, index: dict[str, int]) -> bool:
+        """Whether row `i` meets every condition, after mending it in place where a condition
+        fails: a property the branch requires but the row lacks is added; failing that, the
+        optional property that triggers a schema dependency is left out (a nested schema whose
+        dependency cannot be met, ajv's secure meta-schema's patternProperties, would otherwise
+        be re-drawn round after round, at every level of the recursion)."""
+        defs = self.definitions
+        mended = False
+        for cond in self.node.conditionals:
+            branch = cond.then if accepts(cond.if_, plain, defs) else cond.else_
+            if branch is None or accepts(branch, plain, defs):
+                continue
+            added = False
+            for child in branch.children:
+                j = index.get(child.name)
+                if j is None or not child.required or child.name in plain:
+                    continue
+                mask = col.present[j]
+                if mask is not None and col.fields[j] is not None:
+                    mask[i] = True
+                    added = mended = True
+            if added:
+                plain = plain_json(self.py(col.take(np.array([i])))[0])
+                if accepts(branch, plain, defs):
+                    continue
+            j = index.get(cond.trigger) if cond.trigger is not None else None
+            mask = None if j is None else col.present[j]
+            if mask is None or self.node.min_properties is not None:
+                return False
+            mask[i] = False
+            mended = True
+            plain = {k: v for k, v in plain.items() if k != cond.trigger}
+        if not mended:
+            return True
+        # a mend may undo an earlier condition: the row is judged again as it now stands
+        return all(
+            (b := c.then if accepts(c.if_, plain, defs) else c.else_) is None or accepts(b, plain, defs)
+            for c in self.node.conditionals
+        )
 
     def _conditionals(self, bc: BlockContext, rows: Rows, shared: Shared | None, col: Obj) -> Obj:
         bad = self._conditional_failures(col)

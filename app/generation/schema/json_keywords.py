@@ -264,7 +264,7 @@ class KeywordFacets:
                     for names_ in pairs:
                         node.negations.append(_required_node(node.path, [prop, *names_]))
                 else:
-                    node.conditionals.append(Conditional(if_=trigger, then=then))
+                    node.conditionals.append(Conditional(if_=trigger, then=then, trigger=prop))
 
     def _conditional(self, schema: dict[str, Any], resolver: Any, path: str, depth: int) -> Conditional:
         def part(keyword: str) -> Node | None:
