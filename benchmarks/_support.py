@@ -38,8 +38,17 @@ def percentile(values: Sequence[float], q: int) -> float:
 
 
 def children_stats(parent: int) -> list[list[str]]:
-    """/proc/<pid>/stat fields (after the command name) of the direct children of `parent`:
-    fields[1] is the parent pid; utime, stime are fields[11] and fields[12]."""
+    """/proc/<pid>/stat fields (after the command name) of the worker processes of `parent`: its
+    direct children, where a child that is the service's fork server (app/core/processes.py)
+    stands for the pool and probe processes it forked. fields[1] is the parent pid; utime, stime
+    are fields[11] and fields[12]."""
+    out = []
+    for pid, fields in _direct_children(parent):
+        out.extend([f for _, f in _direct_children(pid)] if _is_fork_server(pid) else [fields])
+    return out
+
+
+def _direct_children(parent: int) -> list[tuple[int, list[str]]]:
     out = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -47,8 +56,15 @@ def children_stats(parent: int) -> list[list[str]]:
         except (FileNotFoundError, ProcessLookupError):
             continue
         if int(fields[1]) == parent:
-            out.append(fields)
+            out.append((int(stat.parent.name), fields))
     return out
+
+
+def _is_fork_server(pid: int) -> bool:
+    try:
+        return b"multiprocessing.forkserver" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
 
 
 def process_cpu_seconds(pid: int) -> float:
