@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 import json
-import time
 
 import jsonschema
 import pytest
@@ -23,11 +22,10 @@ from tests.generation.validated import validated_records
 def test_real_schema_generates_twenty_valid_records_quickly(name: str) -> None:
     path = CORPUS / "json" / name
     schema = json.loads(path.read_bytes())
-    started = time.monotonic()
+    # each took over 60 s for 200 records (a speed measured by benchmarks/corpus_census.py, not here)
     plan = compile_plan(load_schema(path.read_bytes(), path.name), [], {"seed": 5}, record_count=20)
     out = io.BytesIO()
     plan.write("json", out, guard=True)
-    assert time.monotonic() - started < 30  # each took over 60 s for 200 records
     records = json.loads(out.getvalue())
     cls = jsonschema.validators.validator_for(schema)
     validator = cls(schema, format_checker=cls.FORMAT_CHECKER)
@@ -70,3 +68,22 @@ def test_the_quick_guard_pass_tells_valid_from_invalid_and_keeps_the_stock_messa
     assert guard.json_error({"c": 1}) is not None  # neither option
     wrong = guard.json_error({"a": 1, "c": 1.5})
     assert wrong is not None and wrong.startswith("c: 1.5 is not valid under any of the given schemas")
+
+
+def test_vega_records_have_their_outline() -> None:
+    """Vega 5's `encode` alone used the tree's 100,000 nodes, leaving the 19 other root properties
+    unmodelled: every record was `{"encode": {}}` or `{}`. The tree is built again with the nodes
+    shared between properties: the records hold most root properties, all valid."""
+    path = CORPUS / "json" / "vega-v5.json"
+    schema = json.loads(path.read_bytes())
+    plan = compile_plan(load_schema(path.read_bytes(), path.name), [], {"seed": 5}, record_count=30)
+    out = io.BytesIO()
+    plan.write("json", out, guard=True)
+    records = json.loads(out.getvalue())
+    cls = jsonschema.validators.validator_for(schema)
+    validator = cls(schema, format_checker=cls.FORMAT_CHECKER)
+    for record in records:
+        validator.validate(record)
+    seen = {key for record in records for key in record}
+    assert len(seen) >= 12, seen  # of 20
+    assert sum(len(record) for record in records) / len(records) >= 5

@@ -75,6 +75,9 @@ class KeywordFacets:
     doc: Any
     legacy: bool
     node_count: int
+    node_limit: int  # past it, subtrees are left unmodelled (HARD_NODE_LIMIT, or a property's share)
+    share_nodes: bool
+    properties_cut: bool  # the root object left properties unmodelled
 
     def _convert(self, parts: list[Part], path: str, name: str, depth: int) -> Node:
         raise NotImplementedError
@@ -203,7 +206,8 @@ class KeywordFacets:
         for text in [*left_out, *forbidden[:1]]:
             note_unsupported(node, text)
         for index, (prop, contributions) in enumerate(properties.items()):
-            if self.node_count > HARD_NODE_LIMIT:
+            if self.node_count > self.node_limit:
+                self.properties_cut = self.properties_cut or not node.path  # the record's own
                 node.unsupported.append(
                     f"{len(properties) - index} more properties are not modelled "
                     f"(the tree exceeded {HARD_NODE_LIMIT} nodes)"
@@ -218,12 +222,23 @@ class KeywordFacets:
                 break
             child_path = _join(node.path, prop)
             usable = [(s, r if r is not None else flat[0][1]) for s, r in contributions]
-            child = self._convert(usable, child_path, prop, depth + 1)
+            child = self._property(usable, child_path, prop, depth + 1, len(properties) - index)
             child.required = prop in required
             node.children.append(child)
             if not child.required and dead_reason(child) is not None:
                 # the compiler leaves it out; say why where the object is reported
                 note_unsupported(node, f"optional property {prop!r} is left out: {why_dead(child)}")
+
+    def _property(self, parts: list[Part], path: str, name: str, depth: int, left: int) -> Node:
+        """A property's node; with `share_nodes`, within an equal share of the nodes left for the
+        `left` properties still to convert (this one included)."""
+        outer = self.node_limit
+        if self.share_nodes:
+            self.node_limit = self.node_count + (outer - self.node_count) // left
+        try:
+            return self._convert(parts, path, name, depth)
+        finally:
+            self.node_limit = outer
 
     def _open_properties(self, node: Node, schema: dict[str, Any], resolver: Any, depth: int) -> None:
         """patternProperties, propertyNames and dependentSchemas (or schema-valued dependencies)."""

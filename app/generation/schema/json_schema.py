@@ -211,7 +211,17 @@ class JsonSchemaDocument:
     def field_tree(self, root: str) -> FieldTree:
         contents, resolver = self.root_schema(root)
         try:
-            return TreeBuilder(self).build(root, contents, resolver)
+            tree, builder = _built(TreeBuilder(self), root, contents, resolver)
+            if not builder.properties_cut:
+                return tree
+            # the node limit left some of the record's own properties unmodelled (the first
+            # ones' subtrees took every node: Vega 4 and 5's records were `{"encode": {}}`): built
+            # again with each object's remaining nodes shared equally between its properties, so
+            # the record keeps its outline and loses depth instead. Only then: sharing at a
+            # nested cut too starved azure-pipelines' `strategy.matrix` below its minProperties
+            shared = TreeBuilder(self)
+            shared.share_nodes = True
+            return _built(shared, root, contents, resolver)[0]
         except RecursionError:
             raise SchemaError("The schema is nested too deeply to be modelled.") from None
 
@@ -223,6 +233,10 @@ class JsonSchemaDocument:
             schema, registry=self.registry, format_checker=self.validator_cls.FORMAT_CHECKER
         )
         return JsonSchemaRecordValidator(validator)
+
+
+def _built(builder: TreeBuilder, root: str, contents: Any, resolver: Any) -> tuple[FieldTree, TreeBuilder]:
+    return builder.build(root, contents, resolver), builder
 
 
 def load_json_schema(text: str) -> JsonSchemaDocument:

@@ -119,6 +119,11 @@ class TreeBuilder(KeywordFacets):
         self.draft4 = document.version == "draft-04"
         self.id_keyword = "id" if self.draft4 else "$id"
         self.node_count = 0
+        self.node_limit = HARD_NODE_LIMIT
+        # a tree whose root object left properties unmodelled is built again with the nodes shared
+        # out between each object's properties (JsonSchemaDocument.field_tree): Vega's `encode` used all 100,000
+        self.share_nodes = False
+        self.properties_cut = False
         self.definitions: dict[str, Node] = {}
         self.expanding: dict[int, str] = {}  # id(target contents) -> ref key, the current $ref stack
         self.scheduled: set[str] = set()  # keys some REF node points at
@@ -319,7 +324,7 @@ class TreeBuilder(KeywordFacets):
     # -- conversion ------------------------------------------------------------------------------
     def _convert(self, parts: list[Part], path: str, name: str, depth: int) -> Node:
         self.node_count += 1
-        if depth > MAX_NESTING or self.node_count > HARD_NODE_LIMIT:
+        if depth > MAX_NESTING or self.node_count > self.node_limit:
             node = Node(Kind.ANY, name=name, path=path)
             node.unsupported.append("the tree is too deep or too large here: not modelled further")
             return node
